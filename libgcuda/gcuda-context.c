@@ -1,0 +1,966 @@
+/* gcuda-context.c: a CUDA context
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "gcuda-private.h"
+
+/**
+ * GCudaContext:
+ *
+ * A CUDA context (PyCUDA's `Context`).
+ *
+ * GCuda has no context stack for users to manage: every object that lives in
+ * a context holds a reference to its #GCudaContext, and every method makes
+ * that context current on the calling thread for the duration of its driver
+ * calls, then restores whatever was current before. Any thread may use any
+ * context at any time.
+ *
+ * Most programs use the default context (gcuda_context_get_default()), the
+ * primary context of the device chosen by PyCUDA's `make_default_context()`
+ * rules; every GCuda function that needs a context accepts %NULL to mean it.
+ * Dedicated contexts come from gcuda_device_create_context().
+ *
+ * gcuda_context_push() and gcuda_context_pop() exist only for interoperation
+ * with code that expects a current context.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaContext
+{
+  GObject parent_instance;
+
+  GCudaDevice *device;
+  CUcontext handle;
+  guint flags;
+  guint is_primary : 1;
+  int destroyed;  /* atomic */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaContext, gcuda_context, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_DEVICE,
+  PROP_IS_PRIMARY,
+  PROP_FLAGS,
+  PROP_HANDLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* CUcontext -> GWeakRef to its GCudaContext, for gcuda_context_get_current() */
+static GMutex registry_lock;
+static GHashTable *registry;
+
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+static void
+registry_add (GCudaContext *self)
+{
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (ref, self);
+  g_mutex_lock (&registry_lock);
+  if (registry == NULL)
+    registry = g_hash_table_new_full (NULL, NULL, NULL, free_weak_ref);
+  g_hash_table_insert (registry, self->handle, ref);
+  g_mutex_unlock (&registry_lock);
+}
+
+static void
+registry_remove (GCudaContext *self)
+{
+  GCudaContext *owner = NULL;
+  GWeakRef *ref;
+
+  g_mutex_lock (&registry_lock);
+  ref = registry ? g_hash_table_lookup (registry, self->handle) : NULL;
+  if (ref != NULL)
+    {
+      /* In finalize our weak refs are already cleared (owner NULL); a newer
+       * object may own the same handle (a primary context retained again),
+       * and its entry stays. */
+      owner = g_weak_ref_get (ref);
+      if (owner == NULL || owner == self)
+        g_hash_table_remove (registry, self->handle);
+    }
+  g_mutex_unlock (&registry_lock);
+  g_clear_object (&owner);  /* outside the lock: it may be the last reference */
+}
+
+static GCudaContext *
+registry_lookup (CUcontext handle)
+{
+  GCudaContext *found = NULL;
+  GWeakRef *ref;
+
+  g_mutex_lock (&registry_lock);
+  ref = registry ? g_hash_table_lookup (registry, handle) : NULL;
+  if (ref != NULL)
+    found = g_weak_ref_get (ref);
+  g_mutex_unlock (&registry_lock);
+
+  if (found != NULL && g_atomic_int_get (&found->destroyed))
+    g_clear_object (&found);
+  return found;
+}
+
+/* Releases the driver context; idempotent. */
+static CUresult
+release_handle (GCudaContext *self)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+
+  if (!g_atomic_int_compare_and_exchange (&self->destroyed, FALSE, TRUE))
+    return CUDA_SUCCESS;
+
+  if (self->is_primary)
+    return drv->fn_cuDevicePrimaryCtxRelease (_gcuda_device_get_handle (self->device));
+  else
+    return drv->fn_cuCtxDestroy (self->handle);
+}
+
+static void
+gcuda_context_finalize (GObject *object)
+{
+  GCudaContext *self = GCUDA_CONTEXT (object);
+
+  if (self->handle != NULL)
+    {
+      registry_remove (self);
+      /* Errors are ignored on purpose: at process exit the driver may already
+       * be shut down (CUDA_ERROR_DEINITIALIZED), and a finalizer must never
+       * abort. Neither call needs the context to be current. */
+      release_handle (self);
+    }
+  g_clear_object (&self->device);
+
+  G_OBJECT_CLASS (gcuda_context_parent_class)->finalize (object);
+}
+
+static void
+gcuda_context_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  GCudaContext *self = GCUDA_CONTEXT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEVICE:
+      g_value_set_object (value, self->device);
+      break;
+    case PROP_IS_PRIMARY:
+      g_value_set_boolean (value, self->is_primary);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->flags);
+      break;
+    case PROP_HANDLE:
+      g_value_set_uint64 (value, (guint64) (guintptr) self->handle);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_context_class_init (GCudaContextClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_context_finalize;
+  object_class->get_property = gcuda_context_get_property;
+
+  /**
+   * GCudaContext:device:
+   *
+   * The device the context runs on.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, GCUDA_TYPE_DEVICE, ro);
+
+  /**
+   * GCudaContext:is-primary:
+   *
+   * Whether this is the device's primary context.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_IS_PRIMARY] = g_param_spec_boolean ("is-primary", NULL, NULL, FALSE, ro);
+
+  /**
+   * GCudaContext:flags:
+   *
+   * The flags the context was created with.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_CONTEXT_FLAGS, 0, ro);
+
+  /**
+   * GCudaContext:handle:
+   *
+   * The driver's `CUcontext`, as an integer, for interoperation with other
+   * CUDA libraries (CuPy, cuda.core, PyTorch).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_context_init (GCudaContext *self)
+{
+}
+
+static gboolean
+context_check (GCudaContext  *self,
+               GError       **error)
+{
+  if (G_UNLIKELY (self->handle == NULL))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("This GCudaContext has no CUDA context behind it: obtain contexts from "
+                             "gcuda_context_get_default() or a GCudaDevice"));
+      return FALSE;
+    }
+  if (G_UNLIKELY (g_atomic_int_get (&self->destroyed)))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The CUDA context was destroyed with gcuda_context_destroy()"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_gcuda_context_enter (GCudaContext       *self,
+                      GCudaContextScope  *scope,
+                      GError            **error)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+  CUcontext current = NULL;
+
+  scope->pushed = NULL;
+  if (!context_check (self, error))
+    return FALSE;
+
+  if (drv->fn_cuCtxGetCurrent (&current) == CUDA_SUCCESS && current == self->handle)
+    return TRUE;
+
+  if (!GCUDA_CHECK (drv->fn_cuCtxPushCurrent (self->handle), "cuCtxPushCurrent", error))
+    return FALSE;
+  scope->pushed = self->handle;
+  return TRUE;
+}
+
+void
+_gcuda_context_leave (GCudaContextScope *scope)
+{
+  CUcontext popped = NULL;
+
+  if (scope->pushed != NULL)
+    GCUDA_DRV->fn_cuCtxPopCurrent (&popped);
+  scope->pushed = NULL;
+}
+
+CUcontext
+_gcuda_context_get_handle_internal (GCudaContext *self)
+{
+  return self->handle;
+}
+
+GCudaContext *
+_gcuda_context_new_primary (GCudaDevice *device,
+                            GError     **error)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+  CUdevice dev = _gcuda_device_get_handle (device);
+  GCudaContext *self;
+  CUcontext handle = NULL;
+  unsigned int flags = 0;
+  int active = 0;
+
+  if (!GCUDA_CHECK (drv->fn_cuDevicePrimaryCtxRetain (&handle, dev), "cuDevicePrimaryCtxRetain", error))
+    return NULL;
+  drv->fn_cuDevicePrimaryCtxGetState (dev, &flags, &active);
+
+  self = g_object_new (GCUDA_TYPE_CONTEXT, NULL);
+  self->device = g_object_ref (device);
+  self->handle = handle;
+  self->flags = flags;
+  self->is_primary = TRUE;
+  registry_add (self);
+  return self;
+}
+
+GCudaContext *
+_gcuda_context_new_owned (GCudaDevice *device,
+                          CUcontext    handle,
+                          guint        flags)
+{
+  GCudaContext *self = g_object_new (GCUDA_TYPE_CONTEXT, NULL);
+
+  self->device = g_object_ref (device);
+  self->handle = handle;
+  self->flags = flags;
+  registry_add (self);
+  return self;
+}
+
+/* PyCUDA's make_default_context(): CUDA_DEVICE, then ~/.cuda_device (or
+ * ~/.cuda-device), else the first device whose primary context works. */
+static GCudaContext *
+make_default_context (GError **error)
+{
+  g_autofree char *from_file = NULL;
+  const char *choice = g_getenv ("CUDA_DEVICE");
+  const char *source = "CUDA_DEVICE";
+  int count = gcuda_device_get_count (error);
+
+  if (count < 0)
+    return NULL;
+  if (count == 0)
+    {
+      g_set_error_literal (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NO_DEVICE,
+                           _("No CUDA device found: check the NVIDIA driver installation"));
+      return NULL;
+    }
+
+  if (choice == NULL)
+    {
+      const char *names[] = { ".cuda_device", ".cuda-device" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (names) && from_file == NULL; i++)
+        {
+          g_autofree char *path = g_build_filename (g_get_home_dir (), names[i], NULL);
+
+          if (g_file_get_contents (path, &from_file, NULL, NULL))
+            {
+              g_strstrip (from_file);
+              source = names[i];
+            }
+        }
+      choice = from_file;
+    }
+
+  if (choice != NULL)
+    {
+      g_autoptr(GCudaDevice) device = NULL;
+      gint64 ordinal;
+
+      if (!g_ascii_string_to_signed (choice, 10, 0, G_MAXINT, &ordinal, NULL))
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The CUDA device number in %s must be a non-negative integer, not “%s”"),
+                       source, choice);
+          return NULL;
+        }
+      device = gcuda_device_get ((int) ordinal, error);
+      return device ? gcuda_device_get_primary_context (device, error) : NULL;
+    }
+
+  for (int i = 0; i < count; i++)
+    {
+      g_autoptr(GCudaDevice) device = gcuda_device_get (i, NULL);
+      GCudaContext *context = device ? gcuda_device_get_primary_context (device, NULL) : NULL;
+
+      if (context != NULL)
+        return context;
+    }
+
+  g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NO_DEVICE,
+               _("No context could be created on any of the %d CUDA devices"), count);
+  return NULL;
+}
+
+/**
+ * gcuda_context_get_default:
+ * @error: return location for a #GError
+ *
+ * The process's default context: the primary context of the device chosen
+ * by PyCUDA's `make_default_context()` rules — the ordinal in the
+ * `CUDA_DEVICE` environment variable, else the one in `~/.cuda_device` (or
+ * `~/.cuda-device`), else the first device that works. It is chosen once and
+ * kept for the life of the process (until destroyed with
+ * gcuda_context_destroy(), after which a new one is made).
+ *
+ * Every GCuda function that takes a nullable context uses this one for %NULL.
+ *
+ * Returns: (transfer full): the default context, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_context_get_default (GError **error)
+{
+  static GMutex lock;
+  static GCudaContext *default_context;
+  GCudaContext *context;
+
+  g_mutex_lock (&lock);
+  if (default_context == NULL || g_atomic_int_get (&default_context->destroyed))
+    {
+      g_clear_object (&default_context);
+      default_context = make_default_context (error);
+    }
+  context = default_context ? g_object_ref (default_context) : NULL;
+  g_mutex_unlock (&lock);
+
+  return context;
+}
+
+/**
+ * gcuda_context_get_device:
+ * @self: a #GCudaContext
+ *
+ * Returns: (transfer none): the context's device
+ *
+ * Since: 1.0
+ */
+GCudaDevice *
+gcuda_context_get_device (GCudaContext *self)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), NULL);
+  return self->device;
+}
+
+/**
+ * gcuda_context_is_primary:
+ * @self: a #GCudaContext
+ *
+ * Returns: %TRUE for a device's primary context
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_is_primary (GCudaContext *self)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  return self->is_primary;
+}
+
+/**
+ * gcuda_context_get_flags:
+ * @self: a #GCudaContext
+ *
+ * Returns: the flags the context was created with
+ *
+ * Since: 1.0
+ */
+GCudaContextFlags
+gcuda_context_get_flags (GCudaContext *self)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), 0);
+  return (GCudaContextFlags) self->flags;
+}
+
+/**
+ * gcuda_context_get_handle:
+ * @self: a #GCudaContext
+ *
+ * Returns: the `CUcontext` as an integer, see #GCudaContext:handle
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_context_get_handle (GCudaContext *self)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), 0);
+  return (guint64) (guintptr) self->handle;
+}
+
+/**
+ * gcuda_context_is_destroyed:
+ * @self: a #GCudaContext
+ *
+ * Returns: %TRUE once gcuda_context_destroy() was called
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_is_destroyed (GCudaContext *self)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), TRUE);
+  return g_atomic_int_get (&self->destroyed);
+}
+
+/* Runs one driver call with @self current. */
+#define WITH_CONTEXT(self, error, call_expr, name) \
+  G_STMT_START { \
+    GCudaContextScope scope_; \
+    gboolean ok_; \
+    if (!_gcuda_context_enter ((self), &scope_, (error))) \
+      return FALSE; \
+    ok_ = GCUDA_CHECK ((call_expr), (name), (error)); \
+    _gcuda_context_leave (&scope_); \
+    if (!ok_) \
+      return FALSE; \
+  } G_STMT_END
+
+/**
+ * gcuda_context_synchronize:
+ * @self: a #GCudaContext
+ * @error: return location for a #GError
+ *
+ * Blocks until all work queued in the context has finished (PyCUDA's
+ * `Context.synchronize()`). Errors of earlier asynchronous work, such as a
+ * kernel that faulted, are reported here.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_synchronize (GCudaContext  *self,
+                           GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSynchronize (), "cuCtxSynchronize");
+  return TRUE;
+}
+
+static gboolean
+check_limit (GCudaLimit   limit,
+             GError     **error)
+{
+  if ((guint) limit >= CU_LIMIT_MAX)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a context limit (see GCudaLimit)"), (int) limit);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_limit:
+ * @self: a #GCudaContext
+ * @limit: the limit to read
+ * @error: return location for a #GError
+ *
+ * Reads a context limit (PyCUDA's `Context.get_limit()`).
+ *
+ * Returns: the limit's value, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_context_get_limit (GCudaContext  *self,
+                         GCudaLimit     limit,
+                         GError       **error)
+{
+  size_t value = 0;
+
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), 0);
+
+  if (!check_limit (limit, error))
+    return 0;
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetLimit (&value, (CUlimit) limit), "cuCtxGetLimit");
+  return value;
+}
+
+/**
+ * gcuda_context_set_limit:
+ * @self: a #GCudaContext
+ * @limit: the limit to change
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Changes a context limit (PyCUDA's `Context.set_limit()`). The driver may
+ * round the value; read it back with gcuda_context_get_limit().
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_set_limit (GCudaContext  *self,
+                         GCudaLimit     limit,
+                         guint64        value,
+                         GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if (!check_limit (limit, error))
+    return FALSE;
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSetLimit ((CUlimit) limit, (size_t) value), "cuCtxSetLimit");
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_cache_config:
+ * @self: a #GCudaContext
+ * @error: return location for a #GError
+ *
+ * The context's preferred split between L1 cache and shared memory.
+ *
+ * Returns: the preference
+ *
+ * Since: 1.0
+ */
+GCudaCacheConfig
+gcuda_context_get_cache_config (GCudaContext  *self,
+                                GError       **error)
+{
+  CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
+
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), GCUDA_CACHE_CONFIG_PREFER_NONE);
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetCacheConfig (&config), "cuCtxGetCacheConfig");
+  return (GCudaCacheConfig) config;
+}
+
+/**
+ * gcuda_context_set_cache_config:
+ * @self: a #GCudaContext
+ * @config: the preference
+ * @error: return location for a #GError
+ *
+ * Sets the context's preferred split between L1 cache and shared memory.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_set_cache_config (GCudaContext      *self,
+                                GCudaCacheConfig   config,
+                                GError           **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+      return FALSE;
+    }
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSetCacheConfig ((CUfunc_cache) config), "cuCtxSetCacheConfig");
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_memory_info:
+ * @self: a #GCudaContext
+ * @free: (out) (optional): return location for the free memory, in bytes
+ * @total: (out) (optional): return location for the total memory, in bytes
+ * @error: return location for a #GError
+ *
+ * Free and total memory of the context's device (PyCUDA's `mem_get_info()`).
+ *
+ * Returns: (skip): %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_get_memory_info (GCudaContext  *self,
+                               guint64       *free,
+                               guint64       *total,
+                               GError       **error)
+{
+  size_t f = 0, t = 0;
+
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuMemGetInfo (&f, &t), "cuMemGetInfo");
+  if (free)
+    *free = f;
+  if (total)
+    *total = t;
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_stream_priority_range:
+ * @self: a #GCudaContext
+ * @least: (out) (optional): return location for the least priority (the default)
+ * @greatest: (out) (optional): return location for the greatest priority
+ * @error: return location for a #GError
+ *
+ * The range of stream priorities. Greater priority is a numerically
+ * smaller value, so @greatest ≤ @least.
+ *
+ * Returns: (skip): %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_get_stream_priority_range (GCudaContext  *self,
+                                         int           *least,
+                                         int           *greatest,
+                                         GError       **error)
+{
+  int l = 0, g = 0;
+
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetStreamPriorityRange (&l, &g),
+                "cuCtxGetStreamPriorityRange");
+  if (least)
+    *least = l;
+  if (greatest)
+    *greatest = g;
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_api_version:
+ * @self: a #GCudaContext
+ * @error: return location for a #GError
+ *
+ * The driver API version the context was created with (PyCUDA's
+ * `Context.get_api_version()`).
+ *
+ * Returns: the version, such as 3020, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_context_get_api_version (GCudaContext  *self,
+                               GError       **error)
+{
+  unsigned int version = 0;
+
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), 0);
+  if (!context_check (self, error))
+    return 0;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuCtxGetApiVersion (self->handle, &version), "cuCtxGetApiVersion", error))
+    return 0;
+  return version;
+}
+
+static gboolean
+check_peer (GCudaContext  *self,
+            GCudaContext  *peer,
+            GError       **error)
+{
+  if (!GCUDA_IS_CONTEXT (peer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("The peer must be a GCudaContext"));
+      return FALSE;
+    }
+  if (!context_check (peer, error))
+    return FALSE;
+  if (peer == self || peer->handle == self->handle)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("A context cannot enable or disable peer access to itself"));
+      return FALSE;
+    }
+  if (peer->device == self->device)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Peer access is between contexts on different devices; both are on the same device"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_context_enable_peer_access:
+ * @self: a #GCudaContext
+ * @peer: a context on another device
+ * @error: return location for a #GError
+ *
+ * Lets @self access memory allocated in @peer (PyCUDA's
+ * `Context.enable_peer_access()`). Enabling it twice is the driver's
+ * %GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_enable_peer_access (GCudaContext  *self,
+                                  GCudaContext  *peer,
+                                  GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if (!check_peer (self, peer, error))
+    return FALSE;
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0), "cuCtxEnablePeerAccess");
+  return TRUE;
+}
+
+/**
+ * gcuda_context_disable_peer_access:
+ * @self: a #GCudaContext
+ * @peer: a context on another device
+ * @error: return location for a #GError
+ *
+ * Revokes what gcuda_context_enable_peer_access() granted.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_disable_peer_access (GCudaContext  *self,
+                                   GCudaContext  *peer,
+                                   GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if (!check_peer (self, peer, error))
+    return FALSE;
+  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle), "cuCtxDisablePeerAccess");
+  return TRUE;
+}
+
+/**
+ * gcuda_context_push:
+ * @self: a #GCudaContext
+ * @error: return location for a #GError
+ *
+ * Makes the context current on the calling thread, on top of the driver's
+ * context stack (PyCUDA's `Context.push()`). GCuda never needs this; it is
+ * for code that expects a current context, such as another CUDA library.
+ * Undo it with gcuda_context_pop().
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_push (GCudaContext  *self,
+                    GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if (!context_check (self, error))
+    return FALSE;
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuCtxPushCurrent (self->handle), "cuCtxPushCurrent", error);
+}
+
+/**
+ * gcuda_context_pop:
+ * @error: return location for a #GError
+ *
+ * Pops the current context off the calling thread's context stack
+ * (PyCUDA's `Context.pop()`). Popping an empty stack is the driver's
+ * %GCUDA_DRIVER_ERROR_INVALID_CONTEXT.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_pop (GError **error)
+{
+  const GCudaDriver *drv = _gcuda_driver_get (error);
+  CUcontext current = NULL;
+
+  if (drv == NULL)
+    return FALSE;
+  if (drv->fn_cuCtxGetCurrent (&current) == CUDA_SUCCESS && current == NULL)
+    {
+      g_set_error_literal (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_INVALID_CONTEXT,
+                           _("No context is current on this thread: there is nothing to pop"));
+      return FALSE;
+    }
+  return GCUDA_CHECK (drv->fn_cuCtxPopCurrent (&current), "cuCtxPopCurrent", error);
+}
+
+/**
+ * gcuda_context_get_current:
+ * @error: return location for a #GError
+ *
+ * The context current on the calling thread (PyCUDA's
+ * `Context.get_current()`), if GCuda knows it: one made by GCuda, or the
+ * primary context of a device, whoever made it current.
+ *
+ * Returns: (transfer full) (nullable): the current context, or %NULL when
+ *   none is current, when it is not known to GCuda, or on error
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_context_get_current (GError **error)
+{
+  const GCudaDriver *drv = _gcuda_driver_get (error);
+  GCudaContext *context;
+  CUcontext current = NULL;
+  CUdevice dev;
+
+  if (drv == NULL)
+    return NULL;
+  if (!GCUDA_CHECK (drv->fn_cuCtxGetCurrent (&current), "cuCtxGetCurrent", error) || current == NULL)
+    return NULL;
+
+  context = registry_lookup (current);
+  if (context != NULL)
+    return context;
+
+  /* Not ours: it may still be a device's primary context (made current by
+   * the CUDA runtime, say); wrap it if so. */
+  if (drv->fn_cuCtxGetDevice (&dev) == CUDA_SUCCESS)
+    {
+      int count = gcuda_device_get_count (NULL);
+
+      for (int i = 0; i < count; i++)
+        {
+          CUdevice h;
+
+          if (drv->fn_cuDeviceGet (&h, i) == CUDA_SUCCESS && h == dev)
+            {
+              g_autoptr(GCudaDevice) device = gcuda_device_get (i, error);
+
+              context = device ? gcuda_device_get_primary_context (device, error) : NULL;
+              if (context != NULL && context->handle != current)
+                g_clear_object (&context);
+              return context;
+            }
+        }
+    }
+  return NULL;
+}
+
+/**
+ * gcuda_context_destroy:
+ * @self: a #GCudaContext
+ * @error: return location for a #GError
+ *
+ * Releases the context now instead of when the last reference goes
+ * (PyCUDA's `Context.detach()`). A dedicated context is destroyed, with all
+ * memory and modules in it; for a primary context this object's retain is
+ * released. Every later use of the context, or of objects in it, is
+ * %GCUDA_ERROR_CONTEXT_DESTROYED. Destroying twice is harmless.
+ *
+ * Do not destroy a context while another thread is using it.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_destroy (GCudaContext  *self,
+                       GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+
+  if (self->handle == NULL)
+    return context_check (self, error);
+
+  registry_remove (self);
+  return GCUDA_CHECK (release_handle (self),
+                      self->is_primary ? "cuDevicePrimaryCtxRelease" : "cuCtxDestroy", error);
+}

@@ -1,0 +1,138 @@
+/* gcuda-enums.h: public enumerations and flags
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(GCUDA_INSIDE) && !defined(GCUDA_COMPILATION)
+# error "Only <gcuda.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GCudaErrorCategory:
+ * @GCUDA_ERROR_CATEGORY_NONE: not a GCuda error (another domain)
+ * @GCUDA_ERROR_CATEGORY_LOGIC: the call was wrong: bad argument, bad state, use after free
+ *   (PyCUDA's `LogicError`)
+ * @GCUDA_ERROR_CATEGORY_LAUNCH: a kernel launch failed or a kernel faulted (PyCUDA's `LaunchError`)
+ * @GCUDA_ERROR_CATEGORY_MEMORY: the device ran out of memory (PyCUDA's `MemoryError`)
+ * @GCUDA_ERROR_CATEGORY_RUNTIME: the environment is at fault: no driver, no device,
+ *   no binary for this GPU, hardware error (PyCUDA's `RuntimeError`)
+ * @GCUDA_ERROR_CATEGORY_COMPILE: NVRTC rejected the source (PyCUDA's `CompileError`)
+ * @GCUDA_ERROR_CATEGORY_UNKNOWN: the driver itself does not know (`CUDA_ERROR_UNKNOWN`)
+ *
+ * The class of a failure, matching the exception classes PyCUDA raises.
+ * The Python override raises `GCuda.LogicError`, `GCuda.LaunchError`, … accordingly.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_ERROR_CATEGORY_NONE,
+  GCUDA_ERROR_CATEGORY_LOGIC,
+  GCUDA_ERROR_CATEGORY_LAUNCH,
+  GCUDA_ERROR_CATEGORY_MEMORY,
+  GCUDA_ERROR_CATEGORY_RUNTIME,
+  GCUDA_ERROR_CATEGORY_COMPILE,
+  GCUDA_ERROR_CATEGORY_UNKNOWN,
+} GCudaErrorCategory;
+
+/**
+ * GCudaComputeMode:
+ * @GCUDA_COMPUTE_MODE_DEFAULT: several contexts may use the device at once
+ * @GCUDA_COMPUTE_MODE_PROHIBITED: no context can be created on the device
+ * @GCUDA_COMPUTE_MODE_EXCLUSIVE_PROCESS: only one process may use the device
+ *
+ * The device's compute mode (`CUcomputemode`), see #GCudaDevice:compute-mode.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_COMPUTE_MODE_DEFAULT = 0,
+  GCUDA_COMPUTE_MODE_PROHIBITED = 2,
+  GCUDA_COMPUTE_MODE_EXCLUSIVE_PROCESS = 3,
+} GCudaComputeMode;
+
+/**
+ * GCudaContextFlags:
+ * @GCUDA_CONTEXT_FLAGS_SCHED_AUTO: let the driver choose how the host thread waits
+ * @GCUDA_CONTEXT_FLAGS_SCHED_SPIN: spin while waiting for the GPU
+ * @GCUDA_CONTEXT_FLAGS_SCHED_YIELD: yield the CPU while waiting
+ * @GCUDA_CONTEXT_FLAGS_SCHED_BLOCKING_SYNC: block on a synchronization primitive
+ * @GCUDA_CONTEXT_FLAGS_MAP_HOST: allow mapped page-locked memory (always on since CUDA 3.2)
+ * @GCUDA_CONTEXT_FLAGS_LMEM_RESIZE_TO_MAX: keep local memory allocated after a launch
+ * @GCUDA_CONTEXT_FLAGS_COREDUMP_ENABLE: write a core dump on GPU exceptions
+ * @GCUDA_CONTEXT_FLAGS_USER_COREDUMP_ENABLE: allow user-triggered core dumps
+ * @GCUDA_CONTEXT_FLAGS_SYNC_MEMOPS: make synchronous memory operations synchronize
+ *
+ * Context creation flags (PyCUDA's `ctx_flags`, the driver's `CU_CTX_*`).
+ * At most one `SCHED_*` value may be given.
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_CONTEXT_FLAGS_SCHED_AUTO = 0,
+  GCUDA_CONTEXT_FLAGS_SCHED_SPIN = 1 << 0,
+  GCUDA_CONTEXT_FLAGS_SCHED_YIELD = 1 << 1,
+  GCUDA_CONTEXT_FLAGS_SCHED_BLOCKING_SYNC = 1 << 2,
+  GCUDA_CONTEXT_FLAGS_MAP_HOST = 1 << 3,
+  GCUDA_CONTEXT_FLAGS_LMEM_RESIZE_TO_MAX = 1 << 4,
+  GCUDA_CONTEXT_FLAGS_COREDUMP_ENABLE = 1 << 5,
+  GCUDA_CONTEXT_FLAGS_USER_COREDUMP_ENABLE = 1 << 6,
+  GCUDA_CONTEXT_FLAGS_SYNC_MEMOPS = 1 << 7,
+} GCudaContextFlags;
+
+/**
+ * GCudaLimit:
+ * @GCUDA_LIMIT_STACK_SIZE: stack size of each GPU thread, in bytes
+ * @GCUDA_LIMIT_PRINTF_FIFO_SIZE: size of the FIFO used by device `printf()`, in bytes
+ * @GCUDA_LIMIT_MALLOC_HEAP_SIZE: size of the heap used by device `malloc()`, in bytes
+ * @GCUDA_LIMIT_DEV_RUNTIME_SYNC_DEPTH: nesting depth of device-side synchronization
+ * @GCUDA_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: pending device-side launches
+ * @GCUDA_LIMIT_MAX_L2_FETCH_GRANULARITY: L2 fetch granularity hint (0 to 128 bytes)
+ * @GCUDA_LIMIT_PERSISTING_L2_CACHE_SIZE: size of the persisting L2 cache, in bytes
+ * @GCUDA_LIMIT_SHMEM_SIZE: shared memory available on a CIG context (read only)
+ * @GCUDA_LIMIT_CIG_ENABLED: non-zero on a CIG-enabled context (read only)
+ * @GCUDA_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: whether a CIG context may fall back
+ *   when a kernel needs more shared memory than available
+ *
+ * Context limits (`CUlimit`), see gcuda_context_get_limit().
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_LIMIT_STACK_SIZE = 0,
+  GCUDA_LIMIT_PRINTF_FIFO_SIZE = 1,
+  GCUDA_LIMIT_MALLOC_HEAP_SIZE = 2,
+  GCUDA_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3,
+  GCUDA_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+  GCUDA_LIMIT_MAX_L2_FETCH_GRANULARITY = 5,
+  GCUDA_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
+  GCUDA_LIMIT_SHMEM_SIZE = 7,
+  GCUDA_LIMIT_CIG_ENABLED = 8,
+  GCUDA_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 9,
+} GCudaLimit;
+
+/**
+ * GCudaCacheConfig:
+ * @GCUDA_CACHE_CONFIG_PREFER_NONE: no preference between shared memory and L1
+ * @GCUDA_CACHE_CONFIG_PREFER_SHARED: prefer a larger shared memory
+ * @GCUDA_CACHE_CONFIG_PREFER_L1: prefer a larger L1 cache
+ * @GCUDA_CACHE_CONFIG_PREFER_EQUAL: prefer equal sizes
+ *
+ * Preferred split between L1 cache and shared memory (`CUfunc_cache`,
+ * PyCUDA's `func_cache`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_CACHE_CONFIG_PREFER_NONE = 0,
+  GCUDA_CACHE_CONFIG_PREFER_SHARED = 1,
+  GCUDA_CACHE_CONFIG_PREFER_L1 = 2,
+  GCUDA_CACHE_CONFIG_PREFER_EQUAL = 3,
+} GCudaCacheConfig;
+
+G_END_DECLS

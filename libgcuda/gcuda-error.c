@@ -1,0 +1,202 @@
+/* gcuda-error.c: error domains and CUresult mapping
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-private.h"
+
+/**
+ * gcuda_error_quark:
+ *
+ * The quark of the %GCUDA_ERROR domain.
+ *
+ * Returns: the error domain
+ *
+ * Since: 1.0
+ */
+G_DEFINE_QUARK (gcuda-error-quark, gcuda_error)
+
+/**
+ * gcuda_driver_error_quark:
+ *
+ * The quark of the %GCUDA_DRIVER_ERROR domain.
+ *
+ * Returns: the error domain
+ *
+ * Since: 1.0
+ */
+G_DEFINE_QUARK (gcuda-driver-error-quark, gcuda_driver_error)
+
+/**
+ * gcuda_driver_error_get_name:
+ * @code: a `CUresult` value
+ *
+ * The driver's name for @code, such as `CUDA_ERROR_INVALID_VALUE`. Works
+ * without the driver.
+ *
+ * Returns: (nullable): the name, or %NULL if @code is not a CUDA 13 `CUresult`
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_driver_error_get_name (GCudaDriverError code)
+{
+  static GHashTable *names;  /* code -> interned name; built once, never freed */
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      GEnumClass *klass = g_type_class_ref (GCUDA_TYPE_DRIVER_ERROR);
+      const gsize prefix = strlen ("GCUDA_DRIVER_ERROR_");
+
+      names = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < klass->n_values; i++)
+        {
+          const GEnumValue *v = &klass->values[i];
+          g_autofree char *name = NULL;
+
+          if (v->value == CUDA_SUCCESS)
+            name = g_strdup ("CUDA_SUCCESS");
+          else
+            name = g_strconcat ("CUDA_ERROR_", v->value_name + prefix, NULL);
+          g_hash_table_insert (names, GINT_TO_POINTER (v->value), (gpointer) g_intern_string (name));
+        }
+      g_once_init_leave (&once, 1);
+    }
+
+  return g_hash_table_lookup (names, GINT_TO_POINTER (code));
+}
+
+gboolean
+_gcuda_check (CUresult     res,
+              const char  *call,
+              GError     **error)
+{
+  const char *name;
+
+  if (G_LIKELY (res == CUDA_SUCCESS))
+    return TRUE;
+
+  name = gcuda_driver_error_get_name ((GCudaDriverError) res);
+  /* Translators: "cuCtxCreate failed: CUDA_ERROR_INVALID_DEVICE (invalid device ordinal)" */
+  g_set_error (error, GCUDA_DRIVER_ERROR, (int) res, _("%s failed: %s (%s)"),
+               call, name ? name : "CUDA_ERROR_?", _(_gcuda_driver_describe (res)));
+  return FALSE;
+}
+
+/**
+ * gcuda_driver_error_get_category:
+ * @code: a `CUresult` value
+ *
+ * Classifies a driver error the way PyCUDA does: launch failures and kernel
+ * faults are %GCUDA_ERROR_CATEGORY_LAUNCH, out-of-memory is
+ * %GCUDA_ERROR_CATEGORY_MEMORY, problems of the environment (no device, no
+ * binary for this GPU, a stub or mismatched driver, hardware errors) are
+ * %GCUDA_ERROR_CATEGORY_RUNTIME, %GCUDA_DRIVER_ERROR_UNKNOWN is
+ * %GCUDA_ERROR_CATEGORY_UNKNOWN, and everything else is a logic error.
+ *
+ * Returns: the category
+ *
+ * Since: 1.0
+ */
+GCudaErrorCategory
+gcuda_driver_error_get_category (GCudaDriverError code)
+{
+  switch ((int) code)
+    {
+    case CUDA_SUCCESS:
+      return GCUDA_ERROR_CATEGORY_NONE;
+
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING:
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+      return GCUDA_ERROR_CATEGORY_LAUNCH;
+
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      return GCUDA_ERROR_CATEGORY_MEMORY;
+
+    case CUDA_ERROR_NO_DEVICE:
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    case CUDA_ERROR_FILE_NOT_FOUND:
+    case CUDA_ERROR_NOT_READY:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_STUB_LIBRARY:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    case CUDA_ERROR_DEVICE_UNAVAILABLE:
+    case CUDA_ERROR_DEVICE_NOT_LICENSED:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+    case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+    case CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC:
+    case CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY:
+    case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+    case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+      return GCUDA_ERROR_CATEGORY_RUNTIME;
+
+    case CUDA_ERROR_UNKNOWN:
+      return GCUDA_ERROR_CATEGORY_UNKNOWN;
+
+    default:
+      return GCUDA_ERROR_CATEGORY_LOGIC;
+    }
+}
+
+/**
+ * gcuda_error_get_category:
+ * @error: any error
+ *
+ * Classifies an error from any of GCuda's domains (see
+ * gcuda_driver_error_get_category() for the driver's). Errors GCuda detects
+ * itself are logic errors, except a missing driver or NVRTC library and an
+ * unsupported operation, which are runtime errors; compile errors are
+ * %GCUDA_ERROR_CATEGORY_COMPILE.
+ *
+ * Returns: the category, or %GCUDA_ERROR_CATEGORY_NONE for other domains
+ *
+ * Since: 1.0
+ */
+GCudaErrorCategory
+gcuda_error_get_category (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, GCUDA_ERROR_CATEGORY_NONE);
+
+  if (error->domain == GCUDA_DRIVER_ERROR)
+    return gcuda_driver_error_get_category ((GCudaDriverError) error->code);
+
+  if (error->domain == GCUDA_ERROR)
+    {
+      switch ((GCudaError) error->code)
+        {
+        case GCUDA_ERROR_DRIVER_NOT_FOUND:
+        case GCUDA_ERROR_NVRTC_NOT_FOUND:
+        case GCUDA_ERROR_NOT_SUPPORTED:
+          return GCUDA_ERROR_CATEGORY_RUNTIME;
+        case GCUDA_ERROR_FAILED:
+        case GCUDA_ERROR_INVALID_ARGUMENT:
+        case GCUDA_ERROR_OUT_OF_BOUNDS:
+        case GCUDA_ERROR_FREED:
+        case GCUDA_ERROR_CONTEXT_DESTROYED:
+        case GCUDA_ERROR_CONTEXT_MISMATCH:
+        case GCUDA_ERROR_KERNEL_ARGUMENTS:
+        default:
+          return GCUDA_ERROR_CATEGORY_LOGIC;
+        }
+    }
+
+  if (g_str_equal (g_quark_to_string (error->domain), "gcuda-compile-error-quark"))
+    return GCUDA_ERROR_CATEGORY_COMPILE;
+
+  return GCUDA_ERROR_CATEGORY_NONE;
+}

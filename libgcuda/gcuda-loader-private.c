@@ -1,0 +1,148 @@
+/* gcuda-loader-private.c: opens libcuda at run time
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <dlfcn.h>
+
+#include "gcuda-private.h"
+
+static GCudaDriver driver;
+static const GCudaDriver *loaded_driver;  /* set once, on success */
+static GError *load_error;                /* set once, on failure */
+
+typedef CUresult (*GetErrorStringFunc) (CUresult, const char **);
+static GetErrorStringFunc early_get_error_string;
+
+/* Entry points the driver does not provide (too old for CUDA_VERSION) are
+ * pointed here, so a call reports CUDA_ERROR_NOT_FOUND ("named symbol not
+ * found") for that function instead of jumping through NULL. Every driver
+ * function returns CUresult and the arguments are ignored. */
+static CUresult
+missing_entry_point (void)
+{
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+const char *
+_gcuda_driver_describe (CUresult res)
+{
+  const char *desc = NULL;
+  GetErrorStringFunc get = loaded_driver ? loaded_driver->fn_cuGetErrorString : early_get_error_string;
+
+  if (get != NULL && get (res, &desc) == CUDA_SUCCESS && desc != NULL)
+    return desc;
+
+  /* The driver cannot describe its own absence: a stub library answers every
+   * call, cuGetErrorString included, with CUDA_ERROR_STUB_LIBRARY. */
+  switch ((int) res)
+    {
+    case CUDA_ERROR_STUB_LIBRARY:
+      return N_("the CUDA driver library is the toolkit's stub, not a real driver; install the NVIDIA driver");
+    case CUDA_ERROR_NO_DEVICE:
+      return N_("no CUDA-capable device is detected");
+    case CUDA_ERROR_NOT_FOUND:
+      return N_("named symbol not found");
+    default:
+      return N_("no description available");
+    }
+}
+
+static gboolean
+load_driver (GError **error)
+{
+  const char *override = g_getenv ("GCUDA_DRIVER_LIBRARY");
+  const char *name = (override != NULL && *override != '\0') ? override : "libcuda.so.1";
+  CUresult (*init) (unsigned int);
+  CUresult (*get_proc) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+  void *lib;
+
+  lib = dlopen (name, RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL)
+    {
+      const char *why = dlerror ();
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
+                   _("The CUDA driver library could not be loaded (tried %s: %s). "
+                     "Install the NVIDIA driver, or set GCUDA_DRIVER_LIBRARY to the path of libcuda.so.1."),
+                   name, why ? why : _("unknown reason"));
+      return FALSE;
+    }
+
+  early_get_error_string = (GetErrorStringFunc) dlsym (lib, "cuGetErrorString");
+  init = (CUresult (*) (unsigned int)) dlsym (lib, "cuInit");
+  get_proc = (CUresult (*) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *))
+    dlsym (lib, "cuGetProcAddress_v2");
+
+  if (init == NULL)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
+                   _("%s is not a CUDA driver library: it has no cuInit"), name);
+      return FALSE;
+    }
+
+  if (!_gcuda_check (init (0), "cuInit", error))
+    return FALSE;
+
+  if (get_proc == NULL)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NOT_SUPPORTED,
+                   _("The NVIDIA driver in %s is too old: GCuda needs a driver for CUDA 12.0 or newer "
+                     "(cuGetProcAddress_v2 is missing)"), name);
+      return FALSE;
+    }
+
+#define GCUDA_DRIVER_RESOLVE(fname) \
+  { \
+    void *pfn = NULL; \
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS; \
+    if (get_proc (#fname, &pfn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || \
+        status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) \
+      { \
+        g_debug ("driver lacks %s for CUDA %d (status %d)", #fname, CUDA_VERSION, (int) status); \
+        pfn = (void *) missing_entry_point; \
+      } \
+    driver.fn_##fname = (__typeof__ (driver.fn_##fname)) pfn; \
+  }
+  GCUDA_DRIVER_FUNCTIONS (GCUDA_DRIVER_RESOLVE)
+#undef GCUDA_DRIVER_RESOLVE
+
+  if (!_gcuda_check (driver.fn_cuDriverGetVersion (&driver.driver_version), "cuDriverGetVersion", error))
+    return FALSE;
+
+  /* The library stays open for the life of the process: driver objects can
+   * outlive every GCuda object, and unloading libcuda is never safe. */
+  return TRUE;
+}
+
+const GCudaDriver *
+_gcuda_driver_get (GError **error)
+{
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      GError *local = NULL;
+
+      if (load_driver (&local))
+        g_atomic_pointer_set (&loaded_driver, &driver);
+      else
+        load_error = local;
+      g_once_init_leave (&once, 1);
+    }
+
+  if (loaded_driver == NULL)
+    {
+      if (error != NULL)
+        *error = g_error_copy (load_error);
+      return NULL;
+    }
+  return loaded_driver;
+}
+
+const GCudaDriver *
+_gcuda_driver_peek (void)
+{
+  return g_atomic_pointer_get (&loaded_driver);
+}

@@ -1,0 +1,48 @@
+/* gcuda-private.h: helpers shared by the library's classes
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib/gi18n-lib.h>
+
+#include "gcuda.h"
+#include "gcuda-loader-private.h"
+
+G_BEGIN_DECLS
+
+/* Sets a GCUDA_DRIVER_ERROR "CALL failed: NAME (description)" and returns
+ * FALSE when @res is not CUDA_SUCCESS; returns TRUE otherwise. */
+gboolean _gcuda_check (CUresult     res,
+                       const char  *call,
+                       GError     **error);
+
+#define GCUDA_CHECK(call_expr, name, error) \
+  G_LIKELY (_gcuda_check ((call_expr), (name), (error)))
+
+/* Makes a context current on this thread for the duration of a driver call.
+ * Cheap when it is already current (one TLS read); otherwise push/pop, so a
+ * caller's own context stack is left exactly as it was. */
+typedef struct {
+  CUcontext pushed;  /* NULL when nothing was pushed */
+} GCudaContextScope;
+
+gboolean  _gcuda_context_enter (GCudaContext       *self,
+                                GCudaContextScope  *scope,
+                                GError            **error);
+void      _gcuda_context_leave (GCudaContextScope  *scope);
+CUcontext _gcuda_context_get_handle_internal (GCudaContext *self);
+
+GCudaDevice *_gcuda_device_new (int       ordinal,
+                                CUdevice  handle,
+                                GError  **error);
+CUdevice     _gcuda_device_get_handle (GCudaDevice *self);
+
+GCudaContext *_gcuda_context_new_primary  (GCudaDevice *device,
+                                           GError     **error);
+GCudaContext *_gcuda_context_new_owned    (GCudaDevice *device,
+                                           CUcontext    handle,
+                                           guint        flags);
+
+G_END_DECLS

@@ -1,0 +1,19 @@
+/* gcuda-types.h: forward declarations of GCuda's types
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(GCUDA_INSIDE) && !defined(GCUDA_COMPILATION)
+# error "Only <gcuda.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GCudaDevice  GCudaDevice;
+typedef struct _GCudaContext GCudaContext;
+
+G_END_DECLS

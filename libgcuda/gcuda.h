@@ -1,0 +1,21 @@
+/* gcuda.h: the only header users include
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#define GCUDA_INSIDE
+# include "gcuda-version.h"
+# include "gcuda-version-macros.h"
+# include "gcuda-types.h"
+# include "gcuda-cuda-enums.h"
+# include "gcuda-enums.h"
+# include "gcuda-enum-types.h"
+# include "gcuda-error.h"
+# include "gcuda-init.h"
+# include "gcuda-device.h"
+# include "gcuda-context.h"
+#undef GCUDA_INSIDE
