@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "gcuda-private.h"
+#include "gcuda-async-private.h"
 
 /**
  * GCudaContext:
@@ -41,6 +41,10 @@ struct _GCudaContext
   guint flags;
   guint is_primary : 1;
   int destroyed;  /* atomic */
+
+  GMutex streams_lock;     /* guards streams and wait_stream */
+  GHashTable *streams;     /* CUstream set: every live GCudaStream of this context */
+  CUstream wait_stream;    /* private, non-blocking: where async waits are queued */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaContext, gcuda_context, G_TYPE_OBJECT)
@@ -141,12 +145,16 @@ gcuda_context_finalize (GObject *object)
   if (self->handle != NULL)
     {
       registry_remove (self);
+      if (self->wait_stream != NULL && !g_atomic_int_get (&self->destroyed))
+        GCUDA_DRV->fn_cuStreamDestroy (self->wait_stream);
       /* Errors are ignored on purpose: at process exit the driver may already
        * be shut down (CUDA_ERROR_DEINITIALIZED), and a finalizer must never
        * abort. Neither call needs the context to be current. */
       release_handle (self);
     }
   g_clear_object (&self->device);
+  g_clear_pointer (&self->streams, g_hash_table_unref);
+  g_mutex_clear (&self->streams_lock);
 
   G_OBJECT_CLASS (gcuda_context_parent_class)->finalize (object);
 }
@@ -230,6 +238,8 @@ gcuda_context_class_init (GCudaContextClass *klass)
 static void
 gcuda_context_init (GCudaContext *self)
 {
+  g_mutex_init (&self->streams_lock);
+  self->streams = g_hash_table_new (NULL, NULL);
 }
 
 static gboolean
@@ -961,6 +971,176 @@ gcuda_context_destroy (GCudaContext  *self,
     return context_check (self, error);
 
   registry_remove (self);
+  g_mutex_lock (&self->streams_lock);
+  if (self->wait_stream != NULL && !g_atomic_int_get (&self->destroyed))
+    GCUDA_DRV->fn_cuStreamDestroy (self->wait_stream);
+  self->wait_stream = NULL;
+  g_mutex_unlock (&self->streams_lock);
   return GCUDA_CHECK (release_handle (self),
                       self->is_primary ? "cuDevicePrimaryCtxRelease" : "cuCtxDestroy", error);
+}
+
+void
+_gcuda_context_add_stream (GCudaContext *self,
+                           CUstream      stream)
+{
+  g_mutex_lock (&self->streams_lock);
+  g_hash_table_add (self->streams, stream);
+  g_mutex_unlock (&self->streams_lock);
+}
+
+void
+_gcuda_context_remove_stream (GCudaContext *self,
+                              CUstream      stream)
+{
+  g_mutex_lock (&self->streams_lock);
+  g_hash_table_remove (self->streams, stream);
+  g_mutex_unlock (&self->streams_lock);
+}
+
+/* Makes @target wait for @source's work queued so far, through a throwaway
+ * event (the driver keeps it alive until the wait is resolved). */
+static gboolean
+stream_follow (CUstream   target,
+               CUstream   source,
+               GError   **error)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+  CUevent event = NULL;
+  gboolean ok;
+
+  if (!GCUDA_CHECK (drv->fn_cuEventCreate (&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate", error))
+    return FALSE;
+  ok = GCUDA_CHECK (drv->fn_cuEventRecord (event, source), "cuEventRecord", error) &&
+       GCUDA_CHECK (drv->fn_cuStreamWaitEvent (target, event, 0), "cuStreamWaitEvent", error);
+  drv->fn_cuEventDestroy (event);
+  return ok;
+}
+
+/* With @self current: the context's private wait stream, made to wait for
+ * @event, or (when @event is NULL) for everything queued so far on every
+ * stream GCuda knows in this context, the legacy default stream (which
+ * covers all blocking streams) and the calling thread's per-thread stream. */
+CUstream
+_gcuda_context_prepare_wait (GCudaContext  *self,
+                             CUevent        event,
+                             GError       **error)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+  CUstream wait_stream;
+  GHashTableIter iter;
+  gpointer key;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&self->streams_lock);
+  if (self->wait_stream == NULL &&
+      !GCUDA_CHECK (drv->fn_cuStreamCreateWithPriority (&self->wait_stream, CU_STREAM_NON_BLOCKING, 0),
+                    "cuStreamCreateWithPriority", error))
+    {
+      g_mutex_unlock (&self->streams_lock);
+      return NULL;
+    }
+  wait_stream = self->wait_stream;
+
+  if (event != NULL)
+    ok = GCUDA_CHECK (drv->fn_cuStreamWaitEvent (wait_stream, event, 0), "cuStreamWaitEvent", error);
+  else
+    {
+      ok = stream_follow (wait_stream, CU_STREAM_LEGACY, error) &&
+           stream_follow (wait_stream, CU_STREAM_PER_THREAD, error);
+      g_hash_table_iter_init (&iter, self->streams);
+      while (ok && g_hash_table_iter_next (&iter, &key, NULL))
+        ok = stream_follow (wait_stream, key, error);
+    }
+  g_mutex_unlock (&self->streams_lock);
+
+  return ok ? wait_stream : NULL;
+}
+
+/**
+ * gcuda_context_synchronize_async:
+ * @self: a #GCudaContext
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the work has finished
+ * @user_data: data for @callback
+ *
+ * Waits, without blocking any thread, until the work queued so far in the
+ * context has finished: on every #GCudaStream of the context, the legacy
+ * default stream (and so every blocking stream) and the calling thread's
+ * per-thread default stream. @callback runs in the thread-default main
+ * context of the calling thread. Streams created outside GCuda with
+ * `CU_STREAM_NON_BLOCKING` are not covered.
+ *
+ * Cancelling stops the waiting at once (%G_IO_ERROR_CANCELLED); the GPU
+ * work goes on.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_context_synchronize_async (GCudaContext        *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  GCudaContextScope scope;
+  CUstream wait_stream;
+
+  g_return_if_fail (GCUDA_IS_CONTEXT (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, gcuda_context_synchronize_async);
+
+  if (!_gcuda_context_enter (self, &scope, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  wait_stream = _gcuda_context_prepare_wait (self, NULL, &error);
+  if (wait_stream != NULL)
+    _gcuda_task_complete_on_stream (task, wait_stream);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+  _gcuda_context_leave (&scope);
+}
+
+/**
+ * gcuda_context_synchronize_finish:
+ * @self: a #GCudaContext
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes gcuda_context_synchronize_async().
+ *
+ * Returns: %TRUE once the work has finished
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_synchronize_finish (GCudaContext  *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_context_synchronize_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+GCudaContext *
+_gcuda_context_resolve (GCudaContext  *context,
+                        GError       **error)
+{
+  if (context == NULL)
+    return gcuda_context_get_default (error);
+  if (!GCUDA_IS_CONTEXT (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaContext or NULL for the default context"));
+      return NULL;
+    }
+  return g_object_ref (context);
 }

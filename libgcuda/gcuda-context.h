@@ -9,7 +9,7 @@
 # error "Only <gcuda.h> can be included directly."
 #endif
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "gcuda-types.h"
 #include "gcuda-version-macros.h"
@@ -38,6 +38,15 @@ gboolean          gcuda_context_is_destroyed              (GCudaContext     *sel
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_context_synchronize               (GCudaContext     *self,
+                                                           GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+void              gcuda_context_synchronize_async         (GCudaContext     *self,
+                                                           GCancellable     *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer          user_data);
+GCUDA_AVAILABLE_IN_1_0
+gboolean          gcuda_context_synchronize_finish        (GCudaContext     *self,
+                                                           GAsyncResult     *result,
                                                            GError          **error);
 GCUDA_AVAILABLE_IN_1_0
 guint64           gcuda_context_get_limit                 (GCudaContext     *self,

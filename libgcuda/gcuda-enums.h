@@ -135,4 +135,38 @@ typedef enum {
   GCUDA_CACHE_CONFIG_PREFER_EQUAL = 3,
 } GCudaCacheConfig;
 
+/**
+ * GCudaStreamFlags:
+ * @GCUDA_STREAM_FLAGS_DEFAULT: the stream synchronizes with the legacy default stream
+ * @GCUDA_STREAM_FLAGS_NON_BLOCKING: work in the stream may run concurrently with the
+ *   legacy default stream
+ *
+ * Stream creation flags (`CU_STREAM_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_STREAM_FLAGS_DEFAULT = 0,
+  GCUDA_STREAM_FLAGS_NON_BLOCKING = 1 << 0,
+} GCudaStreamFlags;
+
+/**
+ * GCudaEventFlags:
+ * @GCUDA_EVENT_FLAGS_DEFAULT: a timing event; synchronizing on it spins
+ * @GCUDA_EVENT_FLAGS_BLOCKING_SYNC: gcuda_event_synchronize() blocks the thread instead of spinning
+ * @GCUDA_EVENT_FLAGS_DISABLE_TIMING: the event records no time, which makes it cheaper
+ * @GCUDA_EVENT_FLAGS_INTERPROCESS: the event can be shared with another process
+ *   (gcuda_event_get_ipc_handle()); needs @GCUDA_EVENT_FLAGS_DISABLE_TIMING
+ *
+ * Event creation flags (PyCUDA's `event_flags`, the driver's `CU_EVENT_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_EVENT_FLAGS_DEFAULT = 0,
+  GCUDA_EVENT_FLAGS_BLOCKING_SYNC = 1 << 0,
+  GCUDA_EVENT_FLAGS_DISABLE_TIMING = 1 << 1,
+  GCUDA_EVENT_FLAGS_INTERPROCESS = 1 << 2,
+} GCudaEventFlags;
+
 G_END_DECLS

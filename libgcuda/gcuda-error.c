@@ -31,7 +31,7 @@ G_DEFINE_QUARK (gcuda-driver-error-quark, gcuda_driver_error)
 
 /**
  * gcuda_driver_error_get_name:
- * @code: a `CUresult` value
+ * @code: a `CUresult` value, such as the code of a %GCUDA_DRIVER_ERROR
  *
  * The driver's name for @code, such as `CUDA_ERROR_INVALID_VALUE`. Works
  * without the driver.
@@ -41,7 +41,7 @@ G_DEFINE_QUARK (gcuda-driver-error-quark, gcuda_driver_error)
  * Since: 1.0
  */
 const char *
-gcuda_driver_error_get_name (GCudaDriverError code)
+gcuda_driver_error_get_name (int code)
 {
   static GHashTable *names;  /* code -> interned name; built once, never freed */
   static gsize once;
@@ -79,7 +79,7 @@ _gcuda_check (CUresult     res,
   if (G_LIKELY (res == CUDA_SUCCESS))
     return TRUE;
 
-  name = gcuda_driver_error_get_name ((GCudaDriverError) res);
+  name = gcuda_driver_error_get_name ((int) res);
   /* Translators: "cuCtxCreate failed: CUDA_ERROR_INVALID_DEVICE (invalid device ordinal)" */
   g_set_error (error, GCUDA_DRIVER_ERROR, (int) res, _("%s failed: %s (%s)"),
                call, name ? name : "CUDA_ERROR_?", _(_gcuda_driver_describe (res)));
@@ -102,9 +102,9 @@ _gcuda_check (CUresult     res,
  * Since: 1.0
  */
 GCudaErrorCategory
-gcuda_driver_error_get_category (GCudaDriverError code)
+gcuda_driver_error_get_category (int code)
 {
-  switch ((int) code)
+  switch (code)
     {
     case CUDA_SUCCESS:
       return GCUDA_ERROR_CATEGORY_NONE;
@@ -173,7 +173,7 @@ gcuda_error_get_category (const GError *error)
   g_return_val_if_fail (error != NULL, GCUDA_ERROR_CATEGORY_NONE);
 
   if (error->domain == GCUDA_DRIVER_ERROR)
-    return gcuda_driver_error_get_category ((GCudaDriverError) error->code);
+    return gcuda_driver_error_get_category (error->code);
 
   if (error->domain == GCUDA_ERROR)
     {

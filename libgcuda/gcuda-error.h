@@ -73,10 +73,10 @@ GCUDA_AVAILABLE_IN_1_0
 GQuark             gcuda_driver_error_quark           (void);
 
 GCUDA_AVAILABLE_IN_1_0
-GCudaErrorCategory gcuda_driver_error_get_category    (GCudaDriverError code);
+GCudaErrorCategory gcuda_driver_error_get_category    (int              code);
 GCUDA_AVAILABLE_IN_1_0
 GCudaErrorCategory gcuda_error_get_category           (const GError    *error);
 GCUDA_AVAILABLE_IN_1_0
-const char        *gcuda_driver_error_get_name        (GCudaDriverError code);
+const char        *gcuda_driver_error_get_name        (int              code);
 
 G_END_DECLS

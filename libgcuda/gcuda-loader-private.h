@@ -48,7 +48,21 @@ G_BEGIN_DECLS
   X (cuCtxGetApiVersion) \
   X (cuCtxEnablePeerAccess) \
   X (cuCtxDisablePeerAccess) \
-  X (cuMemGetInfo)
+  X (cuMemGetInfo) \
+  X (cuStreamCreateWithPriority) \
+  X (cuStreamDestroy) \
+  X (cuStreamSynchronize) \
+  X (cuStreamQuery) \
+  X (cuStreamWaitEvent) \
+  X (cuLaunchHostFunc) \
+  X (cuEventCreate) \
+  X (cuEventDestroy) \
+  X (cuEventRecord) \
+  X (cuEventSynchronize) \
+  X (cuEventQuery) \
+  X (cuEventElapsedTime) \
+  X (cuIpcGetEventHandle) \
+  X (cuIpcOpenEventHandle)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name) __typeof__ (name) *fn_##name;

@@ -45,4 +45,19 @@ GCudaContext *_gcuda_context_new_owned    (GCudaDevice *device,
                                            CUcontext    handle,
                                            guint        flags);
 
+void      _gcuda_context_add_stream    (GCudaContext *self,
+                                        CUstream      stream);
+void      _gcuda_context_remove_stream (GCudaContext *self,
+                                        CUstream      stream);
+CUstream  _gcuda_context_prepare_wait  (GCudaContext *self,
+                                        CUevent       event,
+                                        GError      **error);
+
+/* @context, or the default context when it is NULL; a new reference. */
+GCudaContext *_gcuda_context_resolve (GCudaContext  *context,
+                                      GError       **error);
+
+CUstream  _gcuda_stream_get_handle (GCudaStream *stream);  /* NULL stream: legacy default */
+CUevent   _gcuda_event_get_handle  (GCudaEvent  *event);
+
 G_END_DECLS

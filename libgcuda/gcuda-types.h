@@ -15,5 +15,7 @@ G_BEGIN_DECLS
 
 typedef struct _GCudaDevice  GCudaDevice;
 typedef struct _GCudaContext GCudaContext;
+typedef struct _GCudaStream  GCudaStream;
+typedef struct _GCudaEvent   GCudaEvent;
 
 G_END_DECLS

@@ -18,4 +18,6 @@
 # include "gcuda-init.h"
 # include "gcuda-device.h"
 # include "gcuda-context.h"
+# include "gcuda-stream.h"
+# include "gcuda-event.h"
 #undef GCUDA_INSIDE

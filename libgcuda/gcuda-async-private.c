@@ -1,0 +1,164 @@
+/* gcuda-async-private.c: handing GPU completion over to a GMainContext
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-async-private.h"
+
+typedef struct {
+  GMainContext  *main_context;
+  GSourceFunc    func;
+  gpointer       data;
+  GDestroyNotify notify;
+} HostCall;
+
+static gboolean
+host_call_dispatch (gpointer user_data)
+{
+  HostCall *call = user_data;
+
+  return call->func (call->data);
+}
+
+static void
+host_call_free (gpointer user_data)
+{
+  HostCall *call = user_data;
+
+  /* Runs in the main context, like everything that can free GCuda objects. */
+  if (call->notify)
+    call->notify (call->data);
+  g_main_context_unref (call->main_context);
+  g_free (call);
+}
+
+/* The driver's thread: only wakes the main context up. */
+static void CUDA_CB
+host_call_trampoline (void *user_data)
+{
+  HostCall *call = user_data;
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, host_call_dispatch, call, host_call_free);
+  g_source_set_static_name (source, "[gcuda] stream callback");
+  g_source_attach (source, call->main_context);
+  g_source_unref (source);
+}
+
+gboolean
+_gcuda_host_notify (CUstream       stream,
+                    GMainContext  *main_context,
+                    GSourceFunc    func,
+                    gpointer       data,
+                    GDestroyNotify notify,
+                    GError       **error)
+{
+  HostCall *call = g_new (HostCall, 1);
+
+  call->main_context = g_main_context_ref (main_context ? main_context : g_main_context_default ());
+  call->func = func;
+  call->data = data;
+  call->notify = notify;
+
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuLaunchHostFunc (stream, host_call_trampoline, call),
+                    "cuLaunchHostFunc", error))
+    {
+      g_main_context_unref (call->main_context);
+      g_free (call);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  gatomicrefcount ref_count;
+  GTask *task;
+  GCancellable *cancellable;
+  gulong cancel_id;
+  int done;  /* atomic: the task was completed */
+} TaskWait;
+
+static TaskWait *
+task_wait_ref (TaskWait *wait)
+{
+  g_atomic_ref_count_inc (&wait->ref_count);
+  return wait;
+}
+
+static void
+task_wait_unref (gpointer data)
+{
+  TaskWait *wait = data;
+
+  if (g_atomic_ref_count_dec (&wait->ref_count))
+    {
+      g_clear_object (&wait->cancellable);
+      g_object_unref (wait->task);
+      g_free (wait);
+    }
+}
+
+static void
+task_wait_cancelled (GCancellable *cancellable,
+                     gpointer      data)
+{
+  TaskWait *wait = data;
+
+  /* Any thread; GTask delivers the result in the task's context. */
+  if (g_atomic_int_compare_and_exchange (&wait->done, FALSE, TRUE))
+    g_task_return_new_error (wait->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             "%s", _("Operation was cancelled"));
+}
+
+static gboolean
+task_wait_reached (gpointer data)
+{
+  TaskWait *wait = data;
+
+  if (wait->cancel_id != 0)
+    {
+      /* Drops the handler's reference; waits for a handler running now. */
+      g_cancellable_disconnect (wait->cancellable, wait->cancel_id);
+      wait->cancel_id = 0;
+    }
+  if (g_atomic_int_compare_and_exchange (&wait->done, FALSE, TRUE))
+    g_task_return_boolean (wait->task, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_gcuda_task_complete_on_stream (GTask    *task,
+                                CUstream  stream)
+{
+  g_autoptr(GError) error = NULL;
+  TaskWait *wait;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  wait = g_new0 (TaskWait, 1);
+  g_atomic_ref_count_init (&wait->ref_count);
+  wait->task = g_object_ref (task);
+  wait->cancellable = g_task_get_cancellable (task);
+  if (wait->cancellable)
+    g_object_ref (wait->cancellable);
+
+  /* Connect before queuing: the completion may be dispatched by another
+   * thread iterating the task's context before this function returns. */
+  if (wait->cancellable != NULL)
+    wait->cancel_id = g_cancellable_connect (wait->cancellable, G_CALLBACK (task_wait_cancelled),
+                                             task_wait_ref (wait), task_wait_unref);
+
+  if (!_gcuda_host_notify (stream, g_task_get_context (task), task_wait_reached,
+                           wait, task_wait_unref, &error))
+    {
+      if (wait->cancel_id != 0)
+        g_cancellable_disconnect (wait->cancellable, wait->cancel_id);
+      if (g_atomic_int_compare_and_exchange (&wait->done, FALSE, TRUE))
+        g_task_return_error (task, g_steal_pointer (&error));
+      task_wait_unref (wait);
+    }
+}

@@ -1,0 +1,572 @@
+/* gcuda-stream.c: a CUDA stream
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-async-private.h"
+
+/**
+ * GCudaStream:
+ *
+ * A CUDA stream (PyCUDA's `Stream`): a queue of GPU work that runs in order.
+ *
+ * Wherever GCuda takes a stream, %NULL means the legacy default stream of
+ * the context involved. gcuda_stream_get_per_thread_default() gives the
+ * per-thread default stream instead.
+ *
+ * Completion is reported the GNOME way, without blocking or polling:
+ * gcuda_stream_synchronize_async() completes a #GTask, and
+ * gcuda_stream_add_callback() runs a function in the main context of the
+ * thread that added it, once the work queued before has finished. The
+ * driver's own callback thread only wakes that main context up.
+ *
+ * A stream holds a reference to its context and may be used from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaStream
+{
+  GObject parent_instance;
+
+  GCudaContext *context;
+  CUstream handle;
+  GCudaStreamFlags flags;
+  int priority;
+  gboolean owned;  /* FALSE for the per-thread default stream */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaStream, gcuda_stream, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_FLAGS,
+  PROP_PRIORITY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gcuda_stream_finalize (GObject *object)
+{
+  GCudaStream *self = GCUDA_STREAM (object);
+
+  if (self->owned && self->handle != NULL)
+    {
+      _gcuda_context_remove_stream (self->context, self->handle);
+      /* Not after gcuda_context_destroy(): the stream died with its context.
+       * cuStreamDestroy needs no current context and returns at once; work
+       * still queued completes. */
+      if (!gcuda_context_is_destroyed (self->context))
+        GCUDA_DRV->fn_cuStreamDestroy (self->handle);
+    }
+  g_clear_object (&self->context);
+
+  G_OBJECT_CLASS (gcuda_stream_parent_class)->finalize (object);
+}
+
+static void
+gcuda_stream_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  GCudaStream *self = GCUDA_STREAM (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->flags);
+      break;
+    case PROP_PRIORITY:
+      g_value_set_int (value, self->priority);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_stream_class_init (GCudaStreamClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_stream_finalize;
+  object_class->get_property = gcuda_stream_get_property;
+
+  /**
+   * GCudaStream:context:
+   *
+   * The context the stream belongs to.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
+
+  /**
+   * GCudaStream:flags:
+   *
+   * The flags the stream was created with.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_STREAM_FLAGS, 0, ro);
+
+  /**
+   * GCudaStream:priority:
+   *
+   * The stream's priority; lower numbers are higher priorities (see
+   * gcuda_context_get_stream_priority_range()).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_PRIORITY] = g_param_spec_int ("priority", NULL, NULL, G_MININT, G_MAXINT, 0, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_stream_init (GCudaStream *self)
+{
+}
+
+CUstream
+_gcuda_stream_get_handle (GCudaStream *stream)
+{
+  return stream ? stream->handle : CU_STREAM_LEGACY;
+}
+
+static gboolean
+stream_check (GCudaStream  *self,
+              GError      **error)
+{
+  if (G_LIKELY (self->context != NULL))
+    return TRUE;
+  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
+  return FALSE;
+}
+
+/**
+ * gcuda_stream_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @flags: creation flags
+ * @priority: the priority, within gcuda_context_get_stream_priority_range();
+ *   0 is the default
+ * @error: return location for a #GError
+ *
+ * Creates a stream (PyCUDA's `Stream(flags)`). A priority outside the
+ * context's range is %GCUDA_ERROR_INVALID_ARGUMENT, not silently clamped.
+ *
+ * Returns: (transfer full): the new stream, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaStream *
+gcuda_stream_new (GCudaContext      *context,
+                  GCudaStreamFlags   flags,
+                  int                priority,
+                  GError           **error)
+{
+  g_autoptr(GCudaContext) ctx = _gcuda_context_resolve (context, error);
+  GCudaContextScope scope;
+  GCudaStream *self;
+  CUstream handle = NULL;
+  int least = 0, greatest = 0;
+
+  if (ctx == NULL)
+    return NULL;
+
+  if ((flags & ~GCUDA_STREAM_FLAGS_NON_BLOCKING) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown stream flags 0x%x"), flags & ~GCUDA_STREAM_FLAGS_NON_BLOCKING);
+      return NULL;
+    }
+  if (!gcuda_context_get_stream_priority_range (ctx, &least, &greatest, error))
+    return NULL;
+  if (priority < greatest || priority > least)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Stream priority %d is out of range: this context accepts %d (highest) to %d (lowest)"),
+                   priority, greatest, least);
+      return NULL;
+    }
+
+  if (!_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuStreamCreateWithPriority (&handle, flags, priority),
+                    "cuStreamCreateWithPriority", error))
+    {
+      _gcuda_context_leave (&scope);
+      return NULL;
+    }
+  _gcuda_context_leave (&scope);
+
+  self = g_object_new (GCUDA_TYPE_STREAM, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = handle;
+  self->flags = flags;
+  self->priority = priority;
+  self->owned = TRUE;
+  _gcuda_context_add_stream (self->context, handle);
+  return self;
+}
+
+/**
+ * gcuda_stream_get_per_thread_default:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @error: return location for a #GError
+ *
+ * A stream object standing for the per-thread default stream of @context:
+ * whichever thread uses it, work goes to that thread's own default stream,
+ * which does not synchronize with other streams.
+ *
+ * Returns: (transfer full): the stream, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaStream *
+gcuda_stream_get_per_thread_default (GCudaContext  *context,
+                                     GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = _gcuda_context_resolve (context, error);
+  GCudaStream *self;
+
+  if (ctx == NULL)
+    return NULL;
+
+  self = g_object_new (GCUDA_TYPE_STREAM, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = CU_STREAM_PER_THREAD;
+  self->flags = GCUDA_STREAM_FLAGS_NON_BLOCKING;
+  return self;
+}
+
+/**
+ * gcuda_stream_get_context:
+ * @self: a #GCudaStream
+ *
+ * Returns: (transfer none): the stream's context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_stream_get_context (GCudaStream *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), NULL);
+  return self->context;
+}
+
+/**
+ * gcuda_stream_get_flags:
+ * @self: a #GCudaStream
+ *
+ * Returns: the creation flags
+ *
+ * Since: 1.0
+ */
+GCudaStreamFlags
+gcuda_stream_get_flags (GCudaStream *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), 0);
+  return self->flags;
+}
+
+/**
+ * gcuda_stream_get_priority:
+ * @self: a #GCudaStream
+ *
+ * Returns: the priority
+ *
+ * Since: 1.0
+ */
+int
+gcuda_stream_get_priority (GCudaStream *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), 0);
+  return self->priority;
+}
+
+/**
+ * gcuda_stream_get_handle:
+ * @self: a #GCudaStream
+ *
+ * The driver's `CUstream` as an integer, for other CUDA libraries.
+ *
+ * Returns: the handle
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_stream_get_handle (GCudaStream *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), 0);
+  return (guint64) (guintptr) self->handle;
+}
+
+/**
+ * gcuda_stream_synchronize:
+ * @self: a #GCudaStream
+ * @error: return location for a #GError
+ *
+ * Blocks until the work queued on the stream has finished. Errors of that
+ * work (a faulting kernel) are reported here.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_synchronize (GCudaStream  *self,
+                          GError      **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamSynchronize (self->handle), "cuStreamSynchronize", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_stream_is_done:
+ * @self: a #GCudaStream
+ * @error: return location for a #GError
+ *
+ * Whether all work queued on the stream has finished (PyCUDA's
+ * `Stream.is_done()`). Work still running is %FALSE, not an error.
+ *
+ * Returns: %TRUE when the stream is idle; %FALSE when it is busy or on error
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_is_done (GCudaStream  *self,
+                      GError      **error)
+{
+  GCudaContextScope scope;
+  CUresult res;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  res = GCUDA_DRV->fn_cuStreamQuery (self->handle);
+  _gcuda_context_leave (&scope);
+
+  if (res == CUDA_ERROR_NOT_READY)
+    return FALSE;
+  return _gcuda_check (res, "cuStreamQuery", error);
+}
+
+/**
+ * gcuda_stream_wait_event:
+ * @self: a #GCudaStream
+ * @event: the event to wait for
+ * @error: return location for a #GError
+ *
+ * Makes later work on the stream wait until @event has completed (PyCUDA's
+ * `Stream.wait_for_event()`); the host is not blocked. The event may belong
+ * to another context, even on another device: the driver allows it.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_wait_event (GCudaStream  *self,
+                         GCudaEvent   *event,
+                         GError      **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (!GCUDA_IS_EVENT (event))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("gcuda_stream_wait_event() needs a GCudaEvent"));
+      return FALSE;
+    }
+  if (!stream_check (self, error) || _gcuda_event_get_handle (event) == NULL)
+    {
+      if (error && !*error)
+        g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                             _("The event has no CUDA event behind it"));
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamWaitEvent (self->handle, _gcuda_event_get_handle (event), 0),
+                    "cuStreamWaitEvent", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+typedef struct {
+  GCudaStream *stream;
+  GCudaStreamCallback callback;
+  gpointer user_data;
+  GDestroyNotify destroy;
+} StreamCallback;
+
+static gboolean
+stream_callback_dispatch (gpointer data)
+{
+  StreamCallback *cb = data;
+
+  cb->callback (cb->stream, cb->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stream_callback_free (gpointer data)
+{
+  StreamCallback *cb = data;
+
+  if (cb->destroy)
+    cb->destroy (cb->user_data);
+  g_object_unref (cb->stream);
+  g_free (cb);
+}
+
+/**
+ * gcuda_stream_add_callback:
+ * @self: a #GCudaStream
+ * @callback: (scope notified) (closure user_data) (destroy destroy): the function to run
+ * @user_data: data for @callback
+ * @destroy: (nullable): frees @user_data after @callback has run
+ * @error: return location for a #GError
+ *
+ * Runs @callback once all work queued on the stream before this call has
+ * finished, in the thread-default #GMainContext of the calling thread (as
+ * captured now), never on the driver's thread. Work queued after the
+ * callback waits until the GPU reached it, not until @callback has run.
+ *
+ * The main context must be iterated for @callback to run. The stream stays
+ * alive until then.
+ *
+ * Returns: %TRUE if the callback was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_add_callback (GCudaStream          *self,
+                           GCudaStreamCallback   callback,
+                           gpointer              user_data,
+                           GDestroyNotify        destroy,
+                           GError              **error)
+{
+  g_autoptr(GMainContext) main_context = NULL;
+  GCudaContextScope scope;
+  StreamCallback *cb;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (callback == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("gcuda_stream_add_callback() needs a callback"));
+      return FALSE;
+    }
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+
+  cb = g_new (StreamCallback, 1);
+  cb->stream = g_object_ref (self);
+  cb->callback = callback;
+  cb->user_data = user_data;
+  cb->destroy = destroy;
+  main_context = g_main_context_ref_thread_default ();
+
+  ok = _gcuda_host_notify (self->handle, main_context, stream_callback_dispatch, cb,
+                           stream_callback_free, error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    {
+      /* @destroy is not called: the caller keeps @user_data on failure. */
+      g_object_unref (cb->stream);
+      g_free (cb);
+    }
+  return ok;
+}
+
+/**
+ * gcuda_stream_synchronize_async:
+ * @self: a #GCudaStream
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the stream's work has finished
+ * @user_data: data for @callback
+ *
+ * Waits, without blocking any thread and without polling, until the work
+ * queued on the stream so far has finished. @callback runs in the
+ * thread-default main context of the calling thread.
+ *
+ * Cancelling completes the task at once with %G_IO_ERROR_CANCELLED; the GPU
+ * work is not cancelled, and the stream stays alive until it is done.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_stream_synchronize_async (GCudaStream         *self,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  GCudaContextScope scope;
+
+  g_return_if_fail (GCUDA_IS_STREAM (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, gcuda_stream_synchronize_async);
+
+  if (!stream_check (self, &error) || !_gcuda_context_enter (self->context, &scope, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  _gcuda_task_complete_on_stream (task, self->handle);
+  _gcuda_context_leave (&scope);
+}
+
+/**
+ * gcuda_stream_synchronize_finish:
+ * @self: a #GCudaStream
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes gcuda_stream_synchronize_async().
+ *
+ * Returns: %TRUE once the work has finished
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_synchronize_finish (GCudaStream   *self,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_stream_synchronize_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
