@@ -73,6 +73,108 @@ _gcuda_host_notify (CUstream       stream,
   return TRUE;
 }
 
+/* A blocking call: the driver's thread waits, in the host function, until
+ * the main context has run the callback. Shared by that thread and the
+ * idle source: two references. */
+typedef struct {
+  gatomicrefcount ref_count;
+  GMutex lock;
+  GCond cond;
+  gboolean finished;
+  GMainContext *main_context;
+  GSourceFunc func;
+  gpointer data;
+  GDestroyNotify notify;
+} BlockingCall;
+
+static void
+blocking_call_unref (BlockingCall *call)
+{
+  if (g_atomic_ref_count_dec (&call->ref_count))
+    {
+      g_mutex_clear (&call->lock);
+      g_cond_clear (&call->cond);
+      g_free (call);
+    }
+}
+
+static gboolean
+blocking_call_dispatch (gpointer user_data)
+{
+  BlockingCall *call = user_data;
+
+  call->func (call->data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+blocking_call_finish (gpointer user_data)
+{
+  BlockingCall *call = user_data;
+  GMainContext *main_context = call->main_context;
+
+  /* Main context: after the callback ran, or when its source is destroyed
+   * unrun. Free the data here, then let the stream go on. */
+  if (call->notify)
+    call->notify (call->data);
+  g_mutex_lock (&call->lock);
+  call->finished = TRUE;
+  g_cond_signal (&call->cond);
+  g_mutex_unlock (&call->lock);
+  blocking_call_unref (call);
+  g_main_context_unref (main_context);
+}
+
+static void CUDA_CB
+blocking_call_trampoline (void *user_data)
+{
+  BlockingCall *call = user_data;
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, blocking_call_dispatch, call, blocking_call_finish);
+  g_source_set_static_name (source, "[gcuda] blocking stream callback");
+  g_source_attach (source, call->main_context);
+  g_source_unref (source);
+
+  g_mutex_lock (&call->lock);
+  while (!call->finished)
+    g_cond_wait (&call->cond, &call->lock);
+  g_mutex_unlock (&call->lock);
+  blocking_call_unref (call);
+}
+
+gboolean
+_gcuda_host_notify_blocking (CUstream       stream,
+                             GMainContext  *main_context,
+                             GSourceFunc    func,
+                             gpointer       data,
+                             GDestroyNotify notify,
+                             GError       **error)
+{
+  BlockingCall *call = g_new0 (BlockingCall, 1);
+
+  g_atomic_ref_count_init (&call->ref_count);
+  g_atomic_ref_count_inc (&call->ref_count);
+  g_mutex_init (&call->lock);
+  g_cond_init (&call->cond);
+  call->main_context = g_main_context_ref (main_context ? main_context : g_main_context_default ());
+  call->func = func;
+  call->data = data;
+  call->notify = notify;
+
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuLaunchHostFunc (stream, blocking_call_trampoline, call),
+                    "cuLaunchHostFunc", error))
+    {
+      g_main_context_unref (call->main_context);
+      g_mutex_clear (&call->lock);
+      g_cond_clear (&call->cond);
+      g_free (call);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 typedef struct {
   gatomicrefcount ref_count;
   GTask *task;

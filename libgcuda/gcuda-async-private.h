@@ -23,6 +23,15 @@ gboolean _gcuda_host_notify (CUstream       stream,
                              GDestroyNotify notify,
                              GError       **error);
 
+/* Like _gcuda_host_notify(), but later work on @stream waits until @func
+ * has run in @main_context (or its source was destroyed unrun). */
+gboolean _gcuda_host_notify_blocking (CUstream       stream,
+                                      GMainContext  *main_context,
+                                      GSourceFunc    func,
+                                      gpointer       data,
+                                      GDestroyNotify notify,
+                                      GError       **error);
+
 /* Completes @task (a boolean task) in its context once the work queued on
  * @stream so far has finished, or with G_IO_ERROR_CANCELLED as soon as the
  * task's cancellable fires — whichever comes first, exactly once. The task

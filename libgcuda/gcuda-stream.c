@@ -444,6 +444,53 @@ stream_callback_free (gpointer data)
   g_free (cb);
 }
 
+static gboolean
+add_callback (GCudaStream          *self,
+              gboolean              blocking,
+              GCudaStreamCallback   callback,
+              gpointer              user_data,
+              GDestroyNotify        destroy,
+              GError              **error)
+{
+  g_autoptr(GMainContext) main_context = NULL;
+  GCudaContextScope scope;
+  StreamCallback *cb;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (callback == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("A stream callback is needed"));
+      return FALSE;
+    }
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+
+  cb = g_new (StreamCallback, 1);
+  cb->stream = g_object_ref (self);
+  cb->callback = callback;
+  cb->user_data = user_data;
+  cb->destroy = destroy;
+  main_context = g_main_context_ref_thread_default ();
+
+  if (blocking)
+    ok = _gcuda_host_notify_blocking (self->handle, main_context, stream_callback_dispatch, cb,
+                                      stream_callback_free, error);
+  else
+    ok = _gcuda_host_notify (self->handle, main_context, stream_callback_dispatch, cb,
+                             stream_callback_free, error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    {
+      /* @destroy is not called: the caller keeps @user_data on failure. */
+      g_object_unref (cb->stream);
+      g_free (cb);
+    }
+  return ok;
+}
+
 /**
  * gcuda_stream_add_callback:
  * @self: a #GCudaStream
@@ -454,8 +501,9 @@ stream_callback_free (gpointer data)
  *
  * Runs @callback once all work queued on the stream before this call has
  * finished, in the thread-default #GMainContext of the calling thread (as
- * captured now), never on the driver's thread. Work queued after the
- * callback waits until the GPU reached it, not until @callback has run.
+ * captured now), never on the driver's thread. The stream does not wait
+ * for the callback: work queued after it starts as soon as the GPU has
+ * reached this point (see gcuda_stream_add_blocking_callback() for the other way).
  *
  * The main context must be iterated for @callback to run. The stream stays
  * alive until then.
@@ -471,39 +519,39 @@ gcuda_stream_add_callback (GCudaStream          *self,
                            GDestroyNotify        destroy,
                            GError              **error)
 {
-  g_autoptr(GMainContext) main_context = NULL;
-  GCudaContextScope scope;
-  StreamCallback *cb;
-  gboolean ok;
+  return add_callback (self, FALSE, callback, user_data, destroy, error);
+}
 
-  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
-
-  if (callback == NULL)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("gcuda_stream_add_callback() needs a callback"));
-      return FALSE;
-    }
-  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-
-  cb = g_new (StreamCallback, 1);
-  cb->stream = g_object_ref (self);
-  cb->callback = callback;
-  cb->user_data = user_data;
-  cb->destroy = destroy;
-  main_context = g_main_context_ref_thread_default ();
-
-  ok = _gcuda_host_notify (self->handle, main_context, stream_callback_dispatch, cb,
-                           stream_callback_free, error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
-    {
-      /* @destroy is not called: the caller keeps @user_data on failure. */
-      g_object_unref (cb->stream);
-      g_free (cb);
-    }
-  return ok;
+/**
+ * gcuda_stream_add_blocking_callback:
+ * @self: a #GCudaStream
+ * @callback: (scope notified) (closure user_data) (destroy destroy): the function to run
+ * @user_data: data for @callback
+ * @destroy: (nullable): frees @user_data after @callback has run
+ * @error: return location for a #GError
+ *
+ * Like gcuda_stream_add_callback(), but work queued on the stream after
+ * this call waits until @callback has returned, as with the driver's own
+ * `cuLaunchHostFunc()`: @callback is a step of the stream's work (host
+ * processing between two kernels, say).
+ *
+ * The stream is stalled until the calling thread's main context has run
+ * the callback, so do not block that thread in gcuda_stream_synchronize() (or
+ * anything that waits for this stream) before it has; wait with
+ * gcuda_stream_synchronize_async() instead.
+ *
+ * Returns: %TRUE if the callback was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_add_blocking_callback (GCudaStream          *self,
+                                    GCudaStreamCallback   callback,
+                                    gpointer              user_data,
+                                    GDestroyNotify        destroy,
+                                    GError              **error)
+{
+  return add_callback (self, TRUE, callback, user_data, destroy, error);
 }
 
 /**

@@ -71,6 +71,13 @@ gboolean          gcuda_stream_add_callback           (GCudaStream         *self
                                                        GError             **error);
 
 GCUDA_AVAILABLE_IN_1_0
+gboolean          gcuda_stream_add_blocking_callback  (GCudaStream         *self,
+                                                       GCudaStreamCallback  callback,
+                                                       gpointer             user_data,
+                                                       GDestroyNotify       destroy,
+                                                       GError             **error);
+
+GCUDA_AVAILABLE_IN_1_0
 void              gcuda_stream_synchronize_async      (GCudaStream         *self,
                                                        GCancellable        *cancellable,
                                                        GAsyncReadyCallback  callback,

@@ -4,9 +4,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import functools
+import threading
 
 from gi import _gi
-from gi.repository import GLib
+from gi.repository import GLib, Gio
 
 from ..importer import modules
 from ..overrides import override
@@ -62,7 +63,7 @@ _RUNTIME_LIBRARY_CODES = (GCuda.Error.DRIVER_NOT_FOUND, GCuda.Error.NVRTC_NOT_FO
 def error_category(error):
     """The GCuda.ErrorCategory of a GLib.Error (NONE for foreign domains)."""
     if error.domain == _DRIVER_DOMAIN:
-        return GCuda.DriverError.get_category(error.code)
+        return GCuda.driver_error_get_category(error.code)
     if error.domain == _LIBRARY_DOMAIN:
         if error.code in _RUNTIME_LIBRARY_CODES:
             return GCuda.ErrorCategory.RUNTIME
@@ -172,7 +173,135 @@ class Context(GCuda.Context):
         self.destroy()
 
 
-_OVERRIDES = {'Device': Device, 'Context': Context}
+# ---------------------------------------------------------------- asyncio
+
+class _GLibThread:
+    """One private thread iterating a private GMainContext, so `_async`
+    calls can complete into any asyncio loop (GLib-integrated or not)
+    without blocking a thread or polling: the thread sleeps in poll() until
+    the driver's callback wakes its context."""
+
+    _lock = threading.Lock()
+    _instance = None
+
+    def __init__(self):
+        self.context = GLib.MainContext.new()
+        self.loop = GLib.MainLoop.new(self.context, False)
+        ready = threading.Event()
+
+        def run():
+            self.context.push_thread_default()
+            ready.set()
+            self.loop.run()
+
+        thread = threading.Thread(target=run, name='gcuda-glib', daemon=True)
+        thread.start()
+        ready.wait()
+
+    @classmethod
+    def get(cls):
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    def invoke(self, fn):
+        self.context.invoke_full(GLib.PRIORITY_DEFAULT, lambda *a: fn() or False)
+
+
+def _awaitable(obj, start, finish, cancellable):
+    """An asyncio future completed by start(obj, cancellable, callback)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    cancellable = cancellable or Gio.Cancellable()
+
+    def resolve(result, error):
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def done(source, res, *unused):
+        try:
+            result = finish(source, res)
+            loop.call_soon_threadsafe(resolve, result, None)
+        except GLib.Error as e:
+            loop.call_soon_threadsafe(resolve, None, _convert(e))
+
+    def on_future_done(fut):
+        if fut.cancelled():
+            cancellable.cancel()
+
+    future.add_done_callback(on_future_done)
+    _GLibThread.get().invoke(lambda: start(obj, cancellable, done))
+    return future
+
+
+def _async_method(base, name):
+    """`obj.name_async(cancellable=None, callback=None, user_data=None)`:
+    with a callback, the plain GIO form; without one, an awaitable (as in
+    PyGObject 3.50), usable from any asyncio loop."""
+    start = getattr(base, name + '_async')
+    finish = _raising(getattr(base, name + '_finish'))
+
+    def method(self, cancellable=None, callback=None, user_data=None):
+        if callback is not None:
+            return start(self, cancellable, callback, user_data)
+        return _awaitable(self, start, finish, cancellable)
+
+    method.__name__ = name + '_async'
+    method.__doc__ = start.__doc__
+    return method
+
+
+class Stream(GCuda.Stream):
+    """A CUDA stream. ``GCuda.Stream(flags=0, priority=0, context=None)``
+    as in PyCUDA; ``await stream.synchronize_async()`` from asyncio."""
+
+    def __new__(cls, flags=0, priority=0, context=None):
+        return cls.new(context, GCuda.StreamFlags(flags), priority)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    synchronize_async = _async_method(GCuda.Stream, 'synchronize')
+
+    def wait_for_event(self, event):
+        self.wait_event(event)
+
+    def __int__(self):
+        return self.get_handle()
+
+
+class Event(GCuda.Event):
+    """A CUDA event. ``GCuda.Event(flags=0, context=None)`` as in PyCUDA;
+    record() and synchronize() chain; ``await event.wait_async()``."""
+
+    def __new__(cls, flags=0, context=None):
+        return cls.new(context, GCuda.EventFlags(flags))
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    wait_async = _async_method(GCuda.Event, 'wait')
+
+    def ipc_handle(self):
+        return self.get_ipc_handle().get_data()
+
+    @staticmethod
+    def from_ipc_handle(handle, context=None):
+        if not isinstance(handle, GLib.Bytes):
+            handle = GLib.Bytes.new(bytes(handle))
+        return Event.new_from_ipc_handle(context, handle)
+
+
+Context.synchronize_async = _async_method(GCuda.Context, 'synchronize')
+
+_OVERRIDES = {'Device': Device, 'Context': Context, 'Stream': Stream, 'Event': Event}
 
 
 def _wrap_class(info, cls):
@@ -180,9 +309,9 @@ def _wrap_class(info, cls):
     wrapper that converts GErrors; static functions stay static."""
     base = getattr(GCuda, info.get_name())
     for method in info.get_methods():
-        if not method.can_throw_gerror():
-            continue
         name = method.get_name()
+        if not method.can_throw_gerror() or name in cls.__dict__:
+            continue
         fn = getattr(base, name)
         if method.is_method():
             setattr(cls, name, _raising(fn))
