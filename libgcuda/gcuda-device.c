@@ -516,7 +516,7 @@ gcuda_device_get_by_pci_bus_id (const char  *pci_bus_id,
  *
  * Every CUDA device, in ordinal order.
  *
- * Returns: (transfer full) (element-type GCudaDevice): the devices (possibly
+ * Returns: (transfer container) (element-type GCudaDevice): the devices (possibly
  *   none), or %NULL with @error set
  *
  * Since: 1.0
