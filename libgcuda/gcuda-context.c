@@ -52,7 +52,7 @@ G_DEFINE_FINAL_TYPE (GCudaContext, gcuda_context, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_DEVICE,
-  PROP_IS_PRIMARY,
+  PROP_PRIMARY,
   PROP_FLAGS,
   PROP_HANDLE,
   N_PROPS
@@ -172,7 +172,7 @@ gcuda_context_get_property (GObject    *object,
     case PROP_DEVICE:
       g_value_set_object (value, self->device);
       break;
-    case PROP_IS_PRIMARY:
+    case PROP_PRIMARY:
       g_value_set_boolean (value, self->is_primary);
       break;
     case PROP_FLAGS:
@@ -205,13 +205,14 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, GCUDA_TYPE_DEVICE, ro);
 
   /**
-   * GCudaContext:is-primary:
+   * GCudaContext:primary:
    *
-   * Whether this is the device's primary context.
+   * Whether this is the device's primary context (see
+   * gcuda_context_is_primary()).
    *
    * Since: 1.0
    */
-  properties[PROP_IS_PRIMARY] = g_param_spec_boolean ("is-primary", NULL, NULL, FALSE, ro);
+  properties[PROP_PRIMARY] = g_param_spec_boolean ("primary", NULL, NULL, FALSE, ro);
 
   /**
    * GCudaContext:flags:
@@ -761,6 +762,8 @@ check_peer (GCudaContext  *self,
             GCudaContext  *peer,
             GError       **error)
 {
+  if (!context_check (self, error))
+    return FALSE;
   if (!GCUDA_IS_CONTEXT (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,

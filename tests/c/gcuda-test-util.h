@@ -1,0 +1,50 @@
+/* gcuda-test-util.h: helpers shared by GCuda's C tests
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gcuda.h>
+
+G_BEGIN_DECLS
+
+/* For tests that need a CUDA device: returns TRUE when gcuda_device_get_count()
+ * reports at least one device. Otherwise it marks the current test skipped
+ * (with the driver's error message as the reason), or failed when the
+ * environment has GCUDA_TEST_REQUIRE_GPU=1, and returns FALSE: the test
+ * function must then return at once. */
+gboolean      gcuda_test_require_gpu              (void);
+
+/* TRUE when GCUDA_TEST_REQUIRE_GPU=1 */
+gboolean      gcuda_test_gpu_required             (void);
+
+/* Device 0 (a new reference); only after gcuda_test_require_gpu() succeeded. */
+GCudaDevice  *gcuda_test_get_device               (void);
+
+/* Asserts that no CUDA context is current on the calling thread: GCuda must
+ * leave the thread's context stack as it found it after every call. */
+void          gcuda_test_assert_no_current_context (void);
+
+/* Like g_assert_error() but also prints the error's message on mismatch and
+ * checks that the message is not empty. */
+#define gcuda_assert_error(err, dom, c) \
+  G_STMT_START { \
+    const GError *e_ = (err); \
+    if (e_ == NULL || e_->domain != (dom) || e_->code != (int) (c)) \
+      g_error ("%s:%d: expected error %s %d, got %s %d: %s", __FILE__, __LINE__, \
+               g_quark_to_string (dom), (int) (c), \
+               e_ ? g_quark_to_string (e_->domain) : "(no error)", e_ ? e_->code : -1, \
+               e_ ? e_->message : ""); \
+    g_assert_nonnull (e_->message); \
+    g_assert_cmpstr (e_->message, !=, ""); \
+  } G_STMT_END
+
+/* Asserts @err is set, in @dom, and clears it. */
+#define gcuda_assert_error_clear(errp, dom, c) \
+  G_STMT_START { \
+    gcuda_assert_error (*(errp), (dom), (c)); \
+    g_clear_error (errp); \
+  } G_STMT_END
+
+G_END_DECLS

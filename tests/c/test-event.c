@@ -1,0 +1,1164 @@
+/* test-event.c: GCudaEvent on a real GPU
+ *
+ * Host callbacks are the "work" the events mark (see test-stream.c): a
+ * blocking callback that sleeps stalls its stream for that long. Stalls that
+ * must not occupy the test's main thread (to block in
+ * gcuda_event_synchronize(), or to see a cancellation delivered at once) are
+ * added from a "staller" thread iterating its own GMainContext.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+
+#include "gcuda-test-util.h"
+
+#define MS (G_GINT64_CONSTANT (1000))  /* in g_get_monotonic_time() units */
+
+/* ------------------------------------------------------------ helpers */
+
+static GCudaContext *
+get_default (void)
+{
+  GError *error = NULL;
+  GCudaContext *context = gcuda_context_get_default (&error);
+
+  g_assert_no_error (error);
+  g_assert_true (GCUDA_IS_CONTEXT (context));
+  return context;
+}
+
+static GCudaContext *
+create_dedicated (void)
+{
+  g_autoptr(GCudaDevice) device = gcuda_test_get_device ();
+  GError *error = NULL;
+  GCudaContext *context = gcuda_device_create_context (device, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (GCUDA_IS_CONTEXT (context));
+  return context;
+}
+
+static GCudaStream *
+new_stream (GCudaContext     *context,
+            GCudaStreamFlags  flags)
+{
+  GError *error = NULL;
+  GCudaStream *stream = gcuda_stream_new (context, flags, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (GCUDA_IS_STREAM (stream));
+  return stream;
+}
+
+static GCudaEvent *
+new_event (GCudaContext    *context,
+           GCudaEventFlags  flags)
+{
+  GError *error = NULL;
+  GCudaEvent *event = gcuda_event_new (context, flags, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (GCUDA_IS_EVENT (event));
+  return event;
+}
+
+static void
+record (GCudaEvent  *event,
+        GCudaStream *stream)
+{
+  GError *error = NULL;
+
+  g_assert_true (gcuda_event_record (event, stream, &error) == event);
+  g_assert_no_error (error);
+}
+
+static gboolean
+tick (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterates the calling thread's thread-default main context until *@flag is
+ * non-zero; aborts after @timeout_ms. */
+static void
+iterate_until (int  *flag,
+               guint timeout_ms)
+{
+  g_autoptr(GMainContext) main_context = g_main_context_ref_thread_default ();
+  gint64 deadline = g_get_monotonic_time () + timeout_ms * MS;
+  GSource *wake = g_timeout_source_new (5);
+
+  g_source_set_callback (wake, tick, NULL, NULL);
+  g_source_attach (wake, main_context);
+  while (!g_atomic_int_get (flag))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out after %u ms waiting for a stream callback", timeout_ms);
+      g_main_context_iteration (main_context, TRUE);
+    }
+  g_source_destroy (wake);
+  g_source_unref (wake);
+}
+
+/* Iterates the thread-default main context for @ms milliseconds. */
+static void
+iterate_for (guint ms)
+{
+  g_autoptr(GMainContext) main_context = g_main_context_ref_thread_default ();
+  gint64 end = g_get_monotonic_time () + ms * MS;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (main_context, FALSE))
+        g_usleep (500);
+    }
+}
+
+/* One host-callback "step" of work: sleeps, then leaves its side effects. */
+typedef struct {
+  guint sleep_ms;
+  int *ran;           /* set to 1 (atomically) at the end when not NULL */
+  int *counter;       /* incremented (atomically) at the end when not NULL */
+  GCudaStream *expect_stream;
+} Step;
+
+static Step *
+step_new (guint  sleep_ms,
+          int   *ran)
+{
+  Step *step = g_new0 (Step, 1);
+
+  step->sleep_ms = sleep_ms;
+  step->ran = ran;
+  return step;
+}
+
+static void
+step_cb (GCudaStream *stream,
+         gpointer     data)
+{
+  Step *step = data;
+
+  g_assert_true (GCUDA_IS_STREAM (stream));
+  if (step->expect_stream != NULL)
+    g_assert_true (stream == step->expect_stream);
+  if (step->sleep_ms > 0)
+    g_usleep (step->sleep_ms * MS);
+  if (step->counter != NULL)
+    g_atomic_int_inc (step->counter);
+  if (step->ran != NULL)
+    g_atomic_int_set (step->ran, 1);
+}
+
+/* Queues a blocking step in the calling thread's main context. */
+static void
+add_blocking_step (GCudaStream *stream,
+                   Step        *step)
+{
+  GError *error = NULL;
+
+  g_assert_true (gcuda_stream_add_blocking_callback (stream, step_cb, step, g_free, &error));
+  g_assert_no_error (error);
+}
+
+/* The staller: a thread iterating its own main context, in which blocking
+ * steps run (and sleep) without occupying the test's main thread. */
+typedef struct {
+  GThread *thread;
+  GMainContext *context;
+  GMainLoop *loop;
+} Staller;
+
+static gpointer
+staller_thread (gpointer data)
+{
+  Staller *staller = data;
+
+  g_main_context_push_thread_default (staller->context);
+  g_main_loop_run (staller->loop);
+  g_main_context_pop_thread_default (staller->context);
+  gcuda_test_assert_no_current_context ();
+  return NULL;
+}
+
+static Staller *
+staller_new (void)
+{
+  Staller *staller = g_new0 (Staller, 1);
+
+  staller->context = g_main_context_new ();
+  staller->loop = g_main_loop_new (staller->context, FALSE);
+  staller->thread = g_thread_new ("staller", staller_thread, staller);
+  return staller;
+}
+
+static gboolean
+staller_quit (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+staller_free (Staller *staller)
+{
+  g_main_context_invoke (staller->context, staller_quit, staller->loop);
+  g_thread_join (staller->thread);
+  g_main_loop_unref (staller->loop);
+  g_main_context_unref (staller->context);
+  g_free (staller);
+}
+
+typedef struct {
+  GCudaStream *stream;
+  Step *step;
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  gboolean ok;
+  GError *error;
+} StallRequest;
+
+static gboolean
+staller_add_in_thread (gpointer data)
+{
+  StallRequest *req = data;
+  gboolean ok = gcuda_stream_add_blocking_callback (req->stream, step_cb, req->step, g_free, &req->error);
+
+  gcuda_test_assert_no_current_context ();
+  g_mutex_lock (&req->lock);
+  req->ok = ok;
+  req->done = TRUE;
+  g_cond_signal (&req->cond);
+  g_mutex_unlock (&req->lock);
+  return G_SOURCE_REMOVE;
+}
+
+/* Queues @step as a blocking callback on @stream, added (and so run) in the
+ * staller's thread; returns once it is queued. */
+static void
+staller_block (Staller     *staller,
+               GCudaStream *stream,
+               Step        *step)
+{
+  StallRequest req = { .stream = stream, .step = step };
+
+  g_mutex_init (&req.lock);
+  g_cond_init (&req.cond);
+  g_main_context_invoke (staller->context, staller_add_in_thread, &req);
+  g_mutex_lock (&req.lock);
+  while (!req.done)
+    g_cond_wait (&req.cond, &req.lock);
+  g_mutex_unlock (&req.lock);
+  g_assert_no_error (req.error);
+  g_assert_true (req.ok);
+  g_mutex_clear (&req.lock);
+  g_cond_clear (&req.cond);
+}
+
+/* What a synchronize_async callback saw. */
+typedef struct {
+  int done;
+  gboolean ok;
+  GError *error;
+  GObject *source;
+  GThread *thread;
+  GMainContext *thread_default;  /* g_main_context_get_thread_default() in the callback */
+  gint64 at;
+  int *ran_before;               /* a flag to copy when the callback runs */
+  int ran_before_value;
+  int *ran_before2;
+  int ran_before2_value;
+} AsyncResult;
+
+static void
+async_result_clear (AsyncResult *r)
+{
+  g_clear_error (&r->error);
+  g_clear_object (&r->source);
+}
+
+static void
+stream_sync_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  AsyncResult *r = data;
+
+  g_assert_true (GCUDA_IS_STREAM (source));
+  g_assert_false (g_atomic_int_get (&r->done));  /* exactly once */
+  r->source = g_object_ref (source);
+  r->ok = gcuda_stream_synchronize_finish (GCUDA_STREAM (source), result, &r->error);
+  r->thread = g_thread_self ();
+  r->thread_default = g_main_context_get_thread_default ();
+  r->at = g_get_monotonic_time ();
+  if (r->ran_before != NULL)
+    r->ran_before_value = g_atomic_int_get (r->ran_before);
+  if (r->ran_before2 != NULL)
+    r->ran_before2_value = g_atomic_int_get (r->ran_before2);
+  g_atomic_int_set (&r->done, 1);
+}
+
+/* Waits, iterating the main context, until @stream's work has finished.
+ *
+ * synchronize_async completes when the driver starts its marker host
+ * function, which may still count as the stream's work for a moment (the
+ * driver has not seen it return): the final gcuda_stream_synchronize(),
+ * which cannot stall any more, makes gcuda_stream_is_done() TRUE after. */
+static void
+drain (GCudaStream *stream)
+{
+  AsyncResult r = { 0 };
+  GError *error = NULL;
+
+  gcuda_stream_synchronize_async (stream, NULL, stream_sync_cb, &r);
+  iterate_until (&r.done, 10000);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  async_result_clear (&r);
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+}
+
+
+static void
+event_wait_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      data)
+{
+  AsyncResult *r = data;
+
+  g_assert_true (GCUDA_IS_EVENT (source));
+  g_assert_false (g_atomic_int_get (&r->done));  /* exactly once */
+  r->source = g_object_ref (source);
+  r->ok = gcuda_event_wait_finish (GCUDA_EVENT (source), result, &r->error);
+  r->thread = g_thread_self ();
+  r->thread_default = g_main_context_get_thread_default ();
+  r->at = g_get_monotonic_time ();
+  if (r->ran_before != NULL)
+    r->ran_before_value = g_atomic_int_get (r->ran_before);
+  g_atomic_int_set (&r->done, 1);
+}
+
+static void
+wait_for_finalize (gpointer *weak)
+{
+  gint64 deadline = g_get_monotonic_time () + 5000 * MS;
+
+  while (*weak != NULL && g_get_monotonic_time () < deadline)
+    iterate_for (5);
+  g_assert_null (*weak);
+}
+
+/* ------------------------------------------------------------ creation */
+
+static void
+test_new (void)
+{
+  const GCudaEventFlags valid[] = {
+    GCUDA_EVENT_FLAGS_DEFAULT,
+    GCUDA_EVENT_FLAGS_BLOCKING_SYNC,
+    GCUDA_EVENT_FLAGS_DISABLE_TIMING,
+    GCUDA_EVENT_FLAGS_BLOCKING_SYNC | GCUDA_EVENT_FLAGS_DISABLE_TIMING,
+    GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING,
+    GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING | GCUDA_EVENT_FLAGS_BLOCKING_SYNC,
+  };
+  g_autoptr(GCudaContext) context = NULL;
+  GError *error = NULL;
+  guint i;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  context = get_default ();
+  for (i = 0; i < G_N_ELEMENTS (valid); i++)
+    {
+      GCudaEvent *event = gcuda_event_new (NULL, valid[i], &error);
+      g_autoptr(GCudaContext) prop_context = NULL;
+      GCudaEventFlags flags = 0;
+
+      g_assert_no_error (error);
+      g_assert_true (GCUDA_IS_EVENT (event));
+      g_assert_true (gcuda_event_get_context (event) == context);
+      g_assert_cmpint (gcuda_event_get_flags (event), ==, valid[i]);
+      g_assert_cmpuint (gcuda_event_get_handle (event), !=, 0);
+      g_object_get (event, "context", &prop_context, "flags", &flags, NULL);
+      g_assert_true (prop_context == context);
+      g_assert_cmpint (flags, ==, valid[i]);
+
+      /* never recorded: complete */
+      g_assert_true (gcuda_event_query (event, &error));
+      g_assert_no_error (error);
+      g_assert_true (gcuda_event_synchronize (event, &error) == event);
+      g_assert_no_error (error);
+      g_object_unref (event);
+    }
+  gcuda_test_assert_no_current_context ();
+}
+
+static void
+test_bad_flags (void)
+{
+  const guint invalid[] = {
+    GCUDA_EVENT_FLAGS_INTERPROCESS,
+    GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_BLOCKING_SYNC,
+    1u << 3,
+    GCUDA_EVENT_FLAGS_DISABLE_TIMING | (1u << 4),
+    1u << 31,
+  };
+  GError *error = NULL;
+  guint i;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  for (i = 0; i < G_N_ELEMENTS (invalid); i++)
+    {
+      GCudaEvent *event = gcuda_event_new (NULL, invalid[i], &error);
+
+      g_assert_null (event);
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    }
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ record, synchronize, query */
+
+static void
+test_record_chain (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+
+  /* record() and synchronize() return the event itself: they chain */
+  g_assert_true (gcuda_event_synchronize (gcuda_event_record (event, stream, &error), &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+
+  /* NULL: the legacy default stream of the event's context */
+  g_assert_true (gcuda_event_record (event, NULL, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+
+  /* recorded again and again */
+  g_assert_true (gcuda_event_record (event, stream, &error) == event);
+  g_assert_true (gcuda_event_record (event, stream, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* query() is FALSE while a blocking callback queued before the event is
+ * pending, TRUE once the event has been reached. */
+static void
+test_query_pending (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  GError *error = NULL;
+  int ran = 0;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+
+  add_blocking_step (stream, step_new (200, &ran));
+  record (event, stream);
+  g_assert_false (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+  g_usleep (20 * MS);  /* still: this thread has not run the callback */
+  g_assert_false (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+
+  /* this thread must run the callback before it may block on the event */
+  iterate_until (&ran, 10000);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* gcuda_event_synchronize() blocks until the event: with the stall in the
+ * staller's thread, this thread can block right away. */
+static void
+test_synchronize_blocks (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  g_autoptr(GCudaEvent) blocking_sync = NULL;
+  Staller *staller;
+  GError *error = NULL;
+  int ran = 0, ran2 = 0;
+  gint64 start;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  staller = staller_new ();
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  blocking_sync = new_event (NULL, GCUDA_EVENT_FLAGS_BLOCKING_SYNC | GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+
+  start = g_get_monotonic_time ();
+  staller_block (staller, stream, step_new (100, &ran));
+  record (event, stream);
+  g_assert_false (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (g_atomic_int_get (&ran));
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 95 * MS);
+  g_assert_true (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  staller_block (staller, stream, step_new (50, &ran2));
+  record (blocking_sync, stream);
+  g_assert_true (gcuda_event_synchronize (blocking_sync, &error) == blocking_sync);
+  g_assert_no_error (error);
+  g_assert_true (g_atomic_int_get (&ran2));
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 45 * MS);
+
+  staller_free (staller);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* NULL is the legacy default stream: an event recorded there waits for the
+ * work of default-flag (blocking) streams, not for NON_BLOCKING streams. */
+static void
+test_record_legacy_stream (void)
+{
+  g_autoptr(GCudaStream) blocking = NULL;
+  g_autoptr(GCudaStream) non_blocking = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  Staller *staller;
+  GError *error = NULL;
+  int ran = 0, nb_ran = 0;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  staller = staller_new ();
+  blocking = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  non_blocking = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+
+  /* a stalled NON_BLOCKING stream does not hold the legacy stream up */
+  staller_block (staller, non_blocking, step_new (150, &nb_ran));
+  record (event, NULL);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  g_assert_false (g_atomic_int_get (&nb_ran));
+
+  /* a stalled default-flag stream does */
+  staller_block (staller, blocking, step_new (100, &ran));
+  record (event, NULL);
+  g_assert_false (gcuda_event_query (event, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (g_atomic_int_get (&ran));
+
+  g_assert_true (gcuda_stream_synchronize (non_blocking, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_atomic_int_get (&nb_ran));
+  staller_free (staller);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ wait_async */
+
+static void
+test_wait_async (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  g_autoptr(GCudaEvent) never = NULL;
+  AsyncResult r = { 0 }, rn = { 0 };
+  int ran = 0;
+  gint64 start;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  never = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+
+  /* the blocking work runs in this thread's main context, as does the
+   * completion, after it */
+  start = g_get_monotonic_time ();
+  add_blocking_step (stream, step_new (100, &ran));
+  record (event, stream);
+  r.ran_before = &ran;
+  gcuda_event_wait_async (event, NULL, event_wait_cb, &r);
+  iterate_until (&r.done, 10000);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_true (r.ran_before_value);
+  g_assert_true (r.source == G_OBJECT (event));
+  g_assert_true (r.thread == g_thread_self ());
+  g_assert_cmpint (r.at - start, >=, 95 * MS);
+  async_result_clear (&r);
+
+  /* a never-recorded event is complete */
+  gcuda_event_wait_async (never, NULL, event_wait_cb, &rn);
+  iterate_until (&rn.done, 10000);
+  g_assert_no_error (rn.error);
+  g_assert_true (rn.ok);
+  async_result_clear (&rn);
+
+  drain (stream);
+  gcuda_test_assert_no_current_context ();
+}
+
+typedef struct {
+  GMainContext *context;
+  GThread *thread;
+  Staller *staller;
+  int ran;
+  AsyncResult r;
+} WaitInThread;
+
+static gpointer
+wait_in_thread_worker (gpointer data)
+{
+  WaitInThread *w = data;
+  GCudaStream *stream;
+  GCudaEvent *event;
+
+  w->thread = g_thread_self ();
+  w->context = g_main_context_new ();
+  g_main_context_push_thread_default (w->context);
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  staller_block (w->staller, stream, step_new (50, &w->ran));
+  record (event, stream);
+  w->r.ran_before = &w->ran;
+  gcuda_event_wait_async (event, NULL, event_wait_cb, &w->r);
+  g_object_unref (event);
+  iterate_until (&w->r.done, 10000);
+  g_assert_true (gcuda_stream_synchronize (stream, NULL));
+  g_object_unref (stream);
+
+  g_main_context_pop_thread_default (w->context);
+  gcuda_test_assert_no_current_context ();
+  return NULL;
+}
+
+/* wait_async completes in the thread-default main context of the thread
+ * that called it. */
+static void
+test_wait_async_thread (void)
+{
+  WaitInThread w = { 0 };
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  w.staller = staller_new ();
+  g_thread_join (g_thread_new ("wait-worker", wait_in_thread_worker, &w));
+  g_assert_no_error (w.r.error);
+  g_assert_true (w.r.ok);
+  g_assert_true (w.r.ran_before_value);
+  g_assert_true (w.r.thread == w.thread);
+  g_assert_true (w.r.thread_default == w.context);
+  async_result_clear (&w.r);
+  g_main_context_unref (w.context);
+  staller_free (w.staller);
+
+  g_assert_false (g_main_context_pending (g_main_context_default ()));
+  gcuda_test_assert_no_current_context ();
+}
+
+static void
+test_wait_async_cancel (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  AsyncResult cancelled = { 0 }, normal = { 0 }, pre = { 0 };
+  Staller *staller;
+  int ran = 0;
+  gint64 start;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  staller = staller_new ();
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+
+  cancellable = g_cancellable_new ();
+  g_cancellable_cancel (cancellable);
+  gcuda_event_wait_async (event, cancellable, event_wait_cb, &pre);
+  iterate_until (&pre.done, 10000);
+  g_assert_false (pre.ok);
+  gcuda_assert_error (pre.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_object (&cancellable);
+
+  start = g_get_monotonic_time ();
+  staller_block (staller, stream, step_new (200, &ran));
+  record (event, stream);
+  cancellable = g_cancellable_new ();
+  cancelled.ran_before = &ran;
+  gcuda_event_wait_async (event, cancellable, event_wait_cb, &cancelled);
+  g_cancellable_cancel (cancellable);
+  iterate_until (&cancelled.done, 10000);
+  g_assert_false (cancelled.ok);
+  gcuda_assert_error (cancelled.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (cancelled.at - start, <, 150 * MS);
+  g_assert_false (cancelled.ran_before_value);
+
+  /* the event is still reached; a new wait completes normally */
+  normal.ran_before = &ran;
+  gcuda_event_wait_async (event, NULL, event_wait_cb, &normal);
+  iterate_until (&normal.done, 10000);
+  g_assert_no_error (normal.error);
+  g_assert_true (normal.ok);
+  g_assert_true (normal.ran_before_value);
+  g_assert_cmpint (normal.at - start, >=, 190 * MS);
+
+  async_result_clear (&pre);
+  async_result_clear (&cancelled);
+  async_result_clear (&normal);
+  iterate_for (20);
+  staller_free (staller);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* Every reference dropped right after the call. */
+static void
+test_wait_async_drop_refs (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  GCudaEvent *event;
+  GCancellable *cancellable;
+  gpointer weak_event, weak_cancellable;
+  AsyncResult r = { 0 };
+  int ran = 0;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  cancellable = g_cancellable_new ();
+  weak_event = event;
+  weak_cancellable = cancellable;
+  g_object_add_weak_pointer (G_OBJECT (event), &weak_event);
+  g_object_add_weak_pointer (G_OBJECT (cancellable), &weak_cancellable);
+
+  add_blocking_step (stream, step_new (50, &ran));
+  record (event, stream);
+  r.ran_before = &ran;
+  gcuda_event_wait_async (event, cancellable, event_wait_cb, &r);
+  g_object_unref (event);
+  g_object_unref (cancellable);
+  g_assert_nonnull (weak_event);
+
+  iterate_until (&r.done, 10000);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_true (r.ran_before_value);
+  g_assert_true (r.source == weak_event);
+  async_result_clear (&r);
+  wait_for_finalize (&weak_event);
+  wait_for_finalize (&weak_cancellable);
+
+  /* and cancelled, then dropped, while the event is still pending */
+  {
+    Staller *staller = staller_new ();
+    AsyncResult rc = { 0 };
+    int ran2 = 0;
+
+    event = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+    cancellable = g_cancellable_new ();
+    weak_event = event;
+    weak_cancellable = cancellable;
+    g_object_add_weak_pointer (G_OBJECT (event), &weak_event);
+    g_object_add_weak_pointer (G_OBJECT (cancellable), &weak_cancellable);
+
+    staller_block (staller, stream, step_new (100, &ran2));
+    record (event, stream);
+    gcuda_event_wait_async (event, cancellable, event_wait_cb, &rc);
+    g_cancellable_cancel (cancellable);
+    g_object_unref (cancellable);
+    g_object_unref (event);
+    iterate_until (&rc.done, 10000);
+    gcuda_assert_error (rc.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    async_result_clear (&rc);
+    iterate_until (&ran2, 10000);
+    wait_for_finalize (&weak_event);
+    wait_for_finalize (&weak_cancellable);
+    g_assert_true (gcuda_stream_synchronize (stream, NULL));
+    staller_free (staller);
+  }
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ timing */
+
+static void
+test_timing (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) e0 = NULL;
+  g_autoptr(GCudaEvent) e1 = NULL;
+  g_autoptr(GCudaEvent) e2 = NULL;
+  GError *error = NULL;
+  float since, till, elapsed, total;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  e0 = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  e1 = new_event (NULL, GCUDA_EVENT_FLAGS_BLOCKING_SYNC);
+  e2 = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+
+  record (e0, stream);
+  add_blocking_step (stream, step_new (50, NULL));
+  record (e1, stream);
+  add_blocking_step (stream, step_new (20, NULL));
+  record (e2, stream);
+  drain (stream);
+
+  since = gcuda_event_time_since (e1, e0, &error);
+  g_assert_no_error (error);
+  till = gcuda_event_time_till (e0, e1, &error);
+  g_assert_no_error (error);
+  elapsed = gcuda_event_elapsed (e0, e1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (since, >=, 49.f);
+  g_assert_cmpfloat (since, <, 5000.f);
+  g_assert_cmpfloat (till, ==, since);
+  g_assert_cmpfloat (elapsed, ==, since);
+
+  total = gcuda_event_elapsed (e0, e2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (total, >=, since + 19.f);
+  /* an event against itself */
+  g_assert_cmpfloat (gcuda_event_elapsed (e1, e1, &error), ==, 0.f);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+static void
+test_timing_errors (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) timed = NULL;
+  g_autoptr(GCudaEvent) untimed = NULL;
+  g_autoptr(GCudaEvent) never = NULL;
+  g_autoptr(GCudaEvent) later = NULL;
+  GError *error = NULL;
+  int ran = 0;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  timed = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  untimed = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  never = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  later = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+
+  g_assert_true (gcuda_event_synchronize (gcuda_event_record (timed, stream, &error), &error) == timed);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (gcuda_event_record (untimed, stream, &error), &error) == untimed);
+  g_assert_no_error (error);
+
+  /* DISABLE_TIMING, as either end */
+  g_assert_cmpfloat (gcuda_event_time_since (untimed, timed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpfloat (gcuda_event_time_since (timed, untimed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpfloat (gcuda_event_elapsed (untimed, untimed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* never recorded, as either end */
+  g_assert_cmpfloat (gcuda_event_time_since (never, timed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpfloat (gcuda_event_time_till (never, timed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* NULL */
+  g_assert_cmpfloat (gcuda_event_elapsed (timed, NULL, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpfloat (gcuda_event_elapsed (NULL, timed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* not reached yet: the driver's NOT_READY */
+  add_blocking_step (stream, step_new (200, &ran));
+  record (later, stream);
+  g_assert_cmpfloat (gcuda_event_time_since (later, timed, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_NOT_READY);
+  g_assert_cmpfloat (gcuda_event_elapsed (timed, later, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_NOT_READY);
+
+  iterate_until (&ran, 10000);
+  g_assert_true (gcuda_event_synchronize (later, &error) == later);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gcuda_event_time_since (later, timed, &error), >=, 199.f);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ contexts */
+
+static void
+test_contexts (void)
+{
+  g_autoptr(GCudaContext) dedicated = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaStream) other_stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  g_autoptr(GCudaEvent) other_event = NULL;
+  g_autoptr(GCudaEvent) fresh = NULL;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  dedicated = create_dedicated ();
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  other_stream = new_stream (dedicated, GCUDA_STREAM_FLAGS_DEFAULT);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  other_event = new_event (dedicated, GCUDA_EVENT_FLAGS_DEFAULT);
+  fresh = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  g_assert_true (gcuda_event_get_context (other_event) == dedicated);
+
+  /* recording into a stream of another context */
+  g_assert_null (gcuda_event_record (fresh, other_stream, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+  g_assert_null (gcuda_event_record (other_event, stream, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+  /* a failed record did not count as recorded */
+  record (event, stream);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  gcuda_event_time_since (fresh, event, &error);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* each in its own context (NULL: that context's legacy stream) */
+  record (other_event, other_stream);
+  record (other_event, NULL);
+  g_assert_true (gcuda_event_synchronize (other_event, &error) == other_event);
+  g_assert_no_error (error);
+
+  /* timing across contexts */
+  g_assert_cmpfloat (gcuda_event_time_since (other_event, event, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+  g_assert_cmpfloat (gcuda_event_elapsed (event, other_event, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+  g_assert_cmpfloat (gcuda_event_time_till (other_event, event, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+
+  /* a stream may wait for an event of another context */
+  g_assert_true (gcuda_stream_wait_event (stream, other_event, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_stream_wait_event (other_stream, event, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_stream_synchronize (other_stream, &error));
+  g_assert_no_error (error);
+
+  g_clear_object (&other_stream);
+  g_clear_object (&other_event);
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* A context destroyed with gcuda_context_destroy(): events made in it give
+ * precise errors, never a crash. */
+static void
+test_destroyed_context (void)
+{
+  GCudaContext *dedicated;
+  GCudaEvent *event, *recorded, *recorded2, *ipc, *none;
+  GError *error = NULL;
+  AsyncResult r = { 0 };
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  dedicated = create_dedicated ();
+  event = new_event (dedicated, GCUDA_EVENT_FLAGS_DEFAULT);
+  recorded = new_event (dedicated, GCUDA_EVENT_FLAGS_DEFAULT);
+  recorded2 = new_event (dedicated, GCUDA_EVENT_FLAGS_DEFAULT);
+  ipc = new_event (dedicated, GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  record (recorded, NULL);
+  record (recorded2, NULL);
+  g_assert_true (gcuda_event_synchronize (recorded2, &error) == recorded2);
+  g_assert_no_error (error);
+
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+
+  g_assert_null (gcuda_event_record (event, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_null (gcuda_event_synchronize (event, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_false (gcuda_event_query (event, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_cmpfloat (gcuda_event_time_since (recorded2, recorded, &error), ==, 0.f);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_null (gcuda_event_get_ipc_handle (ipc, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+
+  none = gcuda_event_new (dedicated, GCUDA_EVENT_FLAGS_DEFAULT, &error);
+  g_assert_null (none);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+
+  gcuda_event_wait_async (recorded, NULL, event_wait_cb, &r);
+  iterate_until (&r.done, 10000);
+  g_assert_false (r.ok);
+  gcuda_assert_error (r.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  async_result_clear (&r);
+
+  /* finalizing after the context is gone is fine */
+  g_object_unref (event);
+  g_object_unref (recorded);
+  g_object_unref (recorded2);
+  g_object_unref (ipc);
+  g_object_unref (dedicated);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ IPC */
+
+static void
+test_ipc_handle (void)
+{
+  g_autoptr(GCudaEvent) ipc = NULL;
+  g_autoptr(GCudaEvent) normal = NULL;
+  g_autoptr(GBytes) handle = NULL;
+  g_autoptr(GBytes) handle2 = NULL;
+  g_autoptr(GBytes) short_handle = NULL;
+  g_autoptr(GBytes) long_handle = NULL;
+  g_autoptr(GBytes) empty = NULL;
+  guint8 buf[65] = { 0 };
+  GCudaEvent *opened;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  ipc = new_event (NULL, GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  handle = gcuda_event_get_ipc_handle (ipc, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (handle);
+  g_assert_cmpuint (g_bytes_get_size (handle), ==, 64);
+  handle2 = gcuda_event_get_ipc_handle (ipc, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (handle2), ==, 64);
+
+  /* an INTERPROCESS event is an ordinary one otherwise */
+  g_assert_true (gcuda_event_synchronize (gcuda_event_record (ipc, NULL, &error), &error) == ipc);
+  g_assert_no_error (error);
+
+  /* only INTERPROCESS events have a handle */
+  normal = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  g_assert_null (gcuda_event_get_ipc_handle (normal, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* a handle of the wrong size */
+  short_handle = g_bytes_new (buf, 3);
+  opened = gcuda_event_new_from_ipc_handle (NULL, short_handle, &error);
+  g_assert_null (opened);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  long_handle = g_bytes_new (buf, 65);
+  opened = gcuda_event_new_from_ipc_handle (NULL, long_handle, &error);
+  g_assert_null (opened);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  empty = g_bytes_new (NULL, 0);
+  opened = gcuda_event_new_from_ipc_handle (NULL, empty, &error);
+  g_assert_null (opened);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  opened = gcuda_event_new_from_ipc_handle (NULL, NULL, &error);
+  g_assert_null (opened);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static void
+test_bad_input (void)
+{
+  g_autoptr(GCudaDevice) device = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaEvent) event = NULL;
+  GCudaEvent *none;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  /* an object that is not a context */
+  device = gcuda_test_get_device ();
+  none = gcuda_event_new ((GCudaContext *) device, 0, &error);
+  g_assert_null (none);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* a stream that is not a GCudaStream... is a programming error
+   * (g_return_if_fail), so only the documented NULL is tried */
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  event = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
+  g_assert_false (gcuda_stream_wait_event (stream, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_true (gcuda_event_record (event, NULL, &error) == event);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_event_synchronize (event, &error) == event);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/event/new", test_new);
+  g_test_add_func ("/event/bad-flags", test_bad_flags);
+  g_test_add_func ("/event/record-chain", test_record_chain);
+  g_test_add_func ("/event/query-pending", test_query_pending);
+  g_test_add_func ("/event/synchronize-blocks", test_synchronize_blocks);
+  g_test_add_func ("/event/record-legacy-stream", test_record_legacy_stream);
+  g_test_add_func ("/event/wait-async", test_wait_async);
+  g_test_add_func ("/event/wait-async-thread", test_wait_async_thread);
+  g_test_add_func ("/event/wait-async-cancel", test_wait_async_cancel);
+  g_test_add_func ("/event/wait-async-drop-refs", test_wait_async_drop_refs);
+  g_test_add_func ("/event/timing", test_timing);
+  g_test_add_func ("/event/timing-errors", test_timing_errors);
+  g_test_add_func ("/event/contexts", test_contexts);
+  g_test_add_func ("/event/destroyed-context", test_destroyed_context);
+  g_test_add_func ("/event/ipc-handle", test_ipc_handle);
+  g_test_add_func ("/event/bad-input", test_bad_input);
+
+  return g_test_run ();
+}

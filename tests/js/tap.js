@@ -1,0 +1,116 @@
+// tap.js: a tiny TAP harness for GCuda's GJS tests.
+//
+//   const Tap = imports.tap;           // GJS_PATH has tests/js
+//   Tap.test('name', () => { Tap.assertEqual(1, 1); });
+//   Tap.test('needs a GPU', () => { Tap.requireGpu(); ... });
+//   Tap.run();                         // prints the TAP and exits
+//
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
+const GLib = imports.gi.GLib;
+const System = imports.system;
+
+var _tests = [];
+
+var Skip = class Skip extends Error {};
+
+function test(name, fn) {
+    _tests.push({name, fn});
+}
+
+function skip(reason) {
+    throw new Skip(reason);
+}
+
+function fail(message) {
+    throw new Error(message);
+}
+
+function assert(condition, message) {
+    if (!condition)
+        throw new Error(`assertion failed${message ? `: ${message}` : ''}`);
+}
+
+function assertEqual(actual, expected, message) {
+    if (actual !== expected) {
+        throw new Error(`${message ? `${message}: ` : ''}expected ${JSON.stringify(expected)}, ` +
+            `got ${JSON.stringify(actual)}`);
+    }
+}
+
+// Runs @fn, which must throw a GLib.Error in @domain (a quark) with @code.
+function assertThrowsGError(fn, domain, code, message) {
+    let error = null;
+    try {
+        fn();
+    } catch (e) {
+        error = e;
+    }
+    const what = message ? `${message}: ` : '';
+    if (error === null)
+        throw new Error(`${what}expected a GLib.Error, nothing was thrown`);
+    if (!(error instanceof GLib.Error))
+        throw new Error(`${what}expected a GLib.Error, got ${error}`);
+    if (!error.matches(domain, code)) {
+        throw new Error(`${what}expected ${GLib.quark_to_string(domain)} ${code}, got ` +
+            `${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
+    }
+    if (!error.message)
+        throw new Error(`${what}the error has no message`);
+    return error;
+}
+
+function gpuRequired() {
+    return GLib.getenv('GCUDA_TEST_REQUIRE_GPU') === '1';
+}
+
+let _noGpuReason;
+
+// For tests that need a CUDA device: returns when one is usable, otherwise
+// skips the test (with the driver's message), or fails it when
+// GCUDA_TEST_REQUIRE_GPU=1.
+function requireGpu() {
+    if (_noGpuReason === undefined) {
+        const GCuda = imports.gi.GCuda;
+        try {
+            const count = GCuda.Device.get_count();
+            _noGpuReason = count > 0 ? null : 'the driver reports no CUDA device';
+        } catch (e) {
+            _noGpuReason = `${e.message} (${GLib.quark_to_string(e.domain)} ${e.code})`;
+        }
+    }
+    if (_noGpuReason === null)
+        return;
+    if (gpuRequired())
+        fail(`GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ${_noGpuReason}`);
+    skip(`no GPU: ${_noGpuReason}`);
+}
+
+function _oneLine(text) {
+    return String(text).replace(/\s+/g, ' ').replace(/#/g, '\\#');
+}
+
+function run() {
+    let n = 0, failed = 0;
+    print('TAP version 13');
+    for (const t of _tests) {
+        n++;
+        try {
+            t.fn();
+            print(`ok ${n} ${_oneLine(t.name)}`);
+        } catch (e) {
+            if (e instanceof Skip) {
+                print(`ok ${n} ${_oneLine(t.name)} # SKIP ${_oneLine(e.message)}`);
+            } else {
+                failed++;
+                print(`not ok ${n} ${_oneLine(t.name)}`);
+                // diagnostics: in the TAP stream, and on stderr for meson's error log
+                printerr(`not ok ${n} ${t.name}: ${e}\n${e.stack || ''}`);
+                for (const line of `${e}\n${e.stack || ''}`.split('\n'))
+                    print(`# ${line}`);
+            }
+        }
+    }
+    print(`1..${n}`);
+    System.exit(failed > 0 ? 1 : 0);
+}

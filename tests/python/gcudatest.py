@@ -1,0 +1,82 @@
+# Helpers shared by GCuda's Python tests.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import contextlib
+import os
+import re
+
+import gi
+
+gi.require_version('GCuda', '1.0')
+from gi.repository import GCuda, GLib  # noqa: E402
+
+import pytest  # noqa: E402
+
+LIBRARY_DOMAIN = 'gcuda-error-quark'
+DRIVER_DOMAIN = 'gcuda-driver-error-quark'
+
+gpu = pytest.mark.gpu
+
+
+def domain_of(code):
+    if isinstance(code, GCuda.Error):
+        return LIBRARY_DOMAIN
+    if isinstance(code, GCuda.DriverError):
+        return DRIVER_DOMAIN
+    raise TypeError('not a GCuda.Error or GCuda.DriverError: %r' % (code,))
+
+
+@contextlib.contextmanager
+def raises_gerror(code, cls=None):
+    """Expects a GCuda error with exactly @code (a GCuda.Error or
+    GCuda.DriverError member), raised as a GCuda.CudaError subclass (@cls when
+    given). Yields pytest's ExceptionInfo."""
+    with pytest.raises(GLib.Error) as info:
+        yield info
+    e = info.value
+    assert (e.domain, e.code) == (domain_of(code), int(code)), \
+        'expected %s %s, got %s %d: %s' % (domain_of(code), code, e.domain, e.code, e.message)
+    assert isinstance(e, GCuda.CudaError), 'raised as %r, not a GCuda.CudaError' % type(e)
+    if cls is not None:
+        assert isinstance(e, cls), 'raised as %r, not %r' % (type(e), cls)
+    assert e.message
+
+
+def cuda_h():
+    """Text of the toolkit's cuda.h (GCUDA_TOOLKIT_INCLUDE_DIR, set by meson)."""
+    include = os.environ.get('GCUDA_TOOLKIT_INCLUDE_DIR', '/usr/local/cuda/include')
+    path = os.path.join(include, 'cuda.h')
+    if not os.path.exists(path):
+        pytest.skip('%s not found (GCUDA_TOOLKIT_INCLUDE_DIR)' % path)
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+
+def cuda_h_enum(typedef_name, enum_tag=None):
+    """{NAME: value} of a `typedef enum TAG { ... } typedef_name;` in cuda.h."""
+    text = cuda_h()
+    pattern = r'typedef\s+enum\s+%s\s*\{([^{}]*)\}\s*%s\s*;' % (
+        re.escape(enum_tag) if enum_tag else r'\w*', re.escape(typedef_name))
+    m = re.search(pattern, text, re.S)
+    assert m, 'typedef enum ... %s not found in cuda.h' % typedef_name
+    body = re.sub(r'/\*.*?\*/', '', m.group(1), flags=re.S)
+    body = re.sub(r'//[^\n]*', '', body)
+    values = {}
+    for item in body.split(','):
+        item = item.strip()
+        if not item:
+            continue
+        name, _, value = item.partition('=')
+        name, value = name.strip(), value.strip()
+        if value:
+            values[name] = int(value, 0) if re.fullmatch(r'-?(0x[0-9a-fA-F]+|\d+)', value) else values[value]
+        else:
+            values[name] = max(values.values()) + 1 if values else 0
+    return values
+
+
+def cuda_version():
+    m = re.search(r'#define\s+CUDA_VERSION\s+(\d+)', cuda_h())
+    assert m
+    return int(m.group(1))

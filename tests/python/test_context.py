@@ -1,0 +1,219 @@
+# GCuda.Context on a real GPU.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import gi
+
+gi.require_version('GCuda', '1.0')
+from gi.repository import GCuda  # noqa: E402
+
+import pytest  # noqa: E402
+
+from gcudatest import raises_gerror  # noqa: E402
+
+pytestmark = pytest.mark.gpu
+
+MiB = 1 << 20
+
+
+@pytest.fixture
+def dedicated(ctx):
+    c = ctx.get_device().create_context(GCuda.ContextFlags.SCHED_AUTO)
+    yield c
+    c.destroy()
+
+
+def test_default(ctx):
+    assert GCuda.Context.get_default() is ctx
+    assert ctx.is_primary()
+    assert ctx.props.primary
+    assert not ctx.is_destroyed()
+    assert ctx.get_handle() != 0
+    assert ctx.props.handle == ctx.get_handle()
+    dev = ctx.get_device()
+    assert isinstance(dev, GCuda.Device)
+    assert ctx.props.device is dev
+    assert isinstance(ctx.get_flags(), GCuda.ContextFlags)
+    assert repr(ctx).startswith('<GCuda.Context on device ')
+
+
+def test_primary_is_default(ctx):
+    dev = ctx.get_device()
+    assert dev.get_primary_context() is ctx
+    assert dev.retain_primary_context() is ctx
+
+
+def test_primary_shared(dev):
+    p1 = dev.get_primary_context()
+    p2 = dev.get_primary_context()
+    assert p1 is p2
+    assert p1.get_handle() == p2.get_handle()
+    assert p1.is_primary()
+    flags, active = dev.get_primary_context_state()
+    assert active
+    p1.synchronize()
+
+
+def test_dedicated(ctx, dedicated):
+    assert dedicated.get_handle() not in (0, ctx.get_handle())
+    assert not dedicated.is_primary()
+    assert dedicated.get_device() is ctx.get_device()
+    assert int(dedicated.get_flags()) == 0
+    dedicated.synchronize()
+    free, total = dedicated.get_memory_info()
+    assert 0 < free <= total
+    assert dedicated.get_api_version() > 0
+
+
+def test_make_context_flags(dev):
+    c = dev.make_context(GCuda.ContextFlags.SCHED_BLOCKING_SYNC | GCuda.ContextFlags.LMEM_RESIZE_TO_MAX)
+    try:
+        assert not c.is_primary()
+        assert int(c.get_flags()) == int(GCuda.ContextFlags.SCHED_BLOCKING_SYNC | GCuda.ContextFlags.LMEM_RESIZE_TO_MAX)
+        c.synchronize()
+    finally:
+        c.detach()
+    assert c.is_destroyed()
+
+
+def test_destroyed(ctx):
+    c = ctx.get_device().create_context(GCuda.ContextFlags.SCHED_AUTO)
+    c.destroy()
+    assert c.is_destroyed()
+    for call in (c.synchronize,
+                 lambda: c.get_limit(GCuda.Limit.STACK_SIZE),
+                 lambda: c.set_limit(GCuda.Limit.STACK_SIZE, 4096),
+                 c.get_cache_config,
+                 lambda: c.set_cache_config(GCuda.CacheConfig.L1),
+                 c.get_memory_info,
+                 c.get_stream_priority_range,
+                 c.get_api_version,
+                 c.push,
+                 lambda: ctx.enable_peer_access(c)):
+        with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+            call()
+    # destroying twice is harmless
+    c.destroy()
+    c.detach()
+    # the primary context is independent and still works
+    ctx.synchronize()
+    free, total = ctx.get_memory_info()
+    assert free <= total
+
+
+def test_limits(dedicated):
+    for limit, value in ((GCuda.Limit.STACK_SIZE, 4096),
+                         (GCuda.Limit.MALLOC_HEAP_SIZE, 64 * MiB),
+                         (GCuda.Limit.PRINTF_FIFO_SIZE, 4 * MiB)):
+        before = dedicated.get_limit(limit)
+        value = max(value, 2 * before)
+        dedicated.set_limit(limit, value)
+        assert dedicated.get_limit(limit) >= value, limit
+    # every CUlimit is accepted by GCuda; the driver may refuse some
+    for value in sorted(GCuda.Limit.__enum_values__):
+        try:
+            dedicated.get_limit(GCuda.Limit(value))
+        except GCuda.CudaError as e:
+            assert e.domain == 'gcuda-driver-error-quark', e.message
+
+
+def test_invalid_limit_rejected_by_pygobject(dedicated):
+    with pytest.raises((TypeError, ValueError)):
+        dedicated.get_limit(99)
+    with pytest.raises((TypeError, ValueError)):
+        dedicated.set_limit(GCuda.Limit(99), 1)
+
+
+def test_cache_config(dedicated):
+    for config in (GCuda.CacheConfig.SHARED, GCuda.CacheConfig.L1,
+                   GCuda.CacheConfig.EQUAL, GCuda.CacheConfig.NONE):
+        dedicated.set_cache_config(config)
+        got = dedicated.get_cache_config()
+        assert isinstance(got, GCuda.CacheConfig)
+        # a device with a fixed L1/shared split reads back NONE
+        assert got in (config, GCuda.CacheConfig.NONE)
+
+
+def test_memory_info(ctx):
+    free, total = ctx.get_memory_info()
+    assert 0 < free <= total
+    # the device's memory (within 2 %, in case a driver counts a reservation)
+    assert abs(total - ctx.get_device().total_memory()) <= ctx.get_device().total_memory() * 0.02
+    # PyCUDA's mem_get_info(): the default context's (free changes with other processes)
+    assert GCuda.mem_get_info()[1] == total
+
+
+def test_stream_priority_range(ctx):
+    least, greatest = ctx.get_stream_priority_range()
+    assert greatest <= least
+
+
+def test_api_version(ctx):
+    assert ctx.get_api_version() > 0
+
+
+def test_push_pop(ctx, dedicated):
+    assert GCuda.Context.get_current() is None
+    ctx.push()
+    try:
+        assert GCuda.Context.get_current() is ctx
+        dedicated.push()
+        try:
+            assert GCuda.Context.get_current() is dedicated
+            # GCuda calls on another context leave the current one alone
+            ctx.synchronize()
+            ctx.get_memory_info()
+            assert GCuda.Context.get_current() is dedicated
+        finally:
+            GCuda.Context.pop()
+        assert GCuda.Context.get_current() is ctx
+    finally:
+        GCuda.Context.pop()
+    assert GCuda.Context.get_current() is None
+    with raises_gerror(GCuda.DriverError.INVALID_CONTEXT, GCuda.LogicError):
+        GCuda.Context.pop()
+
+
+def test_with_statement(ctx):
+    with ctx as c:
+        assert c is ctx
+        assert GCuda.Context.get_current() is ctx
+    assert GCuda.Context.get_current() is None
+
+
+def test_nothing_left_current(ctx, dev):
+    # every call leaves the thread's context stack as it found it
+    ctx.synchronize()
+    assert GCuda.Context.get_current() is None
+    c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)
+    assert GCuda.Context.get_current() is None
+    c.get_limit(GCuda.Limit.STACK_SIZE)
+    assert GCuda.Context.get_current() is None
+    c.destroy()
+    assert GCuda.Context.get_current() is None
+
+
+def test_peer_access_to_itself(ctx, dedicated):
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        ctx.enable_peer_access(ctx)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        ctx.disable_peer_access(ctx)
+    # same device
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        ctx.enable_peer_access(dedicated)
+
+
+def test_pycuda_autoinit(ctx):
+    import gcuda.autoinit
+    import gcuda.autoprimaryctx
+    import gcuda.driver as cuda
+    assert gcuda.autoinit.context is ctx
+    assert gcuda.autoinit.device is ctx.get_device()
+    assert gcuda.autoprimaryctx.context is ctx
+    cuda.init()
+    assert cuda.get_driver_version() >= 12000
+    free, total = cuda.mem_get_info()
+    assert free <= total
+    assert cuda.Device(0) is GCuda.Device.get(0)
+    # nothing was pushed: GCuda needs no context stack
+    assert cuda.Context.get_current() is None

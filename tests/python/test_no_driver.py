@@ -1,0 +1,85 @@
+# What Python sees when the driver cannot be used. meson runs this file once
+# per situation, each in its own process (the driver is loaded once):
+#   GCUDA_TEST_DRIVER=missing  GCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1
+#   GCUDA_TEST_DRIVER=stub     GCUDA_DRIVER_LIBRARY=<the toolkit's stubs/libcuda.so>
+#   GCUDA_TEST_DRIVER=no-device  GCUDA_DRIVER_LIBRARY=<tests/mock>, GCUDA_MOCK_DEVICES=0
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+
+import gi
+
+gi.require_version('GCuda', '1.0')
+from gi.repository import GCuda, GLib  # noqa: E402
+
+import pytest  # noqa: E402
+
+from gcudatest import raises_gerror  # noqa: E402
+
+SITUATION = os.environ.get('GCUDA_TEST_DRIVER')
+LIBRARY = os.environ.get('GCUDA_DRIVER_LIBRARY', '')
+
+pytestmark = pytest.mark.skipif(SITUATION not in ('missing', 'stub', 'no-device'),
+                                reason='GCUDA_TEST_DRIVER is not missing, stub or no-device '
+                                       '(run through meson test)')
+
+EXPECTED, PREFIX = {
+    'missing': (GCuda.Error.DRIVER_NOT_FOUND, None),
+    'stub': (GCuda.DriverError.STUB_LIBRARY, 'cuInit failed: CUDA_ERROR_STUB_LIBRARY ('),
+    'no-device': (GCuda.DriverError.NO_DEVICE, 'cuInit failed: CUDA_ERROR_NO_DEVICE ('),
+}.get(SITUATION, (GCuda.Error.DRIVER_NOT_FOUND, None))
+
+
+def check_message(e):
+    if SITUATION == 'missing':
+        assert LIBRARY in e.message, e.message
+    else:
+        assert e.message.startswith(PREFIX), e.message
+
+
+def test_init():
+    with raises_gerror(EXPECTED, GCuda.RuntimeError) as info:
+        GCuda.init()
+    check_message(info.value)
+    assert GCuda.error_category(info.value) == GCuda.ErrorCategory.RUNTIME
+    # also catchable the generic ways
+    with pytest.raises(GLib.Error):
+        GCuda.init()
+    with pytest.raises(GCuda.CudaError):
+        GCuda.init()
+
+
+@pytest.mark.parametrize('call', [
+    'Device.get_count', 'Device.count', 'Device.get(0)', 'Device(0)', 'Device.list',
+    'Device.get_by_pci_bus_id', 'Context.get_default', 'Context.get_current',
+    'Context.pop', 'get_driver_version', 'mem_get_info',
+])
+def test_entry_point(call):
+    calls = {
+        'Device.get_count': GCuda.Device.get_count,
+        'Device.count': GCuda.Device.count,
+        'Device.get(0)': lambda: GCuda.Device.get(0),
+        'Device(0)': lambda: GCuda.Device(0),
+        'Device.list': GCuda.Device.list,
+        'Device.get_by_pci_bus_id': lambda: GCuda.Device.get_by_pci_bus_id('0000:41:00.0'),
+        'Context.get_default': GCuda.Context.get_default,
+        'Context.get_current': GCuda.Context.get_current,
+        'Context.pop': GCuda.Context.pop,
+        'get_driver_version': GCuda.get_driver_version,
+        'mem_get_info': GCuda.mem_get_info,
+    }
+    with raises_gerror(EXPECTED, GCuda.RuntimeError) as info:
+        calls[call]()
+    check_message(info.value)
+
+
+def test_malformed_pci_bus_id_needs_no_driver():
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.Device.get_by_pci_bus_id('zz')
+
+
+def test_versions_still_work():
+    assert GCuda.get_major_version() == GCuda.MAJOR_VERSION
+    assert GCuda.get_version()[0] >= 13
+    assert GCuda.DriverError.get_name(GCuda.DriverError.STUB_LIBRARY) == 'CUDA_ERROR_STUB_LIBRARY'
