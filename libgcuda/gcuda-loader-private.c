@@ -93,14 +93,15 @@ load_driver (GError **error)
       return FALSE;
     }
 
-#define GCUDA_DRIVER_RESOLVE(fname) \
+#define GCUDA_DRIVER_RESOLVE(fname, version) \
   { \
     void *pfn = NULL; \
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS; \
-    if (get_proc (#fname, &pfn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || \
+    G_STATIC_ASSERT (__builtin_types_compatible_p (__typeof__ (&fname), PFN_##fname##_v##version)); \
+    if (get_proc (#fname, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || \
         status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) \
       { \
-        g_debug ("driver lacks %s for CUDA %d (status %d)", #fname, CUDA_VERSION, (int) status); \
+        g_debug ("driver lacks %s for CUDA %d (status %d)", #fname, version, (int) status); \
         pfn = (void *) missing_entry_point; \
       } \
     driver.fn_##fname = (__typeof__ (driver.fn_##fname)) pfn; \

@@ -6,66 +6,70 @@
 #pragma once
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-/* Every driver entry point GCuda uses. The prototype comes from cuda.h
- * through __typeof__, so the versioned ABI (cuCtxCreate -> cuCtxCreate_v4)
- * matches what cuGetProcAddress returns for CUDA_VERSION; the string passed to
- * cuGetProcAddress is the unversioned name (# does not macro-expand). */
+/* Every driver entry point GCuda uses, with the ABI version whose prototype
+ * cuda.h declares for the name GCuda calls (cuCtxCreate -> cuCtxCreate_v4 is
+ * 12050). cuGetProcAddress is asked for exactly that version: asking for
+ * CUDA_VERSION would return newer ABIs that cuda.h does not map the plain
+ * name to (CUDA 13's cuCtxGetDevice_v2 and cuCtxSynchronize_v2 take an extra
+ * context argument). The loader checks at compile time that cudaTypedefs.h's
+ * PFN_<name>_v<version> is the type of cuda.h's prototype. */
 #define GCUDA_DRIVER_FUNCTIONS(X) \
-  X (cuDriverGetVersion) \
-  X (cuGetErrorName) \
-  X (cuGetErrorString) \
-  X (cuDeviceGetCount) \
-  X (cuDeviceGet) \
-  X (cuDeviceGetName) \
-  X (cuDeviceGetAttribute) \
-  X (cuDeviceTotalMem) \
-  X (cuDeviceGetUuid) \
-  X (cuDeviceGetPCIBusId) \
-  X (cuDeviceGetByPCIBusId) \
-  X (cuDeviceCanAccessPeer) \
-  X (cuDevicePrimaryCtxRetain) \
-  X (cuDevicePrimaryCtxRelease) \
-  X (cuDevicePrimaryCtxSetFlags) \
-  X (cuDevicePrimaryCtxGetState) \
-  X (cuCtxCreate) \
-  X (cuCtxDestroy) \
-  X (cuCtxPushCurrent) \
-  X (cuCtxPopCurrent) \
-  X (cuCtxGetCurrent) \
-  X (cuCtxSetCurrent) \
-  X (cuCtxGetDevice) \
-  X (cuCtxGetFlags) \
-  X (cuCtxSynchronize) \
-  X (cuCtxGetLimit) \
-  X (cuCtxSetLimit) \
-  X (cuCtxGetCacheConfig) \
-  X (cuCtxSetCacheConfig) \
-  X (cuCtxGetStreamPriorityRange) \
-  X (cuCtxGetApiVersion) \
-  X (cuCtxEnablePeerAccess) \
-  X (cuCtxDisablePeerAccess) \
-  X (cuMemGetInfo) \
-  X (cuStreamCreateWithPriority) \
-  X (cuStreamDestroy) \
-  X (cuStreamSynchronize) \
-  X (cuStreamQuery) \
-  X (cuStreamWaitEvent) \
-  X (cuLaunchHostFunc) \
-  X (cuEventCreate) \
-  X (cuEventDestroy) \
-  X (cuEventRecord) \
-  X (cuEventSynchronize) \
-  X (cuEventQuery) \
-  X (cuEventElapsedTime) \
-  X (cuIpcGetEventHandle) \
-  X (cuIpcOpenEventHandle)
+  X (cuDriverGetVersion, 2020) \
+  X (cuGetErrorName, 6000) \
+  X (cuGetErrorString, 6000) \
+  X (cuDeviceGetCount, 2000) \
+  X (cuDeviceGet, 2000) \
+  X (cuDeviceGetName, 2000) \
+  X (cuDeviceGetAttribute, 2000) \
+  X (cuDeviceTotalMem, 3020) \
+  X (cuDeviceGetUuid, 11040) \
+  X (cuDeviceGetPCIBusId, 4010) \
+  X (cuDeviceGetByPCIBusId, 4010) \
+  X (cuDeviceCanAccessPeer, 4000) \
+  X (cuDevicePrimaryCtxRetain, 7000) \
+  X (cuDevicePrimaryCtxRelease, 11000) \
+  X (cuDevicePrimaryCtxSetFlags, 11000) \
+  X (cuDevicePrimaryCtxGetState, 7000) \
+  X (cuCtxCreate, 12050) \
+  X (cuCtxDestroy, 4000) \
+  X (cuCtxPushCurrent, 4000) \
+  X (cuCtxPopCurrent, 4000) \
+  X (cuCtxGetCurrent, 4000) \
+  X (cuCtxSetCurrent, 4000) \
+  X (cuCtxGetDevice, 2000) \
+  X (cuCtxGetFlags, 7000) \
+  X (cuCtxSynchronize, 2000) \
+  X (cuCtxGetLimit, 3010) \
+  X (cuCtxSetLimit, 3010) \
+  X (cuCtxGetCacheConfig, 3020) \
+  X (cuCtxSetCacheConfig, 3020) \
+  X (cuCtxGetStreamPriorityRange, 5050) \
+  X (cuCtxGetApiVersion, 3020) \
+  X (cuCtxEnablePeerAccess, 4000) \
+  X (cuCtxDisablePeerAccess, 4000) \
+  X (cuMemGetInfo, 3020) \
+  X (cuStreamCreateWithPriority, 5050) \
+  X (cuStreamDestroy, 4000) \
+  X (cuStreamSynchronize, 2000) \
+  X (cuStreamQuery, 2000) \
+  X (cuStreamWaitEvent, 3020) \
+  X (cuLaunchHostFunc, 10000) \
+  X (cuEventCreate, 2000) \
+  X (cuEventDestroy, 4000) \
+  X (cuEventRecord, 2000) \
+  X (cuEventSynchronize, 2000) \
+  X (cuEventQuery, 2000) \
+  X (cuEventElapsedTime, 12080) \
+  X (cuIpcGetEventHandle, 4010) \
+  X (cuIpcOpenEventHandle, 4010)
 
 typedef struct {
-#define GCUDA_DRIVER_DECLARE(name) __typeof__ (name) *fn_##name;
+#define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;
   GCUDA_DRIVER_FUNCTIONS (GCUDA_DRIVER_DECLARE)
 #undef GCUDA_DRIVER_DECLARE
   int driver_version;

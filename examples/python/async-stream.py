@@ -54,13 +54,13 @@ def main():
     t0 = time.monotonic()
     GLib.timeout_add(20, tick)
 
-    def drained(stream, result):
+    def drained(stream, result, *unused):
         stream.synchronize_finish(result)
         print('stream drained after %.0f ms; the main loop ticked %d times meanwhile'
               % ((time.monotonic() - t0) * 1000, len(ticks)))
         end.wait_async(None, event_reached)
 
-    def event_reached(event, result):
+    def event_reached(event, result, *unused):
         event.wait_finish(result)
         print('event reached: %.1f ms of stream work between the two events' % end.time_since(start))
         loop.quit()
