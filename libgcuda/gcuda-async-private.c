@@ -264,3 +264,38 @@ _gcuda_task_complete_on_stream (GTask    *task,
       task_wait_unref (wait);
     }
 }
+
+void
+_gcuda_wait_task_start (GTask        *task,
+                        GCudaContext *context,
+                        CUstream      stream,
+                        CUevent       event)
+{
+  g_autoptr(GError) error = NULL;
+  GCudaContextScope scope;
+
+  if (!_gcuda_context_enter (context, &scope, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (stream == NULL)
+    stream = _gcuda_context_prepare_wait (context, event, &error);
+  if (stream != NULL)
+    _gcuda_task_complete_on_stream (task, stream);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+  _gcuda_context_leave (&scope);
+}
+
+gboolean
+_gcuda_wait_task_finish (gpointer       source_object,
+                         GAsyncResult  *result,
+                         gpointer       source_tag,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, source_object), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

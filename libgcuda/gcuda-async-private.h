@@ -41,4 +41,20 @@ gboolean _gcuda_host_notify_blocking (CUstream       stream,
 void     _gcuda_task_complete_on_stream (GTask    *task,
                                          CUstream  stream);
 
+/* The body of every GCuda wait _async: completes @task (tagged by the
+ * caller) once, in @context, the work queued so far on @stream has
+ * finished; with @stream NULL, once @event has; with both NULL, once every
+ * stream's work has (gcuda_context_synchronize_async()). */
+void     _gcuda_wait_task_start  (GTask        *task,
+                                  GCudaContext *context,
+                                  CUstream      stream,
+                                  CUevent       event);
+
+/* The matching _finish: checks @result came from @source_object's
+ * @source_tag call and propagates its boolean. */
+gboolean _gcuda_wait_task_finish (gpointer       source_object,
+                                  GAsyncResult  *result,
+                                  gpointer       source_tag,
+                                  GError       **error);
+
 G_END_DECLS

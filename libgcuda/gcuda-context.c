@@ -1086,27 +1086,13 @@ gcuda_context_synchronize_async (GCudaContext        *self,
                                  gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
-  CUstream wait_stream;
 
   g_return_if_fail (GCUDA_IS_CONTEXT (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_context_synchronize_async);
-
-  if (!_gcuda_context_enter (self, &scope, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  wait_stream = _gcuda_context_prepare_wait (self, NULL, &error);
-  if (wait_stream != NULL)
-    _gcuda_task_complete_on_stream (task, wait_stream);
-  else
-    g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
+  _gcuda_wait_task_start (task, self, NULL, NULL);
 }
 
 /**
@@ -1127,10 +1113,8 @@ gcuda_context_synchronize_finish (GCudaContext  *self,
                                   GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_context_synchronize_async, FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _gcuda_wait_task_finish (self, result, gcuda_context_synchronize_async, error);
 }
 
 GCudaContext *

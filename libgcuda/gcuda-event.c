@@ -555,8 +555,6 @@ gcuda_event_wait_async (GCudaEvent          *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
-  CUstream wait_stream;
 
   g_return_if_fail (GCUDA_IS_EVENT (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -564,17 +562,10 @@ gcuda_event_wait_async (GCudaEvent          *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_event_wait_async);
 
-  if (!event_check (self, &error) || !_gcuda_context_enter (self->context, &scope, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  wait_stream = _gcuda_context_prepare_wait (self->context, self->handle, &error);
-  if (wait_stream != NULL)
-    _gcuda_task_complete_on_stream (task, wait_stream);
-  else
+  if (!event_check (self, &error))
     g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
+  else
+    _gcuda_wait_task_start (task, self->context, NULL, self->handle);
 }
 
 /**
@@ -595,8 +586,6 @@ gcuda_event_wait_finish (GCudaEvent    *self,
                          GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_EVENT (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_event_wait_async, FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _gcuda_wait_task_finish (self, result, gcuda_event_wait_async, error);
 }

@@ -578,7 +578,6 @@ gcuda_stream_synchronize_async (GCudaStream         *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
 
   g_return_if_fail (GCUDA_IS_STREAM (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -586,13 +585,10 @@ gcuda_stream_synchronize_async (GCudaStream         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_stream_synchronize_async);
 
-  if (!stream_check (self, &error) || !_gcuda_context_enter (self->context, &scope, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  _gcuda_task_complete_on_stream (task, self->handle);
-  _gcuda_context_leave (&scope);
+  if (!stream_check (self, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    _gcuda_wait_task_start (task, self->context, self->handle, NULL);
 }
 
 /**
@@ -613,8 +609,6 @@ gcuda_stream_synchronize_finish (GCudaStream   *self,
                                  GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_stream_synchronize_async, FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _gcuda_wait_task_finish (self, result, gcuda_stream_synchronize_async, error);
 }
