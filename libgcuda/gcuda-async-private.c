@@ -273,6 +273,7 @@ _gcuda_wait_task_start (GTask        *task,
 {
   g_autoptr(GError) error = NULL;
   GCudaContextScope scope;
+  CUstream wait_stream = NULL;
 
   if (!_gcuda_context_enter (context, &scope, &error))
     {
@@ -280,11 +281,14 @@ _gcuda_wait_task_start (GTask        *task,
       return;
     }
   if (stream == NULL)
-    stream = _gcuda_context_prepare_wait (context, event, &error);
+    stream = wait_stream = _gcuda_context_prepare_wait (context, event, &error);
   if (stream != NULL)
     _gcuda_task_complete_on_stream (task, stream);
   else
     g_task_return_error (task, g_steal_pointer (&error));
+  /* Returns at once; the queued wait and host function still run. */
+  if (wait_stream != NULL)
+    GCUDA_DRV->fn_cuStreamDestroy (wait_stream);
   _gcuda_context_leave (&scope);
 }
 

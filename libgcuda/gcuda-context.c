@@ -42,9 +42,8 @@ struct _GCudaContext
   guint is_primary : 1;
   int destroyed;  /* atomic */
 
-  GMutex streams_lock;     /* guards streams and wait_stream */
+  GMutex streams_lock;     /* guards streams */
   GHashTable *streams;     /* CUstream set: every live GCudaStream of this context */
-  CUstream wait_stream;    /* private, non-blocking: where async waits are queued */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaContext, gcuda_context, G_TYPE_OBJECT)
@@ -145,8 +144,6 @@ gcuda_context_finalize (GObject *object)
   if (self->handle != NULL)
     {
       registry_remove (self);
-      if (self->wait_stream != NULL && !g_atomic_int_get (&self->destroyed))
-        GCUDA_DRV->fn_cuStreamDestroy (self->wait_stream);
       /* Errors are ignored on purpose: at process exit the driver may already
        * be shut down (CUDA_ERROR_DEINITIALIZED), and a finalizer must never
        * abort. Neither call needs the context to be current. */
@@ -974,11 +971,6 @@ gcuda_context_destroy (GCudaContext  *self,
     return context_check (self, error);
 
   registry_remove (self);
-  g_mutex_lock (&self->streams_lock);
-  if (self->wait_stream != NULL && !g_atomic_int_get (&self->destroyed))
-    GCUDA_DRV->fn_cuStreamDestroy (self->wait_stream);
-  self->wait_stream = NULL;
-  g_mutex_unlock (&self->streams_lock);
   return GCUDA_CHECK (release_handle (self),
                       self->is_primary ? "cuDevicePrimaryCtxRelease" : "cuCtxDestroy", error);
 }
@@ -1020,30 +1012,26 @@ stream_follow (CUstream   target,
   return ok;
 }
 
-/* With @self current: the context's private wait stream, made to wait for
+/* With @self current: a new private non-blocking stream made to wait for
  * @event, or (when @event is NULL) for everything queued so far on every
  * stream GCuda knows in this context, the legacy default stream (which
- * covers all blocking streams) and the calling thread's per-thread stream. */
+ * covers all blocking streams) and the calling thread's per-thread stream.
+ * One stream per wait, so a wait never queues behind another; the caller
+ * destroys it once its host function is queued (queued work still runs). */
 CUstream
 _gcuda_context_prepare_wait (GCudaContext  *self,
                              CUevent        event,
                              GError       **error)
 {
   const GCudaDriver *drv = GCUDA_DRV;
-  CUstream wait_stream;
+  CUstream wait_stream = NULL;
   GHashTableIter iter;
   gpointer key;
-  gboolean ok = TRUE;
+  gboolean ok;
 
-  g_mutex_lock (&self->streams_lock);
-  if (self->wait_stream == NULL &&
-      !GCUDA_CHECK (drv->fn_cuStreamCreateWithPriority (&self->wait_stream, CU_STREAM_NON_BLOCKING, 0),
+  if (!GCUDA_CHECK (drv->fn_cuStreamCreateWithPriority (&wait_stream, CU_STREAM_NON_BLOCKING, 0),
                     "cuStreamCreateWithPriority", error))
-    {
-      g_mutex_unlock (&self->streams_lock);
-      return NULL;
-    }
-  wait_stream = self->wait_stream;
+    return NULL;
 
   if (event != NULL)
     ok = GCUDA_CHECK (drv->fn_cuStreamWaitEvent (wait_stream, event, 0), "cuStreamWaitEvent", error);
@@ -1051,13 +1039,19 @@ _gcuda_context_prepare_wait (GCudaContext  *self,
     {
       ok = stream_follow (wait_stream, CU_STREAM_LEGACY, error) &&
            stream_follow (wait_stream, CU_STREAM_PER_THREAD, error);
+      g_mutex_lock (&self->streams_lock);
       g_hash_table_iter_init (&iter, self->streams);
       while (ok && g_hash_table_iter_next (&iter, &key, NULL))
         ok = stream_follow (wait_stream, key, error);
+      g_mutex_unlock (&self->streams_lock);
     }
-  g_mutex_unlock (&self->streams_lock);
 
-  return ok ? wait_stream : NULL;
+  if (!ok)
+    {
+      drv->fn_cuStreamDestroy (wait_stream);
+      return NULL;
+    }
+  return wait_stream;
 }
 
 /**

@@ -463,10 +463,16 @@ add_callback (GCudaStream          *self,
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                            _("A stream callback is needed"));
+      if (destroy)
+        destroy (user_data);
       return FALSE;
     }
   if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
+    {
+      if (destroy)
+        destroy (user_data);
+      return FALSE;
+    }
 
   cb = g_new (StreamCallback, 1);
   cb->stream = g_object_ref (self);
@@ -483,11 +489,7 @@ add_callback (GCudaStream          *self,
                              stream_callback_free, error);
   _gcuda_context_leave (&scope);
   if (!ok)
-    {
-      /* @destroy is not called: the caller keeps @user_data on failure. */
-      g_object_unref (cb->stream);
-      g_free (cb);
-    }
+    stream_callback_free (cb);  /* calls @destroy: bindings free their closure */
   return ok;
 }
 
@@ -506,7 +508,7 @@ add_callback (GCudaStream          *self,
  * reached this point (see gcuda_stream_add_blocking_callback() for the other way).
  *
  * The main context must be iterated for @callback to run. The stream stays
- * alive until then.
+ * alive until then. On failure @destroy is called at once.
  *
  * Returns: %TRUE if the callback was queued
  *
@@ -538,7 +540,13 @@ gcuda_stream_add_callback (GCudaStream          *self,
  * The stream is stalled until the calling thread's main context has run
  * the callback, so do not block that thread in gcuda_stream_synchronize() (or
  * anything that waits for this stream) before it has; wait with
- * gcuda_stream_synchronize_async() instead.
+ * gcuda_stream_synchronize_async() instead. The driver may run the host
+ * functions of all streams one at a time, so while a blocking callback
+ * waits for its main context, other streams' callbacks and GCuda's async
+ * completions may wait too: keep blocking callbacks short, and never block
+ * the thread of their main context on the GPU while one is pending. If that
+ * main context is never iterated, the stream never goes on. On failure
+ * @destroy is called at once.
  *
  * Returns: %TRUE if the callback was queued
  *
@@ -567,6 +575,10 @@ gcuda_stream_add_blocking_callback (GCudaStream          *self,
  *
  * Cancelling completes the task at once with %G_IO_ERROR_CANCELLED; the GPU
  * work is not cancelled, and the stream stays alive until it is done.
+ *
+ * The completion is signalled by a host function on the stream, which the
+ * driver counts as the stream's work until it has returned: right after
+ * @callback runs, gcuda_stream_is_done() may still be %FALSE for a moment.
  *
  * Since: 1.0
  */

@@ -343,6 +343,22 @@ event_wait_cb (GObject      *source,
 }
 
 static void
+context_sync_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  AsyncResult *r = data;
+
+  g_assert_true (GCUDA_IS_CONTEXT (source));
+  g_assert_false (g_atomic_int_get (&r->done));
+  r->source = g_object_ref (source);
+  r->ok = gcuda_context_synchronize_finish (GCUDA_CONTEXT (source), result, &r->error);
+  r->thread = g_thread_self ();
+  r->at = g_get_monotonic_time ();
+  g_atomic_int_set (&r->done, 1);
+}
+
+static void
 wait_for_finalize (gpointer *weak)
 {
   gint64 deadline = g_get_monotonic_time () + 5000 * MS;
@@ -817,6 +833,115 @@ test_wait_async_drop_refs (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* TRUE when the driver runs a host function of one stream while a blocking
+ * callback (a host function waiting for this thread's main context) holds
+ * another stream; FALSE when it runs host functions one at a time. */
+static gboolean
+host_functions_concurrent (void)
+{
+  g_autoptr(GCudaStream) stalled = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  g_autoptr(GCudaStream) other = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  g_autoptr(GCudaEvent) after = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  GError *error = NULL;
+  gboolean concurrent = FALSE;
+  int ran1 = 0, ran2 = 0;
+  gint64 deadline;
+
+  add_blocking_step (stalled, step_new (0, &ran1));
+  g_usleep (10 * MS);
+  g_assert_true (gcuda_stream_add_callback (other, step_cb, step_new (0, &ran2), g_free, &error));
+  g_assert_no_error (error);
+  record (after, other);
+  deadline = g_get_monotonic_time () + 1000 * MS;
+  while (!concurrent && g_get_monotonic_time () < deadline)
+    {
+      concurrent = gcuda_event_query (after, &error);
+      g_assert_no_error (error);
+      if (!concurrent)
+        g_usleep (MS);
+    }
+  iterate_until (&ran1, 10000);
+  iterate_until (&ran2, 10000);
+  g_assert_true (gcuda_event_synchronize (after, &error) == after);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_stream_synchronize (stalled, &error));
+  g_assert_no_error (error);
+  return concurrent;
+}
+
+/* A wait_async on an event that has completed completes at once, even when
+ * another wait_async (or a context's synchronize_async) is still pending on
+ * something else: the waits must not queue up behind each other.
+ *
+ * The stall is a host function, so this needs a driver that runs host
+ * functions concurrently (tests/python/test_stream_event.py checks the same
+ * with the stall in another process, on any driver). */
+static void
+test_wait_async_independent (void)
+{
+  g_autoptr(GCudaContext) context = NULL;
+  g_autoptr(GCudaStream) stalled = NULL;
+  g_autoptr(GCudaStream) idle = NULL;
+  g_autoptr(GCudaEvent) pending = NULL;
+  g_autoptr(GCudaEvent) reached = NULL;
+  AsyncResult r_pending = { 0 }, r_reached = { 0 }, r_context = { 0 }, r_reached2 = { 0 };
+  Staller *staller;
+  int ran = 0;
+  gint64 t0;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+  if (!host_functions_concurrent ())
+    {
+      g_test_skip ("the driver runs host functions one at a time: a stall made of a host function "
+                   "holds up every completion");
+      return;
+    }
+
+  context = get_default ();
+  staller = staller_new ();
+  stalled = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  idle = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
+  pending = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+  reached = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
+
+  staller_block (staller, stalled, step_new (300, &ran));
+  record (pending, stalled);
+  record (reached, idle);
+  g_assert_true (gcuda_event_synchronize (reached, NULL) == reached);
+
+  gcuda_event_wait_async (pending, NULL, event_wait_cb, &r_pending);
+  t0 = g_get_monotonic_time ();
+  gcuda_event_wait_async (reached, NULL, event_wait_cb, &r_reached);
+  iterate_until (&r_reached.done, 10000);
+  g_assert_no_error (r_reached.error);
+  g_assert_cmpint (r_reached.at - t0, <, 100 * MS);
+  g_assert_false (r_pending.done);
+
+  /* the same behind a context-wide wait */
+  gcuda_context_synchronize_async (context, NULL, context_sync_cb, &r_context);
+  t0 = g_get_monotonic_time ();
+  gcuda_event_wait_async (reached, NULL, event_wait_cb, &r_reached2);
+  iterate_until (&r_reached2.done, 10000);
+  g_assert_no_error (r_reached2.error);
+  g_assert_cmpint (r_reached2.at - t0, <, 100 * MS);
+  g_assert_false (r_pending.done);
+  g_assert_false (r_context.done);
+
+  iterate_until (&r_pending.done, 10000);
+  iterate_until (&r_context.done, 10000);
+  g_assert_no_error (r_pending.error);
+  g_assert_no_error (r_context.error);
+  g_assert_true (g_atomic_int_get (&ran));
+  async_result_clear (&r_pending);
+  async_result_clear (&r_reached);
+  async_result_clear (&r_reached2);
+  async_result_clear (&r_context);
+  g_assert_true (gcuda_stream_synchronize (stalled, NULL));
+  staller_free (staller);
+  gcuda_test_assert_no_current_context ();
+}
+
 /* ------------------------------------------------------------ timing */
 
 static void
@@ -1159,6 +1284,9 @@ main (int argc, char **argv)
   g_test_add_func ("/event/destroyed-context", test_destroyed_context);
   g_test_add_func ("/event/ipc-handle", test_ipc_handle);
   g_test_add_func ("/event/bad-input", test_bad_input);
+  /* last: it fails with a library whose waits queue up behind each other
+   * (one wait stream per context), and a failed assertion ends the program */
+  g_test_add_func ("/event/wait-async-independent", test_wait_async_independent);
 
   return g_test_run ();
 }

@@ -125,6 +125,22 @@ class Staller:
         assert not self.thread.is_alive()
 
 
+@pytest.fixture(autouse=True)
+def _settle_default_context():
+    """After each test, runs what is pending in the global default main
+    context, so that a blocking callback left by a failed test cannot stall
+    its stream (and, with a driver that runs host functions one at a time,
+    every later completion)."""
+    yield
+    context = GLib.MainContext.default()
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        if not context.iteration(False):
+            time.sleep(0.001)
+            if not context.pending():
+                break
+
+
 @pytest.fixture
 def staller():
     s = Staller()
@@ -421,13 +437,20 @@ def test_callback_thread_default_context(blocking):
 
 
 @pytest.mark.parametrize('blocking', [False, True], ids=['add_callback', 'add_blocking_callback'])
-def test_callback_raising(blocking, monkeypatch):
-    # PyGObject reports an exception raised in a callback (sys.excepthook or
-    # sys.unraisablehook, by version) and goes on
+def test_callback_raising(blocking):
+    # PyGObject reports an exception raised in a callback (through
+    # sys.excepthook or sys.unraisablehook, by version) and goes on
     reported = []
-    monkeypatch.setattr(sys, 'excepthook', lambda *exc: reported.append(exc))
-    monkeypatch.setattr(sys, 'unraisablehook', lambda u: reported.append(u))
+    hooks = sys.excepthook, sys.unraisablehook
+    sys.excepthook = lambda *exc: reported.append(exc)
+    sys.unraisablehook = reported.append
+    try:
+        _check_callback_raising(blocking)
+    finally:
+        sys.excepthook, sys.unraisablehook = hooks
 
+
+def _check_callback_raising(blocking):
     s = GCuda.Stream()
     add = s.add_blocking_callback if blocking else s.add_callback
     ran = []
@@ -639,6 +662,26 @@ def test_context_synchronize_async(ctx):
     assert ok is True
     assert nb_before and df_before
     assert at - start >= 0.095
+
+
+@pytest.mark.parametrize('flags', [GCuda.StreamFlags.NON_BLOCKING, GCuda.StreamFlags.DEFAULT],
+                         ids=['non-blocking', 'default'])
+def test_context_synchronize_async_each_stream(staller, dedicated, flags):
+    # one stream stalled alone, in the staller's thread: this thread's own
+    # dispatch order proves nothing then
+    s = GCuda.Stream(flags, context=dedicated)
+    ran = Flag()
+    start = time.monotonic()
+    staller.block(s, 0.1, ran.set)
+    results = []
+    dedicated.synchronize_async(None, lambda source, res, *a: results.append(
+        (source.synchronize_finish(res), bool(ran), time.monotonic())))
+    iterate_until(lambda: results)
+    ok, ran_before, at = results[0]
+    assert ok is True
+    assert ran_before
+    assert at - start >= 0.095
+    s.synchronize()
 
 
 # ---------------------------------------------------------------- events
@@ -922,10 +965,8 @@ def test_ipc_two_processes():
         # the child prints "ready" once it has opened the event, right
         # before it waits; until then this thread does not iterate, so the
         # event cannot be reached
-        readable, _, _ = select.select([child.stdout], [], [], 60)
-        assert readable, 'the child did not get ready'
-        ready = child.stdout.readline().strip()
-        assert ready == 'ready', 'child: %r %s' % (ready, child.stderr.read() if child.poll() is not None else '')
+        ready = _readline(child)
+        assert ready == 'ready', ready
         deadline = time.monotonic() + 30
         while child.poll() is None:
             assert time.monotonic() < deadline, 'the child did not finish'
@@ -936,6 +977,7 @@ def test_ipc_two_processes():
         if child.poll() is None:
             child.kill()
             child.wait()
+        iterate_until(lambda: ran, timeout=10)  # never leave the stream stalled
     assert child.returncode == 0, 'child exited %d: %s' % (child.returncode, err)
     assert ran
     waited = float(out.split()[-1])
@@ -944,7 +986,97 @@ def test_ipc_two_processes():
     s.synchronize()
 
 
+def _readline(child, timeout=60):
+    readable, _, _ = select.select([child.stdout], [], [], timeout)
+    assert readable, 'no output from the child in %d s' % timeout
+    line = child.stdout.readline()
+    if not line and child.poll() is not None:
+        raise AssertionError('the child exited %d: %s' % (child.returncode, child.stderr.read()))
+    return line.strip()
+
+
+def test_ipc_wait_for_other_process(ctx):
+    """An event of another process, held pending there: wait_async on it
+    completes when the other process lets it be reached, and a stream here
+    can wait for it. Meanwhile, a wait_async on an event that has completed,
+    and a context synchronize_async with nothing pending in the context's
+    streams, complete at once: waits must not queue up behind a pending one
+    (the stall is in the other process, so this holds whether or not the
+    driver runs host functions concurrently)."""
+    child = subprocess.Popen([sys.executable, os.path.join(HERE, 'ipc_event_child.py'), 'export'],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=os.environ.copy())
+    try:
+        line = _readline(child)
+        assert line.startswith('handle '), line
+        pending = GCuda.Event.from_ipc_handle(bytes.fromhex(line.split()[1]))
+        assert not pending.query()
+
+        results = {}
+
+        def record_as(name):
+            def done(source, res, *unused):
+                finish = source.wait_finish if isinstance(source, GCuda.Event) else source.synchronize_finish
+                results[name] = (finish(res), time.monotonic())
+            return done
+
+        pending.wait_async(None, record_as('pending'))
+
+        idle = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
+        reached = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING).record(idle).synchronize()
+        t0 = time.monotonic()
+        reached.wait_async(None, record_as('reached'))
+        iterate_until(lambda: 'reached' in results, timeout=5)
+        assert results['reached'][1] - t0 < 0.1, 'waited behind the pending wait'
+
+        # the context has nothing pending but the wait on the other process
+        t0 = time.monotonic()
+        ctx.synchronize_async(None, record_as('context'))
+        iterate_until(lambda: 'context' in results, timeout=5)
+        assert results['context'][1] - t0 < 0.1, 'waited behind the pending wait'
+
+        # a stream of this process waits for the other process
+        s = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
+        s.wait_event(pending)
+        after = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING).record(s)
+
+        time.sleep(0.05)
+        iterate_for(0.01)
+        assert 'pending' not in results
+        assert not pending.query()
+        assert not after.query()
+
+        # let the other process reach its event
+        child.stdin.write('go\n')
+        child.stdin.flush()
+        iterate_until(lambda: 'pending' in results, timeout=30)
+        assert results['pending'][0] is True
+        assert after.synchronize().query()
+        assert _readline(child) == 'done'
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            # let the event be reached even after a failure: a wait left
+            # pending on it could hold up the waits of later tests
+            try:
+                child.stdin.write('go\n')
+                child.stdin.flush()
+            except OSError:
+                pass
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+    assert child.returncode == 0, child.stderr.read()
+
+
 # ---------------------------------------------------------------- asyncio
+
+def bounded(awaitable, timeout=10):
+    """A hang becomes a failure."""
+    return asyncio.wait_for(awaitable, timeout)
+
 
 def test_asyncio_synchronize(staller):
     s = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
@@ -954,31 +1086,31 @@ def test_asyncio_synchronize(staller):
         ran = Flag()
         start = time.monotonic()
         staller.block(s, 0.1, ran.set)
-        assert await s.synchronize_async() is True
+        assert await bounded(s.synchronize_async()) is True
         assert ran
         assert time.monotonic() - start >= 0.095
 
         # a non-blocking callback to this (never iterated) thread's
         # context does not hold the stream up
         s.add_callback(lambda st, *a: None)
-        assert await s.synchronize_async() is True
+        assert await bounded(s.synchronize_async()) is True
 
         e = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING)
         ran2 = Flag()
         staller.block(s, 0.05, ran2.set)
         e.record(s)
-        assert await e.wait_async() is True
+        assert await bounded(e.wait_async()) is True
         assert ran2
 
         ctx = GCuda.Context.get_default()
         ran3 = Flag()
         staller.block(GCuda.Stream(), 0.05, ran3.set)
-        assert await ctx.synchronize_async() is True
+        assert await bounded(ctx.synchronize_async()) is True
         assert ran3
 
         # several at once
         waits = [s.synchronize_async() for _ in range(10)]
-        assert await asyncio.gather(*waits) == [True] * 10
+        assert await bounded(asyncio.gather(*waits)) == [True] * 10
 
     asyncio.run(main())
     iterate_for(0.01)  # runs the non-blocking callback queued above
@@ -1009,7 +1141,7 @@ def test_asyncio_cancel(staller):
         assert not ran
 
         # the GPU work was not cancelled: a new wait completes
-        assert await s.synchronize_async() is True
+        assert await bounded(s.synchronize_async()) is True
         assert ran
         await asyncio.sleep(0.02)  # let the cancelled waits land before the loop closes
 
@@ -1019,7 +1151,7 @@ def test_asyncio_cancel(staller):
 def test_asyncio_error():
     async def main(dead):
         with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
-            await dead.synchronize_async()
+            await bounded(dead.synchronize_async())
 
     ctx = GCuda.Context.get_default()
     c = ctx.get_device().create_context(GCuda.ContextFlags.SCHED_AUTO)
