@@ -2,6 +2,10 @@
  * does GCuda's GLib callback run in the main loop, beside the raw
  * cuLaunchHostFunc() latency, measured the same way in the same run.
  *
+ * Each sample starts after 200 us of idleness, so every path starts from a
+ * sleeping driver callback thread (back-to-back launches find it awake and
+ * look faster, which made the order of the measurements matter).
+ *
  * All are timed from the launch call on an idle stream to the moment the
  * callback body runs; the raw callback is waited for by spinning and by a
  * thread sleeping on a GCond, GCuda's by iterating the main context (a
@@ -100,6 +104,7 @@ main (int argc, char **argv)
       {
         gint64 t0;
 
+        g_usleep (200);
         __atomic_store_n (&raw_reached, 0, __ATOMIC_RELEASE);
         t0 = g_get_monotonic_time ();
         launch_host_func ((CUstream) (guintptr) gcuda_stream_get_handle (stream), raw_fn, NULL);
@@ -107,6 +112,7 @@ main (int argc, char **argv)
           ;
         raw[i] = __atomic_load_n (&raw_reached, __ATOMIC_ACQUIRE) - t0;
 
+        g_usleep (200);
         g_mutex_lock (&cond_lock);
         cond_reached = 0;
         t0 = g_get_monotonic_time ();
@@ -116,6 +122,7 @@ main (int argc, char **argv)
         rawc[i] = cond_reached - t0;
         g_mutex_unlock (&cond_lock);
 
+        g_usleep (200);
         glib_reached = 0;
         t0 = g_get_monotonic_time ();
         if (!gcuda_stream_add_callback (stream, glib_fn, NULL, NULL, &error))
