@@ -11,6 +11,9 @@
 
 #include <string.h>
 
+#include <cuda.h>
+#include <dlfcn.h>
+
 #include "gcuda-test-util.h"
 
 #define MS (G_GINT64_CONSTANT (1000))  /* in g_get_monotonic_time() units */
@@ -833,49 +836,74 @@ test_wait_async_drop_refs (void)
   gcuda_test_assert_no_current_context ();
 }
 
-/* TRUE when the driver runs a host function of one stream while a blocking
- * callback (a host function waiting for this thread's main context) holds
- * another stream; FALSE when it runs host functions one at a time. */
-static gboolean
-host_functions_concurrent (void)
-{
-  g_autoptr(GCudaStream) stalled = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
-  g_autoptr(GCudaStream) other = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
-  g_autoptr(GCudaEvent) after = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
-  GError *error = NULL;
-  gboolean concurrent = FALSE;
-  int ran1 = 0, ran2 = 0;
-  gint64 deadline;
+/* A stall on the GPU itself, not a host function (the driver may run host
+ * functions one at a time, so a host-function stall would hold up every
+ * completion): the stream waits, through the raw driver, until a word of
+ * mapped page-locked memory becomes non-zero. */
+typedef struct {
+  CUresult (*ctx_push) (CUcontext);
+  CUresult (*ctx_pop) (CUcontext *);
+  CUresult (*host_alloc) (void **, size_t, unsigned int);
+  CUresult (*host_device_pointer) (CUdeviceptr *, void *, unsigned int);
+  CUresult (*wait_value) (CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+  CUresult (*free_host) (void *);
+  CUcontext context;
+  guint32 *word;
+} GpuStall;
 
-  add_blocking_step (stalled, step_new (0, &ran1));
-  g_usleep (10 * MS);
-  g_assert_true (gcuda_stream_add_callback (other, step_cb, step_new (0, &ran2), g_free, &error));
-  g_assert_no_error (error);
-  record (after, other);
-  deadline = g_get_monotonic_time () + 1000 * MS;
-  while (!concurrent && g_get_monotonic_time () < deadline)
-    {
-      concurrent = gcuda_event_query (after, &error);
-      g_assert_no_error (error);
-      if (!concurrent)
-        g_usleep (MS);
-    }
-  iterate_until (&ran1, 10000);
-  iterate_until (&ran2, 10000);
-  g_assert_true (gcuda_event_synchronize (after, &error) == after);
-  g_assert_no_error (error);
-  g_assert_true (gcuda_stream_synchronize (stalled, &error));
-  g_assert_no_error (error);
-  return concurrent;
+static GpuStall *
+gpu_stall_new (GCudaContext *context,
+               GCudaStream  *stream)
+{
+  GpuStall *stall = g_new0 (GpuStall, 1);
+  void *lib = dlopen ("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  CUdeviceptr word_on_device = 0;
+  CUcontext popped;
+
+  g_assert_nonnull (lib);
+  stall->ctx_push = (CUresult (*) (CUcontext)) dlsym (lib, "cuCtxPushCurrent_v2");
+  stall->ctx_pop = (CUresult (*) (CUcontext *)) dlsym (lib, "cuCtxPopCurrent_v2");
+  stall->host_alloc = (CUresult (*) (void **, size_t, unsigned int)) dlsym (lib, "cuMemHostAlloc");
+  stall->host_device_pointer = (CUresult (*) (CUdeviceptr *, void *, unsigned int))
+    dlsym (lib, "cuMemHostGetDevicePointer_v2");
+  stall->wait_value = (CUresult (*) (CUstream, CUdeviceptr, cuuint32_t, unsigned int))
+    dlsym (lib, "cuStreamWaitValue32_v2");
+  stall->free_host = (CUresult (*) (void *)) dlsym (lib, "cuMemFreeHost");
+  g_assert_true (stall->ctx_push && stall->ctx_pop && stall->host_alloc &&
+                 stall->host_device_pointer && stall->wait_value && stall->free_host);
+
+  stall->context = (CUcontext) (guintptr) gcuda_context_get_handle (context);
+  g_assert_cmpint (stall->ctx_push (stall->context), ==, CUDA_SUCCESS);
+  g_assert_cmpint (stall->host_alloc ((void **) &stall->word, sizeof (guint32),
+                                      CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), ==, CUDA_SUCCESS);
+  __atomic_store_n (stall->word, 0, __ATOMIC_SEQ_CST);
+  g_assert_cmpint (stall->host_device_pointer (&word_on_device, stall->word, 0), ==, CUDA_SUCCESS);
+  g_assert_cmpint (stall->wait_value ((CUstream) (guintptr) gcuda_stream_get_handle (stream),
+                                      word_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ), ==, CUDA_SUCCESS);
+  g_assert_cmpint (stall->ctx_pop (&popped), ==, CUDA_SUCCESS);
+  return stall;
 }
 
-/* A wait_async on an event that has completed completes at once, even when
- * another wait_async (or a context's synchronize_async) is still pending on
- * something else: the waits must not queue up behind each other.
- *
- * The stall is a host function, so this needs a driver that runs host
- * functions concurrently (tests/python/test_stream_event.py checks the same
- * with the stall in another process, on any driver). */
+static void
+gpu_stall_release (GpuStall *stall)
+{
+  __atomic_store_n (stall->word, 1, __ATOMIC_SEQ_CST);
+}
+
+static void
+gpu_stall_free (GpuStall *stall)
+{
+  CUcontext popped;
+
+  g_assert_cmpint (stall->ctx_push (stall->context), ==, CUDA_SUCCESS);
+  stall->free_host (stall->word);
+  g_assert_cmpint (stall->ctx_pop (&popped), ==, CUDA_SUCCESS);
+  g_free (stall);
+}
+
+/* Each wait completes when its own event does: a wait on an event already
+ * reached is not held up by an earlier wait on a pending one, nor by a
+ * pending context-wide wait. */
 static void
 test_wait_async_independent (void)
 {
@@ -885,30 +913,23 @@ test_wait_async_independent (void)
   g_autoptr(GCudaEvent) pending = NULL;
   g_autoptr(GCudaEvent) reached = NULL;
   AsyncResult r_pending = { 0 }, r_reached = { 0 }, r_context = { 0 }, r_reached2 = { 0 };
-  Staller *staller;
-  int ran = 0;
+  GpuStall *stall;
   gint64 t0;
 
   if (!gcuda_test_require_gpu ())
     return;
-  if (!host_functions_concurrent ())
-    {
-      g_test_skip ("the driver runs host functions one at a time: a stall made of a host function "
-                   "holds up every completion");
-      return;
-    }
 
   context = get_default ();
-  staller = staller_new ();
   stalled = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   idle = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   pending = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
   reached = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
 
-  staller_block (staller, stalled, step_new (300, &ran));
+  stall = gpu_stall_new (context, stalled);
   record (pending, stalled);
   record (reached, idle);
   g_assert_true (gcuda_event_synchronize (reached, NULL) == reached);
+  g_assert_false (gcuda_event_query (pending, NULL));
 
   gcuda_event_wait_async (pending, NULL, event_wait_cb, &r_pending);
   t0 = g_get_monotonic_time ();
@@ -925,20 +946,28 @@ test_wait_async_independent (void)
   iterate_until (&r_reached2.done, 10000);
   g_assert_no_error (r_reached2.error);
   g_assert_cmpint (r_reached2.at - t0, <, 100 * MS);
+
+  /* the stalled work holds the pending wait and the context-wide wait */
+  for (int i = 0; i < 20; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (5 * MS);
+    }
   g_assert_false (r_pending.done);
   g_assert_false (r_context.done);
 
+  gpu_stall_release (stall);
   iterate_until (&r_pending.done, 10000);
   iterate_until (&r_context.done, 10000);
   g_assert_no_error (r_pending.error);
   g_assert_no_error (r_context.error);
-  g_assert_true (g_atomic_int_get (&ran));
+  g_assert_true (gcuda_event_query (pending, NULL));
   async_result_clear (&r_pending);
   async_result_clear (&r_reached);
   async_result_clear (&r_reached2);
   async_result_clear (&r_context);
   g_assert_true (gcuda_stream_synchronize (stalled, NULL));
-  staller_free (staller);
+  gpu_stall_free (stall);
   gcuda_test_assert_no_current_context ();
 }
 
