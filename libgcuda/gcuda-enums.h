@@ -169,4 +169,62 @@ typedef enum /*< flags >*/ {
   GCUDA_EVENT_FLAGS_INTERPROCESS = 1 << 2,
 } GCudaEventFlags;
 
+/**
+ * GCudaBufferKind:
+ * @GCUDA_BUFFER_KIND_DEVICE: device memory from gcuda_buffer_new() or gcuda_buffer_new_from_bytes()
+ * @GCUDA_BUFFER_KIND_PITCHED: pitched device memory from gcuda_buffer_new_pitched()
+ * @GCUDA_BUFFER_KIND_MANAGED: managed (unified) memory from gcuda_buffer_new_managed()
+ * @GCUDA_BUFFER_KIND_IPC: memory of another process, from gcuda_buffer_open_ipc_handle()
+ * @GCUDA_BUFFER_KIND_VIEW: a range of another buffer, from gcuda_buffer_new_view()
+ *
+ * Where a #GCudaBuffer's memory comes from.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_BUFFER_KIND_DEVICE,
+  GCUDA_BUFFER_KIND_PITCHED,
+  GCUDA_BUFFER_KIND_MANAGED,
+  GCUDA_BUFFER_KIND_IPC,
+  GCUDA_BUFFER_KIND_VIEW,
+} GCudaBufferKind;
+
+/**
+ * GCudaMemAttachFlags:
+ * @GCUDA_MEM_ATTACH_FLAGS_GLOBAL: accessible from any stream on any device
+ * @GCUDA_MEM_ATTACH_FLAGS_HOST: accessible by the host; devices need an attach first
+ * @GCUDA_MEM_ATTACH_FLAGS_SINGLE: accessible only from the stream it is attached to
+ *
+ * How managed memory is attached (PyCUDA's `mem_attach_flags`, `CU_MEM_ATTACH_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_MEM_ATTACH_FLAGS_GLOBAL = 1 << 0,
+  GCUDA_MEM_ATTACH_FLAGS_HOST = 1 << 1,
+  GCUDA_MEM_ATTACH_FLAGS_SINGLE = 1 << 2,
+} GCudaMemAttachFlags;
+
+/**
+ * GCudaMemoryAdvice:
+ * @GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY: the data is mostly read
+ * @GCUDA_MEMORY_ADVICE_UNSET_READ_MOSTLY: undoes @GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY
+ * @GCUDA_MEMORY_ADVICE_SET_PREFERRED_LOCATION: prefer to keep the data on the given device (or the host)
+ * @GCUDA_MEMORY_ADVICE_UNSET_PREFERRED_LOCATION: undoes @GCUDA_MEMORY_ADVICE_SET_PREFERRED_LOCATION
+ * @GCUDA_MEMORY_ADVICE_SET_ACCESSED_BY: the given device (or the host) will access the data
+ * @GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY: undoes @GCUDA_MEMORY_ADVICE_SET_ACCESSED_BY
+ *
+ * Advice about managed memory (`CUmem_advise`), see gcuda_buffer_advise().
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY = 1,
+  GCUDA_MEMORY_ADVICE_UNSET_READ_MOSTLY = 2,
+  GCUDA_MEMORY_ADVICE_SET_PREFERRED_LOCATION = 3,
+  GCUDA_MEMORY_ADVICE_UNSET_PREFERRED_LOCATION = 4,
+  GCUDA_MEMORY_ADVICE_SET_ACCESSED_BY = 5,
+  GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY = 6,
+} GCudaMemoryAdvice;
+
 G_END_DECLS

@@ -66,7 +66,40 @@ G_BEGIN_DECLS
   X (cuEventQuery, 2000) \
   X (cuEventElapsedTime, 12080) \
   X (cuIpcGetEventHandle, 4010) \
-  X (cuIpcOpenEventHandle, 4010)
+  X (cuIpcOpenEventHandle, 4010) \
+  X (cuMemAlloc, 3020) \
+  X (cuMemAllocPitch, 3020) \
+  X (cuMemFree, 3020) \
+  X (cuMemAllocManaged, 6000) \
+  X (cuMemcpyHtoD, 3020) \
+  X (cuMemcpyDtoH, 3020) \
+  X (cuMemcpyDtoD, 3020) \
+  X (cuMemcpyHtoDAsync, 3020) \
+  X (cuMemcpyDtoHAsync, 3020) \
+  X (cuMemcpyDtoDAsync, 3020) \
+  X (cuMemcpyPeer, 4000) \
+  X (cuMemcpyPeerAsync, 4000) \
+  X (cuMemsetD8, 3020) \
+  X (cuMemsetD16, 3020) \
+  X (cuMemsetD32, 3020) \
+  X (cuMemsetD8Async, 3020) \
+  X (cuMemsetD16Async, 3020) \
+  X (cuMemsetD32Async, 3020) \
+  X (cuMemsetD2D8, 3020) \
+  X (cuMemsetD2D16, 3020) \
+  X (cuMemsetD2D32, 3020) \
+  X (cuMemsetD2D8Async, 3020) \
+  X (cuMemsetD2D16Async, 3020) \
+  X (cuMemsetD2D32Async, 3020) \
+  X (cuIpcGetMemHandle, 4010) \
+  X (cuIpcOpenMemHandle, 11000) \
+  X (cuIpcCloseMemHandle, 4010) \
+  X (cuStreamAttachMemAsync, 6000) \
+  X (cuMemPrefetchAsync, 12020) \
+  X (cuMemAdvise, 12020) \
+  X (cuMemAllocHost, 3020) \
+  X (cuMemFreeHost, 2000) \
+  X (cuMemGetAddressRange, 3020)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;

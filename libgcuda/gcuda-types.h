@@ -17,5 +17,6 @@ typedef struct _GCudaDevice  GCudaDevice;
 typedef struct _GCudaContext GCudaContext;
 typedef struct _GCudaStream  GCudaStream;
 typedef struct _GCudaEvent   GCudaEvent;
+typedef struct _GCudaBuffer  GCudaBuffer;
 
 G_END_DECLS

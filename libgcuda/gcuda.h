@@ -20,4 +20,5 @@
 # include "gcuda-context.h"
 # include "gcuda-stream.h"
 # include "gcuda-event.h"
+# include "gcuda-buffer.h"
 #undef GCUDA_INSIDE

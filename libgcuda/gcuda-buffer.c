@@ -1,0 +1,1739 @@
+/* gcuda-buffer.c: device memory
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "gcuda-async-private.h"
+
+/**
+ * GCudaBuffer:
+ *
+ * A block of device memory (PyCUDA's `DeviceAllocation`): plain, pitched,
+ * managed, opened from another process, or a view of part of another
+ * buffer.
+ *
+ * The memory is released when the last reference goes, or at once with
+ * gcuda_buffer_free(); after that every use of the buffer, and of views of
+ * it, is %GCUDA_ERROR_FREED. Every transfer checks its range before the
+ * driver is called: a range outside the buffer is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ *
+ * Transfers come in a synchronous form and, where it matters, a
+ * stream-ordered `_on_stream` form (a %NULL stream is the legacy default
+ * stream). Address-based forms take a host address as an integer, for
+ * zero-copy transfers from bindings (numpy arrays in Python).
+ *
+ * A buffer holds a reference to its context and may be used from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaBuffer
+{
+  GObject parent_instance;
+
+  GCudaContext *context;
+  GCudaBuffer *parent;   /* views: the buffer viewed (kept alive) */
+  CUdeviceptr ptr;
+  guint64 size;
+  guint64 pitch;
+  GCudaBufferKind kind;
+  int freed;             /* atomic */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaBuffer, gcuda_buffer, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_ADDRESS,
+  PROP_SIZE,
+  PROP_PITCH,
+  PROP_KIND,
+  PROP_PARENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Releases the memory; the caller has won the freed flag. */
+static void
+release_memory (GCudaBuffer *self)
+{
+  GCudaContextScope scope;
+
+  if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->ptr == 0)
+    return;
+  /* After gcuda_context_destroy() the memory went with the context. Errors
+   * are ignored: at exit the driver may be shut down already. */
+  if (gcuda_context_is_destroyed (self->context) ||
+      !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  if (self->kind == GCUDA_BUFFER_KIND_IPC)
+    GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr);
+  else
+    GCUDA_DRV->fn_cuMemFree (self->ptr);
+  _gcuda_context_leave (&scope);
+}
+
+static void
+gcuda_buffer_finalize (GObject *object)
+{
+  GCudaBuffer *self = GCUDA_BUFFER (object);
+
+  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_memory (self);
+  g_clear_object (&self->parent);
+  g_clear_object (&self->context);
+
+  G_OBJECT_CLASS (gcuda_buffer_parent_class)->finalize (object);
+}
+
+static void
+gcuda_buffer_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  GCudaBuffer *self = GCUDA_BUFFER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_ADDRESS:
+      g_value_set_uint64 (value, self->ptr);
+      break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+    case PROP_PITCH:
+      g_value_set_uint64 (value, self->pitch);
+      break;
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case PROP_PARENT:
+      g_value_set_object (value, self->parent);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_buffer_class_init (GCudaBufferClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_buffer_finalize;
+  object_class->get_property = gcuda_buffer_get_property;
+
+  /**
+   * GCudaBuffer:context:
+   *
+   * The context the memory belongs to.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
+
+  /**
+   * GCudaBuffer:address:
+   *
+   * The device address (`CUdeviceptr`) of the first byte; a kernel argument
+   * for pointers. It stays readable after gcuda_buffer_free().
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaBuffer:size:
+   *
+   * The size in bytes (for a pitched buffer: pitch × height).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaBuffer:pitch:
+   *
+   * The distance in bytes between rows of a pitched buffer; 0 otherwise.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_PITCH] = g_param_spec_uint64 ("pitch", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaBuffer:kind:
+   *
+   * Where the memory comes from.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_KIND] = g_param_spec_enum ("kind", NULL, NULL, GCUDA_TYPE_BUFFER_KIND,
+                                             GCUDA_BUFFER_KIND_DEVICE, ro);
+
+  /**
+   * GCudaBuffer:parent:
+   *
+   * The buffer a view looks into; %NULL for other kinds.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_PARENT] = g_param_spec_object ("parent", NULL, NULL, GCUDA_TYPE_BUFFER, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_buffer_init (GCudaBuffer *self)
+{
+}
+
+static GCudaBuffer *
+buffer_wrap (GCudaContext    *context,
+             CUdeviceptr      ptr,
+             guint64          size,
+             GCudaBufferKind  kind)
+{
+  GCudaBuffer *self = g_object_new (GCUDA_TYPE_BUFFER, NULL);
+
+  self->context = g_object_ref (context);
+  self->ptr = ptr;
+  self->size = size;
+  self->kind = kind;
+  return self;
+}
+
+static gboolean
+check_size (guint64   size,
+            GError  **error)
+{
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Cannot allocate 0 bytes"));
+      return FALSE;
+    }
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_buffer_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @size: the size in bytes, at least 1
+ * @error: return location for a #GError
+ *
+ * Allocates device memory (PyCUDA's `mem_alloc()`). Running out of device
+ * memory is %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category
+ * %GCUDA_ERROR_CATEGORY_MEMORY).
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new (GCudaContext  *context,
+                  guint64        size,
+                  GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  gboolean ok;
+
+  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error);
+  _gcuda_context_leave (&scope);
+  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE) : NULL;
+}
+
+/**
+ * gcuda_buffer_new_pitched:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @width: the width of a row in bytes, at least 1
+ * @height: the number of rows, at least 1
+ * @access_size: the size in bytes of the elements kernels will access: 4, 8 or 16
+ * @error: return location for a #GError
+ *
+ * Allocates rows of device memory padded for coalesced access (PyCUDA's
+ * `mem_alloc_pitch()`); #GCudaBuffer:pitch is the padded row size.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new_pitched (GCudaContext  *context,
+                          guint64        width,
+                          guint64        height,
+                          guint          access_size,
+                          GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  size_t pitch = 0;
+  GCudaBuffer *self;
+  gboolean ok;
+
+  if (width == 0 || height == 0 || width > G_MAXSIZE || height > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("A pitched allocation of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " bytes is not possible"),
+                   width, height);
+      return NULL;
+    }
+  if (access_size != 4 && access_size != 8 && access_size != 16)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The access size of a pitched allocation is 4, 8 or 16 bytes, not %u"), access_size);
+      return NULL;
+    }
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocPitch (&ptr, &pitch, width, height, access_size),
+                    "cuMemAllocPitch", error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    return NULL;
+  self = buffer_wrap (ctx, ptr, (guint64) pitch * height, GCUDA_BUFFER_KIND_PITCHED);
+  self->pitch = pitch;
+  return self;
+}
+
+/**
+ * gcuda_buffer_new_from_bytes:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @bytes: the data, at least one byte
+ * @error: return location for a #GError
+ *
+ * Allocates device memory holding a copy of @bytes (PyCUDA's `to_device()`).
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new_from_bytes (GCudaContext  *context,
+                             GBytes        *bytes,
+                             GError       **error)
+{
+  g_autoptr(GCudaBuffer) self = NULL;
+
+  if (bytes == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No data given"));
+      return NULL;
+    }
+  self = gcuda_buffer_new (context, g_bytes_get_size (bytes), error);
+  if (self == NULL || !gcuda_buffer_upload_bytes (self, 0, bytes, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * gcuda_buffer_new_managed:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @size: the size in bytes, at least 1
+ * @flags: %GCUDA_MEM_ATTACH_FLAGS_GLOBAL or %GCUDA_MEM_ATTACH_FLAGS_HOST
+ * @error: return location for a #GError
+ *
+ * Allocates managed memory, addressable from the host and every device
+ * (PyCUDA's `managed_empty()`); the same address works on both sides.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new_managed (GCudaContext         *context,
+                          guint64               size,
+                          GCudaMemAttachFlags   flags,
+                          GError              **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  gboolean ok;
+
+  if (flags != GCUDA_MEM_ATTACH_FLAGS_GLOBAL && flags != GCUDA_MEM_ATTACH_FLAGS_HOST)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Managed memory is allocated with GLOBAL or HOST, not flags 0x%x"), flags);
+      return NULL;
+    }
+  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error);
+  _gcuda_context_leave (&scope);
+  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED) : NULL;
+}
+
+/* The buffer, or one it views, was freed? */
+static gboolean
+buffer_is_freed (GCudaBuffer *self)
+{
+  for (GCudaBuffer *b = self; b != NULL; b = b->parent)
+    if (g_atomic_int_get (&b->freed))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+buffer_check (GCudaBuffer  *self,
+              GError      **error)
+{
+  if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+      return FALSE;
+    }
+  if (buffer_is_freed (self))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                   self->freed ? _("The buffer at 0x%" G_GINT64_MODIFIER "x was freed")
+                               : _("The buffer viewed at 0x%" G_GINT64_MODIFIER "x was freed"),
+                   (guint64) self->ptr);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* @offset + @size within the buffer, without overflow. */
+static gboolean
+buffer_check_range (GCudaBuffer  *self,
+                    guint64       offset,
+                    guint64       size,
+                    GError      **error)
+{
+  if (!buffer_check (self, error))
+    return FALSE;
+  if (offset > self->size || size > self->size - offset)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
+                     G_GUINT64_FORMAT " bytes"),
+                   offset, offset + size, self->size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_buffer_new_view:
+ * @parent: the buffer to look into
+ * @offset: where the view starts, in bytes from the start of @parent
+ * @size: the size of the view in bytes, at least 1
+ * @error: return location for a #GError
+ *
+ * A buffer for part of @parent (PyCUDA's pointer arithmetic, `int(buf) +
+ * offset`), keeping @parent alive. Freeing the view does not free @parent;
+ * freeing @parent makes the view unusable (%GCUDA_ERROR_FREED).
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new_view (GCudaBuffer  *parent,
+                       guint64       offset,
+                       guint64       size,
+                       GError      **error)
+{
+  GCudaBuffer *self;
+
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("A view needs at least one byte"));
+      return NULL;
+    }
+  if (!buffer_check_range (parent, offset, size, error))
+    return NULL;
+
+  self = buffer_wrap (parent->context, parent->ptr + offset, size, GCUDA_BUFFER_KIND_VIEW);
+  self->parent = g_object_ref (parent);
+  self->pitch = parent->pitch;
+  return self;
+}
+
+/**
+ * gcuda_buffer_open_ipc_handle:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @handle: a handle from gcuda_buffer_get_ipc_handle() in another process
+ * @error: return location for a #GError
+ *
+ * Maps memory another process shared (PyCUDA's `IPCMemoryHandle`). The
+ * mapping is closed when the buffer is freed; the memory stays the other
+ * process's. A handle of the wrong size is %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_open_ipc_handle (GCudaContext  *context,
+                              GBytes        *handle,
+                              GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  CUipcMemHandle ipc;
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0, base = 0;
+  size_t size = 0;
+  gboolean ok;
+
+  if (handle == NULL || g_bytes_get_size (handle) != sizeof ipc)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("A memory IPC handle is %u bytes long, not %u"),
+                   (guint) sizeof ipc, handle ? (guint) g_bytes_get_size (handle) : 0);
+      return NULL;
+    }
+  memcpy (&ipc, g_bytes_get_data (handle, NULL), sizeof ipc);
+
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenMemHandle (&ptr, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+                    "cuIpcOpenMemHandle", error);
+  if (ok && !GCUDA_CHECK (GCUDA_DRV->fn_cuMemGetAddressRange (&base, &size, ptr), "cuMemGetAddressRange", error))
+    {
+      GCUDA_DRV->fn_cuIpcCloseMemHandle (ptr);
+      ok = FALSE;
+    }
+  _gcuda_context_leave (&scope);
+  return ok ? buffer_wrap (ctx, ptr, size - (ptr - base), GCUDA_BUFFER_KIND_IPC) : NULL;
+}
+
+/**
+ * gcuda_buffer_get_context:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: (transfer none): the buffer's context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_buffer_get_context (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), NULL);
+  return self->context;
+}
+
+/**
+ * gcuda_buffer_get_address:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: the device address, see #GCudaBuffer:address
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_buffer_get_address (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), 0);
+  return self->ptr;
+}
+
+/**
+ * gcuda_buffer_get_size:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: the size in bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_buffer_get_size (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), 0);
+  return self->size;
+}
+
+/**
+ * gcuda_buffer_get_pitch:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: the row pitch of a pitched buffer (or a view of one), else 0
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_buffer_get_pitch (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), 0);
+  return self->pitch;
+}
+
+/**
+ * gcuda_buffer_get_kind:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: where the memory comes from
+ *
+ * Since: 1.0
+ */
+GCudaBufferKind
+gcuda_buffer_get_kind (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), GCUDA_BUFFER_KIND_DEVICE);
+  return self->kind;
+}
+
+/**
+ * gcuda_buffer_get_parent:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: (transfer none) (nullable): the buffer a view looks into
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_get_parent (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), NULL);
+  return self->parent;
+}
+
+/**
+ * gcuda_buffer_is_freed:
+ * @self: a #GCudaBuffer
+ *
+ * Returns: %TRUE once the buffer, or the buffer it views, was freed
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_is_freed (GCudaBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), TRUE);
+  return buffer_is_freed (self);
+}
+
+/**
+ * gcuda_buffer_free:
+ * @self: a #GCudaBuffer
+ *
+ * Releases the memory now instead of when the last reference goes
+ * (PyCUDA's `DeviceAllocation.free()`). Freeing twice is harmless; any
+ * other later use is %GCUDA_ERROR_FREED. Freeing a view only retires the
+ * view.
+ *
+ * Do not free memory that queued GPU work still uses.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_buffer_free (GCudaBuffer *self)
+{
+  g_return_if_fail (GCUDA_IS_BUFFER (self));
+
+  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_memory (self);
+}
+
+/* Enters the buffer's context for a transfer on @stream, which must be in
+ * the same context. */
+static gboolean
+enter_for_stream (GCudaBuffer        *self,
+                  GCudaStream        *stream,
+                  GCudaContextScope  *scope,
+                  GError            **error)
+{
+  if (stream != NULL)
+    {
+      if (!GCUDA_IS_STREAM (stream))
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("Expected a GCudaStream or NULL for the default stream"));
+          return FALSE;
+        }
+      if (gcuda_stream_get_context (stream) != self->context)
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                               _("The stream and the buffer belong to different contexts"));
+          return FALSE;
+        }
+    }
+  return _gcuda_context_enter (self->context, scope, error);
+}
+
+static gboolean
+upload (GCudaBuffer  *self,
+        guint64       offset,
+        const void   *data,
+        guint64       size,
+        gboolean      on_stream,
+        GCudaStream  *stream,
+        GError      **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (!buffer_check_range (self, offset, size, error))
+    return FALSE;
+  if (size == 0)
+    return TRUE;
+  if (data == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
+      return FALSE;
+    }
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+  if (on_stream)
+    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
+                                                        _gcuda_stream_get_handle (stream)),
+                      "cuMemcpyHtoDAsync", error);
+  else
+    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+static gboolean
+download (GCudaBuffer  *self,
+          guint64       offset,
+          void         *data,
+          guint64       size,
+          gboolean      on_stream,
+          GCudaStream  *stream,
+          GError      **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (!buffer_check_range (self, offset, size, error))
+    return FALSE;
+  if (size == 0)
+    return TRUE;
+  if (data == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
+      return FALSE;
+    }
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+  if (on_stream)
+    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (data, self->ptr + offset, size,
+                                                        _gcuda_stream_get_handle (stream)),
+                      "cuMemcpyDtoHAsync", error);
+  else
+    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoH (data, self->ptr + offset, size), "cuMemcpyDtoH", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_buffer_upload:
+ * @self: a #GCudaBuffer
+ * @offset: where to write, in bytes from the start of the buffer
+ * @data: (array length=size): the bytes to write
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies host data into the buffer (PyCUDA's `memcpy_htod()`) and returns
+ * when the copy is done.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_upload (GCudaBuffer   *self,
+                     guint64        offset,
+                     const guint8  *data,
+                     gsize          size,
+                     GError       **error)
+{
+  return upload (self, offset, data, size, FALSE, NULL, error);
+}
+
+/**
+ * gcuda_buffer_upload_bytes:
+ * @self: a #GCudaBuffer
+ * @offset: where to write, in bytes from the start of the buffer
+ * @bytes: the bytes to write
+ * @error: return location for a #GError
+ *
+ * Copies @bytes into the buffer and returns when the copy is done.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_upload_bytes (GCudaBuffer  *self,
+                           guint64       offset,
+                           GBytes       *bytes,
+                           GError      **error)
+{
+  gsize size = 0;
+  gconstpointer data;
+
+  if (bytes == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No data given"));
+      return FALSE;
+    }
+  data = g_bytes_get_data (bytes, &size);
+  return upload (self, offset, data, size, FALSE, NULL, error);
+}
+
+/**
+ * gcuda_buffer_upload_from_address:
+ * @self: a #GCudaBuffer
+ * @offset: where to write, in bytes from the start of the buffer
+ * @address: the host address of the data
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies @size bytes at host address @address into the buffer and returns
+ * when the copy is done: the zero-copy path for bindings (a numpy array's
+ * data pointer, say). The memory at @address must be readable.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_upload_from_address (GCudaBuffer  *self,
+                                  guint64       offset,
+                                  guint64       address,
+                                  guint64       size,
+                                  GError      **error)
+{
+  return upload (self, offset, GSIZE_TO_POINTER (address), size, FALSE, NULL, error);
+}
+
+/**
+ * gcuda_buffer_upload_from_address_on_stream:
+ * @self: a #GCudaBuffer
+ * @offset: where to write, in bytes from the start of the buffer
+ * @address: the host address of the data
+ * @size: the number of bytes
+ * @stream: (nullable): the stream, or %NULL for the legacy default stream
+ * @error: return location for a #GError
+ *
+ * Queues a copy of host memory into the buffer on @stream (PyCUDA's
+ * `memcpy_htod_async()`). From page-locked memory (#GCudaHostBuffer) the
+ * copy is truly asynchronous, and the memory must stay valid and unchanged
+ * until the stream has done it; from pageable memory the call returns once
+ * the data has been staged.
+ *
+ * Returns: %TRUE if the copy was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_upload_from_address_on_stream (GCudaBuffer  *self,
+                                            guint64       offset,
+                                            guint64       address,
+                                            guint64       size,
+                                            GCudaStream  *stream,
+                                            GError      **error)
+{
+  return upload (self, offset, GSIZE_TO_POINTER (address), size, TRUE, stream, error);
+}
+
+/**
+ * gcuda_buffer_download:
+ * @self: a #GCudaBuffer
+ * @offset: where to read, in bytes from the start of the buffer
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies bytes out of the buffer (PyCUDA's `memcpy_dtoh()`).
+ *
+ * Returns: (transfer full): the bytes, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_buffer_download (GCudaBuffer  *self,
+                       guint64       offset,
+                       guint64       size,
+                       GError      **error)
+{
+  g_autofree guint8 *data = NULL;
+
+  if (!buffer_check_range (self, offset, size, error))
+    return NULL;
+  data = g_try_malloc (MAX (size, 1));
+  if (data == NULL)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FAILED,
+                   _("Could not allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+      return NULL;
+    }
+  if (!download (self, offset, data, size, FALSE, NULL, error))
+    return NULL;
+  return g_bytes_new_take (g_steal_pointer (&data), size);
+}
+
+/**
+ * gcuda_buffer_download_to_address:
+ * @self: a #GCudaBuffer
+ * @offset: where to read, in bytes from the start of the buffer
+ * @address: the host address to write to
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies bytes out of the buffer into host memory at @address and returns
+ * when the copy is done. The memory at @address must be writable.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_download_to_address (GCudaBuffer  *self,
+                                  guint64       offset,
+                                  guint64       address,
+                                  guint64       size,
+                                  GError      **error)
+{
+  return download (self, offset, GSIZE_TO_POINTER (address), size, FALSE, NULL, error);
+}
+
+/**
+ * gcuda_buffer_download_to_address_on_stream:
+ * @self: a #GCudaBuffer
+ * @offset: where to read, in bytes from the start of the buffer
+ * @address: the host address to write to
+ * @size: the number of bytes
+ * @stream: (nullable): the stream, or %NULL for the legacy default stream
+ * @error: return location for a #GError
+ *
+ * Queues a copy out of the buffer on @stream (PyCUDA's
+ * `memcpy_dtoh_async()`). Into page-locked memory the copy is truly
+ * asynchronous: the data is there once the stream has done it. Into
+ * pageable memory the call returns when the copy is done.
+ *
+ * Returns: %TRUE if the copy was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_download_to_address_on_stream (GCudaBuffer  *self,
+                                            guint64       offset,
+                                            guint64       address,
+                                            guint64       size,
+                                            GCudaStream  *stream,
+                                            GError      **error)
+{
+  return download (self, offset, GSIZE_TO_POINTER (address), size, TRUE, stream, error);
+}
+
+static gboolean
+copy_from (GCudaBuffer  *self,
+           guint64       offset,
+           GCudaBuffer  *source,
+           guint64       source_offset,
+           guint64       size,
+           gboolean      on_stream,
+           GCudaStream  *stream,
+           GError      **error)
+{
+  const GCudaDriver *drv;
+  GCudaContextScope scope;
+  CUstream h;
+  gboolean ok;
+
+  if (!buffer_check_range (self, offset, size, error) ||
+      !buffer_check_range (source, source_offset, size, error))
+    return FALSE;
+  if (size == 0)
+    return TRUE;
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+
+  drv = GCUDA_DRV;
+  h = _gcuda_stream_get_handle (stream);
+  if (source->context == self->context)
+    ok = on_stream
+      ? GCUDA_CHECK (drv->fn_cuMemcpyDtoDAsync (self->ptr + offset, source->ptr + source_offset, size, h),
+                     "cuMemcpyDtoDAsync", error)
+      : GCUDA_CHECK (drv->fn_cuMemcpyDtoD (self->ptr + offset, source->ptr + source_offset, size),
+                     "cuMemcpyDtoD", error);
+  else if (gcuda_context_is_destroyed (source->context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The source buffer's context was destroyed"));
+      ok = FALSE;
+    }
+  else
+    {
+      /* Different contexts, maybe different devices: name both contexts
+       * (PyCUDA's memcpy_peer); the driver stages through the host when the
+       * devices have no peer access. */
+      CUcontext dst_ctx = _gcuda_context_get_handle_internal (self->context);
+      CUcontext src_ctx = _gcuda_context_get_handle_internal (source->context);
+
+      ok = on_stream
+        ? GCUDA_CHECK (drv->fn_cuMemcpyPeerAsync (self->ptr + offset, dst_ctx, source->ptr + source_offset,
+                                                  src_ctx, size, h), "cuMemcpyPeerAsync", error)
+        : GCUDA_CHECK (drv->fn_cuMemcpyPeer (self->ptr + offset, dst_ctx, source->ptr + source_offset,
+                                             src_ctx, size), "cuMemcpyPeer", error);
+    }
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_buffer_copy_from:
+ * @self: the destination buffer
+ * @offset: where to write, in bytes from the start of @self
+ * @source: the source buffer
+ * @source_offset: where to read, in bytes from the start of @source
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies between two buffers (PyCUDA's `memcpy_dtod()`) and returns when
+ * the copy is done. Buffers of different contexts, even on different
+ * devices, are copied with both contexts named (PyCUDA's `memcpy_peer()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_copy_from (GCudaBuffer  *self,
+                        guint64       offset,
+                        GCudaBuffer  *source,
+                        guint64       source_offset,
+                        guint64       size,
+                        GError      **error)
+{
+  return copy_from (self, offset, source, source_offset, size, FALSE, NULL, error);
+}
+
+/**
+ * gcuda_buffer_copy_from_on_stream:
+ * @self: the destination buffer
+ * @offset: where to write, in bytes from the start of @self
+ * @source: the source buffer
+ * @source_offset: where to read, in bytes from the start of @source
+ * @size: the number of bytes
+ * @stream: (nullable): a stream of @self's context, or %NULL for the legacy default stream
+ * @error: return location for a #GError
+ *
+ * Queues a copy between two buffers on @stream (PyCUDA's
+ * `memcpy_dtod_async()`, `memcpy_peer()` with a stream).
+ *
+ * Returns: %TRUE if the copy was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_copy_from_on_stream (GCudaBuffer  *self,
+                                  guint64       offset,
+                                  GCudaBuffer  *source,
+                                  guint64       source_offset,
+                                  guint64       size,
+                                  GCudaStream  *stream,
+                                  GError      **error)
+{
+  return copy_from (self, offset, source, source_offset, size, TRUE, stream, error);
+}
+
+/* memset of @count elements of @elem_size bytes, or of @height rows of
+ * @width elements @pitch bytes apart (@pitch 0: 1D). */
+static gboolean
+memset_elements (GCudaBuffer  *self,
+                 guint64       offset,
+                 guint64       pitch,
+                 guint         elem_size,
+                 guint32       value,
+                 guint64       width,
+                 guint64       height,
+                 GCudaStream  *stream,
+                 GError      **error)
+{
+  const GCudaDriver *drv;
+  GCudaContextScope scope;
+  CUdeviceptr p;
+  CUstream h;
+  guint64 extent;
+  CUresult res;
+
+  if (!buffer_check (self, error))
+    return FALSE;
+  if (offset % elem_size != 0 || (pitch != 0 && pitch % elem_size != 0))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Offset and pitch of a %u-byte memset must be multiples of %u"), elem_size, elem_size);
+      return FALSE;
+    }
+  if (width > G_MAXUINT64 / elem_size)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("%" G_GUINT64_FORMAT " elements are more than any buffer holds"), width);
+      return FALSE;
+    }
+  if (pitch == 0)
+    extent = width * elem_size;
+  else
+    {
+      if (width * elem_size > pitch)
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("A row of %" G_GUINT64_FORMAT " bytes does not fit the pitch of %" G_GUINT64_FORMAT),
+                       width * elem_size, pitch);
+          return FALSE;
+        }
+      if (height == 0 || width == 0)
+        extent = 0;
+      else if (height - 1 > (G_MAXUINT64 - width * elem_size) / pitch)
+        extent = G_MAXUINT64;
+      else
+        extent = (height - 1) * pitch + width * elem_size;
+    }
+  if (!buffer_check_range (self, offset, extent, error))
+    return FALSE;
+  if (extent == 0)
+    return TRUE;
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+
+  drv = GCUDA_DRV;
+  p = self->ptr + offset;
+  h = _gcuda_stream_get_handle (stream);
+  if (pitch == 0)
+    switch (elem_size)
+      {
+      case 1:
+        res = stream ? drv->fn_cuMemsetD8Async (p, (guint8) value, width, h) : drv->fn_cuMemsetD8 (p, (guint8) value, width);
+        break;
+      case 2:
+        res = stream ? drv->fn_cuMemsetD16Async (p, (guint16) value, width, h) : drv->fn_cuMemsetD16 (p, (guint16) value, width);
+        break;
+      default:
+        res = stream ? drv->fn_cuMemsetD32Async (p, value, width, h) : drv->fn_cuMemsetD32 (p, value, width);
+        break;
+      }
+  else
+    switch (elem_size)
+      {
+      case 1:
+        res = stream ? drv->fn_cuMemsetD2D8Async (p, pitch, (guint8) value, width, height, h)
+                     : drv->fn_cuMemsetD2D8 (p, pitch, (guint8) value, width, height);
+        break;
+      case 2:
+        res = stream ? drv->fn_cuMemsetD2D16Async (p, pitch, (guint16) value, width, height, h)
+                     : drv->fn_cuMemsetD2D16 (p, pitch, (guint16) value, width, height);
+        break;
+      default:
+        res = stream ? drv->fn_cuMemsetD2D32Async (p, pitch, value, width, height, h)
+                     : drv->fn_cuMemsetD2D32 (p, pitch, value, width, height);
+        break;
+      }
+  _gcuda_context_leave (&scope);
+  return _gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error);
+}
+
+/**
+ * gcuda_buffer_memset_d8:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte to set
+ * @value: the value
+ * @count: the number of bytes
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets @count bytes to @value (PyCUDA's `memset_d8()`, or
+ * `memset_d8_async()` with a stream).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d8 (GCudaBuffer  *self,
+                        guint64       offset,
+                        guint8        value,
+                        guint64       count,
+                        GCudaStream  *stream,
+                        GError      **error)
+{
+  return memset_elements (self, offset, 0, 1, value, count, 1, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d16:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte to set, a multiple of 2
+ * @value: the value
+ * @count: the number of 16-bit elements
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets @count 16-bit elements to @value (PyCUDA's `memset_d16()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d16 (GCudaBuffer  *self,
+                         guint64       offset,
+                         guint16       value,
+                         guint64       count,
+                         GCudaStream  *stream,
+                         GError      **error)
+{
+  return memset_elements (self, offset, 0, 2, value, count, 1, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d32:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte to set, a multiple of 4
+ * @value: the value
+ * @count: the number of 32-bit elements
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets @count 32-bit elements to @value (PyCUDA's `memset_d32()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d32 (GCudaBuffer  *self,
+                         guint64       offset,
+                         guint32       value,
+                         guint64       count,
+                         GCudaStream  *stream,
+                         GError      **error)
+{
+  return memset_elements (self, offset, 0, 4, value, count, 1, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d8_2d:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte of the first row
+ * @pitch: the distance between rows in bytes, at least @width
+ * @value: the value
+ * @width: the number of bytes per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets a rectangle of bytes (PyCUDA's `memset_d2d8()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
+                           guint64       offset,
+                           guint64       pitch,
+                           guint8        value,
+                           guint64       width,
+                           guint64       height,
+                           GCudaStream  *stream,
+                           GError      **error)
+{
+  if (pitch == 0)
+    pitch = 1;  /* 0 would mean 1D below; it is invalid for any width > 1 anyway */
+  return memset_elements (self, offset, pitch, 1, value, width, height, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d16_2d:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte of the first row, a multiple of 2
+ * @pitch: the distance between rows in bytes, a multiple of 2, at least 2 × @width
+ * @value: the value
+ * @width: the number of 16-bit elements per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets a rectangle of 16-bit elements (PyCUDA's `memset_d2d16()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
+                            guint64       offset,
+                            guint64       pitch,
+                            guint16       value,
+                            guint64       width,
+                            guint64       height,
+                            GCudaStream  *stream,
+                            GError      **error)
+{
+  if (pitch == 0)
+    pitch = 2;
+  return memset_elements (self, offset, pitch, 2, value, width, height, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d32_2d:
+ * @self: a #GCudaBuffer
+ * @offset: the first byte of the first row, a multiple of 4
+ * @pitch: the distance between rows in bytes, a multiple of 4, at least 4 × @width
+ * @value: the value
+ * @width: the number of 32-bit elements per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a #GError
+ *
+ * Sets a rectangle of 32-bit elements (PyCUDA's `memset_d2d32()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d32_2d (GCudaBuffer  *self,
+                            guint64       offset,
+                            guint64       pitch,
+                            guint32       value,
+                            guint64       width,
+                            guint64       height,
+                            GCudaStream  *stream,
+                            GError      **error)
+{
+  if (pitch == 0)
+    pitch = 4;
+  return memset_elements (self, offset, pitch, 4, value, width, height, stream, error);
+}
+
+typedef struct {
+  GCudaContext *context;
+  void *host;
+} PinnedMemory;
+
+static void
+pinned_memory_free (gpointer data)
+{
+  PinnedMemory *pinned = data;
+  GCudaContextScope scope;
+
+  /* Never on the driver's thread: the last reference goes in a main
+   * context or wherever the caller drops the bytes. */
+  if (!gcuda_context_is_destroyed (pinned->context) &&
+      _gcuda_context_enter (pinned->context, &scope, NULL))
+    {
+      GCUDA_DRV->fn_cuMemFreeHost (pinned->host);
+      _gcuda_context_leave (&scope);
+    }
+  g_object_unref (pinned->context);
+  g_free (pinned);
+}
+
+/**
+ * gcuda_buffer_download_async:
+ * @self: a #GCudaBuffer
+ * @offset: where to read, in bytes from the start of the buffer
+ * @size: the number of bytes
+ * @stream: (nullable): the stream to order the copy on, or %NULL for the legacy default stream
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the bytes are there
+ * @user_data: data for @callback
+ *
+ * Copies bytes out of the buffer without blocking: the copy is queued on
+ * @stream into page-locked memory, and @callback runs in the thread-default
+ * main context of the calling thread once it has finished. Cancelling
+ * completes the task at once; the copy still runs, into memory kept alive
+ * until it is done.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_buffer_download_async (GCudaBuffer         *self,
+                             guint64              offset,
+                             guint64              size,
+                             GCudaStream         *stream,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  GCudaContextScope scope;
+  PinnedMemory *pinned;
+  void *host = NULL;
+
+  g_return_if_fail (GCUDA_IS_BUFFER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, gcuda_buffer_download_async);
+
+  if (!buffer_check_range (self, offset, size, &error) ||
+      !enter_for_stream (self, stream, &scope, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (size == 0)
+    {
+      _gcuda_context_leave (&scope);
+      g_task_set_task_data (task, g_bytes_new (NULL, 0), (GDestroyNotify) g_bytes_unref);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocHost (&host, size), "cuMemAllocHost", &error))
+    {
+      _gcuda_context_leave (&scope);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  pinned = g_new (PinnedMemory, 1);
+  pinned->context = g_object_ref (self->context);
+  pinned->host = host;
+  /* The task owns the page-locked memory until the host function has run. */
+  g_task_set_task_data (task, g_bytes_new_with_free_func (host, size, pinned_memory_free, pinned),
+                        (GDestroyNotify) g_bytes_unref);
+
+  if (GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (host, self->ptr + offset, size,
+                                                     _gcuda_stream_get_handle (stream)),
+                   "cuMemcpyDtoHAsync", &error))
+    _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+  _gcuda_context_leave (&scope);
+}
+
+/**
+ * gcuda_buffer_download_finish:
+ * @self: a #GCudaBuffer
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes gcuda_buffer_download_async().
+ *
+ * Returns: (transfer full): the bytes, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_buffer_download_finish (GCudaBuffer   *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), NULL);
+
+  if (!_gcuda_wait_task_finish (self, result, gcuda_buffer_download_async, error))
+    return NULL;
+  return g_bytes_ref (g_task_get_task_data (G_TASK (result)));
+}
+
+/**
+ * gcuda_buffer_upload_async:
+ * @self: a #GCudaBuffer
+ * @offset: where to write, in bytes from the start of the buffer
+ * @bytes: the bytes to write
+ * @stream: (nullable): the stream to order the copy on, or %NULL for the legacy default stream
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the copy has finished
+ * @user_data: data for @callback
+ *
+ * Queues a copy of @bytes into the buffer on @stream; @callback runs in the
+ * thread-default main context of the calling thread once it has finished.
+ * @bytes is kept alive until then, even if the task is cancelled.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_buffer_upload_async (GCudaBuffer         *self,
+                           guint64              offset,
+                           GBytes              *bytes,
+                           GCudaStream         *stream,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  GCudaContextScope scope;
+  gconstpointer data;
+  gsize size = 0;
+
+  g_return_if_fail (GCUDA_IS_BUFFER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, gcuda_buffer_upload_async);
+
+  if (bytes == NULL)
+    {
+      g_task_return_new_error (task, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, "%s", _("No data given"));
+      return;
+    }
+  data = g_bytes_get_data (bytes, &size);
+  if (!buffer_check_range (self, offset, size, &error) ||
+      !enter_for_stream (self, stream, &scope, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_set_task_data (task, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
+  if (size == 0)
+    g_task_return_boolean (task, TRUE);
+  else if (GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
+                                                          _gcuda_stream_get_handle (stream)),
+                        "cuMemcpyHtoDAsync", &error))
+    _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+  _gcuda_context_leave (&scope);
+}
+
+/**
+ * gcuda_buffer_upload_finish:
+ * @self: a #GCudaBuffer
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes gcuda_buffer_upload_async().
+ *
+ * Returns: %TRUE once the copy has finished
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_upload_finish (GCudaBuffer   *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), FALSE);
+
+  return _gcuda_wait_task_finish (self, result, gcuda_buffer_upload_async, error);
+}
+
+/**
+ * gcuda_buffer_get_ipc_handle:
+ * @self: a buffer from gcuda_buffer_new(), gcuda_buffer_new_pitched() or
+ *   gcuda_buffer_new_from_bytes()
+ * @error: return location for a #GError
+ *
+ * A handle another process can open with gcuda_buffer_open_ipc_handle()
+ * (PyCUDA's `mem_get_ipc_handle()`). Views, managed and IPC-opened memory
+ * have none: %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: (transfer full): the handle, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_buffer_get_ipc_handle (GCudaBuffer  *self,
+                             GError      **error)
+{
+  CUipcMemHandle ipc;
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (!buffer_check (self, error))
+    return NULL;
+  if (self->kind != GCUDA_BUFFER_KIND_DEVICE && self->kind != GCUDA_BUFFER_KIND_PITCHED)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Only whole device allocations have an IPC handle (not views, managed or IPC memory)"));
+      return NULL;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcGetMemHandle (&ipc, self->ptr), "cuIpcGetMemHandle", error);
+  _gcuda_context_leave (&scope);
+  return ok ? g_bytes_new (&ipc, sizeof ipc) : NULL;
+}
+
+/* The allocation a managed buffer (or a view of one) belongs to. */
+static gboolean
+check_managed (GCudaBuffer  *self,
+               GError      **error)
+{
+  GCudaBuffer *root = self;
+
+  if (!buffer_check (self, error))
+    return FALSE;
+  while (root->parent != NULL)
+    root = root->parent;
+  if (root->kind != GCUDA_BUFFER_KIND_MANAGED)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Only managed memory (gcuda_buffer_new_managed()) can be attached, prefetched or advised"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static CUmemLocation
+location_of (GCudaDevice *device)
+{
+  CUmemLocation location = { 0 };
+
+  if (device == NULL)
+    {
+      location.type = CU_MEM_LOCATION_TYPE_HOST;
+      location.id = 0;
+    }
+  else
+    {
+      location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      location.id = gcuda_device_get_ordinal (device);
+    }
+  return location;
+}
+
+/**
+ * gcuda_buffer_attach:
+ * @self: a managed buffer
+ * @flags: exactly one of GLOBAL, HOST and SINGLE
+ * @stream: (nullable): the stream to attach to (needed for SINGLE)
+ * @error: return location for a #GError
+ *
+ * Changes which streams may access managed memory (PyCUDA's
+ * `ManagedAllocation.attach()`). The change is ordered on @stream.
+ *
+ * Returns: %TRUE if it was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_attach (GCudaBuffer          *self,
+                     GCudaMemAttachFlags   flags,
+                     GCudaStream          *stream,
+                     GError              **error)
+{
+  GCudaContextScope scope;
+  GCudaBuffer *root = self;
+  gboolean ok;
+
+  if (!check_managed (self, error))
+    return FALSE;
+  if (flags != GCUDA_MEM_ATTACH_FLAGS_GLOBAL && flags != GCUDA_MEM_ATTACH_FLAGS_HOST &&
+      flags != GCUDA_MEM_ATTACH_FLAGS_SINGLE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Give exactly one of GLOBAL, HOST and SINGLE, not flags 0x%x"), flags);
+      return FALSE;
+    }
+  if (flags == GCUDA_MEM_ATTACH_FLAGS_SINGLE && stream == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Attaching with SINGLE needs a stream"));
+      return FALSE;
+    }
+  while (root->parent != NULL)
+    root = root->parent;
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+  /* Attachment applies to whole allocations: length 0 means all of it. */
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamAttachMemAsync (_gcuda_stream_get_handle (stream), root->ptr, 0, flags),
+                    "cuStreamAttachMemAsync", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_buffer_prefetch:
+ * @self: a managed buffer
+ * @device: (nullable): the device to move the data to, or %NULL for the host
+ * @stream: (nullable): the stream to order the move on
+ * @error: return location for a #GError
+ *
+ * Moves managed memory to a device or to the host ahead of use (PyCUDA's
+ * `mem_prefetch_async()`, CUDA 13's `cuMemPrefetchAsync` with a location).
+ *
+ * Returns: %TRUE if it was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_prefetch (GCudaBuffer  *self,
+                       GCudaDevice  *device,
+                       GCudaStream  *stream,
+                       GError      **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (!check_managed (self, error))
+    return FALSE;
+  if (device != NULL && !GCUDA_IS_DEVICE (device))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaDevice, or NULL for the host"));
+      return FALSE;
+    }
+  if (!enter_for_stream (self, stream, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPrefetchAsync (self->ptr, self->size, location_of (device), 0,
+                                                       _gcuda_stream_get_handle (stream)),
+                    "cuMemPrefetchAsync", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_buffer_advise:
+ * @self: a managed buffer
+ * @advice: the advice
+ * @device: (nullable): the device the advice is about, or %NULL for the host
+ * @error: return location for a #GError
+ *
+ * Tells the driver how managed memory will be used (`cuMemAdvise`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_advise (GCudaBuffer        *self,
+                     GCudaMemoryAdvice   advice,
+                     GCudaDevice        *device,
+                     GError            **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (!check_managed (self, error))
+    return FALSE;
+  if (advice < GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY || advice > GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a memory advice (see GCudaMemoryAdvice)"), (int) advice);
+      return FALSE;
+    }
+  if (device != NULL && !GCUDA_IS_DEVICE (device))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaDevice, or NULL for the host"));
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAdvise (self->ptr, self->size, (CUmem_advise) advice, location_of (device)),
+                    "cuMemAdvise", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
