@@ -5,32 +5,10 @@
 
 #include <string.h>
 
+#include "gcuda-test-async.h"
 #include "gcuda-test-util.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
-
-static GCudaContext *
-get_default (void)
-{
-  GError *error = NULL;
-  GCudaContext *context = gcuda_context_get_default (&error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_CONTEXT (context));
-  return context;
-}
-
-static GCudaContext *
-create_dedicated (GCudaDevice       *device,
-                  GCudaContextFlags  flags)
-{
-  GError *error = NULL;
-  GCudaContext *context = gcuda_device_create_context (device, flags, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_CONTEXT (context));
-  return context;
-}
 
 /* ------------------------------------------------------------ default and primary */
 

@@ -16,395 +16,8 @@
 
 #include <string.h>
 
+#include "gcuda-test-async.h"
 #include "gcuda-test-util.h"
-
-#define MS (G_GINT64_CONSTANT (1000))  /* in g_get_monotonic_time() units */
-
-/* ------------------------------------------------------------ helpers */
-
-static GCudaContext *
-get_default (void)
-{
-  GError *error = NULL;
-  GCudaContext *context = gcuda_context_get_default (&error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_CONTEXT (context));
-  return context;
-}
-
-static GCudaContext *
-create_dedicated (void)
-{
-  g_autoptr(GCudaDevice) device = gcuda_test_get_device ();
-  GError *error = NULL;
-  GCudaContext *context = gcuda_device_create_context (device, 0, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_CONTEXT (context));
-  return context;
-}
-
-static GCudaStream *
-new_stream (GCudaContext     *context,
-            GCudaStreamFlags  flags)
-{
-  GError *error = NULL;
-  GCudaStream *stream = gcuda_stream_new (context, flags, 0, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_STREAM (stream));
-  return stream;
-}
-
-static GCudaEvent *
-new_event (GCudaContext    *context,
-           GCudaEventFlags  flags)
-{
-  GError *error = NULL;
-  GCudaEvent *event = gcuda_event_new (context, flags, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_EVENT (event));
-  return event;
-}
-
-static void
-record (GCudaEvent  *event,
-        GCudaStream *stream)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_event_record (event, stream, &error) == event);
-  g_assert_no_error (error);
-}
-
-static gboolean
-tick (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the calling thread's thread-default main context until *@flag is
- * non-zero; aborts after @timeout_ms. */
-static void
-iterate_until (int  *flag,
-               guint timeout_ms)
-{
-  g_autoptr(GMainContext) main_context = g_main_context_ref_thread_default ();
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * MS;
-  GSource *wake = g_timeout_source_new (5);
-
-  g_source_set_callback (wake, tick, NULL, NULL);
-  g_source_attach (wake, main_context);
-  while (!g_atomic_int_get (flag))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out after %u ms waiting for a stream callback", timeout_ms);
-      g_main_context_iteration (main_context, TRUE);
-    }
-  g_source_destroy (wake);
-  g_source_unref (wake);
-}
-
-/* Iterates the thread-default main context for @ms milliseconds. */
-static void
-iterate_for (guint ms)
-{
-  g_autoptr(GMainContext) main_context = g_main_context_ref_thread_default ();
-  gint64 end = g_get_monotonic_time () + ms * MS;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (!g_main_context_iteration (main_context, FALSE))
-        g_usleep (500);
-    }
-}
-
-/* A log of one-character side effects, appended from any thread. */
-typedef struct {
-  GMutex lock;
-  GString *text;
-} OrderLog;
-
-static void
-order_log_init (OrderLog *log)
-{
-  g_mutex_init (&log->lock);
-  log->text = g_string_new (NULL);
-}
-
-static void
-order_log_clear (OrderLog *log)
-{
-  g_string_free (log->text, TRUE);
-  g_mutex_clear (&log->lock);
-}
-
-static void
-order_log_append (OrderLog *log,
-                  char      c)
-{
-  g_mutex_lock (&log->lock);
-  g_string_append_c (log->text, c);
-  g_mutex_unlock (&log->lock);
-}
-
-static char *
-order_log_dup (OrderLog *log)
-{
-  char *s;
-
-  g_mutex_lock (&log->lock);
-  s = g_strdup (log->text->str);
-  g_mutex_unlock (&log->lock);
-  return s;
-}
-
-/* One host-callback "step" of work: sleeps, then leaves its side effects. */
-typedef struct {
-  guint sleep_ms;
-  OrderLog *log;      /* appends @tag when not NULL */
-  char tag;
-  int *ran;           /* set to 1 (atomically) at the end when not NULL */
-  int *counter;       /* incremented (atomically) at the end when not NULL */
-  GCudaStream *expect_stream;
-} Step;
-
-static Step *
-step_new (guint      sleep_ms,
-          OrderLog  *log,
-          char       tag,
-          int       *ran)
-{
-  Step *step = g_new0 (Step, 1);
-
-  step->sleep_ms = sleep_ms;
-  step->log = log;
-  step->tag = tag;
-  step->ran = ran;
-  return step;
-}
-
-static void
-step_cb (GCudaStream *stream,
-         gpointer     data)
-{
-  Step *step = data;
-
-  g_assert_true (GCUDA_IS_STREAM (stream));
-  if (step->expect_stream != NULL)
-    g_assert_true (stream == step->expect_stream);
-  if (step->sleep_ms > 0)
-    g_usleep (step->sleep_ms * MS);
-  if (step->log != NULL)
-    order_log_append (step->log, step->tag);
-  if (step->counter != NULL)
-    g_atomic_int_inc (step->counter);
-  if (step->ran != NULL)
-    g_atomic_int_set (step->ran, 1);
-}
-
-/* Queues a blocking step in the calling thread's main context. */
-static void
-add_blocking_step (GCudaStream *stream,
-                   Step        *step)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_stream_add_blocking_callback (stream, step_cb, step, g_free, &error));
-  g_assert_no_error (error);
-}
-
-static void
-add_step (GCudaStream *stream,
-          Step        *step)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_stream_add_callback (stream, step_cb, step, g_free, &error));
-  g_assert_no_error (error);
-}
-
-/* The staller: a thread iterating its own main context, in which blocking
- * steps run (and sleep) without occupying the test's main thread. */
-typedef struct {
-  GThread *thread;
-  GMainContext *context;
-  GMainLoop *loop;
-} Staller;
-
-static gpointer
-staller_thread (gpointer data)
-{
-  Staller *staller = data;
-
-  g_main_context_push_thread_default (staller->context);
-  g_main_loop_run (staller->loop);
-  g_main_context_pop_thread_default (staller->context);
-  gcuda_test_assert_no_current_context ();
-  return NULL;
-}
-
-static Staller *
-staller_new (void)
-{
-  Staller *staller = g_new0 (Staller, 1);
-
-  staller->context = g_main_context_new ();
-  staller->loop = g_main_loop_new (staller->context, FALSE);
-  staller->thread = g_thread_new ("staller", staller_thread, staller);
-  return staller;
-}
-
-static gboolean
-staller_quit (gpointer data)
-{
-  g_main_loop_quit (data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-staller_free (Staller *staller)
-{
-  g_main_context_invoke (staller->context, staller_quit, staller->loop);
-  g_thread_join (staller->thread);
-  g_main_loop_unref (staller->loop);
-  g_main_context_unref (staller->context);
-  g_free (staller);
-}
-
-typedef struct {
-  GCudaStream *stream;
-  Step *step;
-  GMutex lock;
-  GCond cond;
-  gboolean done;
-  gboolean ok;
-  GError *error;
-} StallRequest;
-
-static gboolean
-staller_add_in_thread (gpointer data)
-{
-  StallRequest *req = data;
-  gboolean ok = gcuda_stream_add_blocking_callback (req->stream, step_cb, req->step, g_free, &req->error);
-
-  gcuda_test_assert_no_current_context ();
-  g_mutex_lock (&req->lock);
-  req->ok = ok;
-  req->done = TRUE;
-  g_cond_signal (&req->cond);
-  g_mutex_unlock (&req->lock);
-  return G_SOURCE_REMOVE;
-}
-
-/* Queues @step as a blocking callback on @stream, added (and so run) in the
- * staller's thread; returns once it is queued. */
-static void
-staller_block (Staller     *staller,
-               GCudaStream *stream,
-               Step        *step)
-{
-  StallRequest req = { .stream = stream, .step = step };
-
-  g_mutex_init (&req.lock);
-  g_cond_init (&req.cond);
-  g_main_context_invoke (staller->context, staller_add_in_thread, &req);
-  g_mutex_lock (&req.lock);
-  while (!req.done)
-    g_cond_wait (&req.cond, &req.lock);
-  g_mutex_unlock (&req.lock);
-  g_assert_no_error (req.error);
-  g_assert_true (req.ok);
-  g_mutex_clear (&req.lock);
-  g_cond_clear (&req.cond);
-}
-
-/* What a synchronize_async callback saw. */
-typedef struct {
-  int done;
-  gboolean ok;
-  GError *error;
-  GObject *source;
-  GThread *thread;
-  GMainContext *thread_default;  /* g_main_context_get_thread_default() in the callback */
-  gint64 at;
-  int *ran_before;               /* a flag to copy when the callback runs */
-  int ran_before_value;
-  int *ran_before2;
-  int ran_before2_value;
-} AsyncResult;
-
-static void
-async_result_clear (AsyncResult *r)
-{
-  g_clear_error (&r->error);
-  g_clear_object (&r->source);
-}
-
-static void
-stream_sync_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  AsyncResult *r = data;
-
-  g_assert_true (GCUDA_IS_STREAM (source));
-  g_assert_false (g_atomic_int_get (&r->done));  /* exactly once */
-  r->source = g_object_ref (source);
-  r->ok = gcuda_stream_synchronize_finish (GCUDA_STREAM (source), result, &r->error);
-  r->thread = g_thread_self ();
-  r->thread_default = g_main_context_get_thread_default ();
-  r->at = g_get_monotonic_time ();
-  if (r->ran_before != NULL)
-    r->ran_before_value = g_atomic_int_get (r->ran_before);
-  if (r->ran_before2 != NULL)
-    r->ran_before2_value = g_atomic_int_get (r->ran_before2);
-  g_atomic_int_set (&r->done, 1);
-}
-
-static void
-context_sync_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      data)
-{
-  AsyncResult *r = data;
-
-  g_assert_true (GCUDA_IS_CONTEXT (source));
-  g_assert_false (g_atomic_int_get (&r->done));
-  r->source = g_object_ref (source);
-  r->ok = gcuda_context_synchronize_finish (GCUDA_CONTEXT (source), result, &r->error);
-  r->thread = g_thread_self ();
-  r->thread_default = g_main_context_get_thread_default ();
-  r->at = g_get_monotonic_time ();
-  if (r->ran_before != NULL)
-    r->ran_before_value = g_atomic_int_get (r->ran_before);
-  if (r->ran_before2 != NULL)
-    r->ran_before2_value = g_atomic_int_get (r->ran_before2);
-  g_atomic_int_set (&r->done, 1);
-}
-
-/* Waits, iterating the main context, until @stream's work has finished.
- *
- * synchronize_async completes when the driver starts its marker host
- * function, which may still count as the stream's work for a moment (the
- * driver has not seen it return): the final gcuda_stream_synchronize(),
- * which cannot stall any more, makes gcuda_stream_is_done() TRUE after. */
-static void
-drain (GCudaStream *stream)
-{
-  AsyncResult r = { 0 };
-  GError *error = NULL;
-
-  gcuda_stream_synchronize_async (stream, NULL, stream_sync_cb, &r);
-  iterate_until (&r.done, 10000);
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
-  async_result_clear (&r);
-  g_assert_true (gcuda_stream_synchronize (stream, &error));
-  g_assert_no_error (error);
-}
 
 /* ------------------------------------------------------------ creation */
 
@@ -464,7 +77,7 @@ test_dedicated_context (void)
   if (!gcuda_test_require_gpu ())
     return;
 
-  dedicated = create_dedicated ();
+  dedicated = create_dedicated (NULL, 0);
   stream = new_stream (dedicated, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   g_assert_true (gcuda_stream_get_context (stream) == dedicated);
   g_object_get (stream, "context", &prop_context, NULL);
@@ -579,7 +192,7 @@ test_per_thread_default (void)
   g_assert_no_error (error);
 
   /* callbacks and synchronize_async work on it too */
-  add_blocking_step (stream, step_new (5, NULL, 0, &ran));
+  add_blocking_step (stream, step_new (5, &ran));
   drain (stream);
   g_assert_true (g_atomic_int_get (&ran));
   g_assert_true (gcuda_stream_is_done (stream, &error));
@@ -615,7 +228,7 @@ test_blocking_callback_stalls (void)
   e1 = new_event (NULL, GCUDA_EVENT_FLAGS_DEFAULT);
 
   record (e0, stream);
-  add_blocking_step (stream, step_new (50, NULL, 0, &ran));
+  add_blocking_step (stream, step_new (50, &ran));
   record (e1, stream);
 
   /* the callback cannot have run: this thread has not iterated its context */
@@ -660,7 +273,7 @@ test_callback_does_not_stall (void)
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   after = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
 
-  add_step (stream, step_new (0, NULL, 0, &ran));
+  add_step (stream, step_new (0, &ran));
   record (after, stream);
 
   g_assert_true (gcuda_event_synchronize (after, &error) == after);
@@ -749,13 +362,7 @@ test_callback_destroy_notify (void)
   g_assert_true (blocking.destroy_thread == g_thread_self ());
 
   /* nothing else holds the stream now: it is finalized */
-  {
-    gint64 deadline = g_get_monotonic_time () + 5000 * MS;
-
-    while (weak != NULL && g_get_monotonic_time () < deadline)
-      iterate_for (5);
-  }
-  g_assert_null (weak);
+  wait_for_finalize ((gpointer *) &weak);
   iterate_for (20);
   g_assert_cmpint (plain.calls, ==, 1);
   g_assert_cmpint (blocking.calls, ==, 1);
@@ -793,12 +400,17 @@ check_wait_event (GCudaStream *a,
   on_c = new_event (gcuda_stream_get_context (c), GCUDA_EVENT_FLAGS_DISABLE_TIMING);
 
   start = g_get_monotonic_time ();
-  staller_block (staller, a, step_new (100, &log, 'a', &a_ran));
+  step = step_new (100, &a_ran);
+  step->log = &log;
+  step->tag = 'a';
+  staller_block (staller, a, step);
   record (event, a);
   g_assert_true (gcuda_stream_wait_event (b, event, &error));
   g_assert_no_error (error);
   record (on_b, b);
-  step = step_new (0, &log, 'b', &b_ran);
+  step = step_new (0, &b_ran);
+  step->log = &log;
+  step->tag = 'b';
   step->expect_stream = b;
   add_step (b, step);
   record (on_c, c);
@@ -872,7 +484,7 @@ test_wait_event_cross_context (void)
   if (!gcuda_test_require_gpu ())
     return;
 
-  dedicated = create_dedicated ();
+  dedicated = create_dedicated (NULL, 0);
   other = new_stream (dedicated, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   free_stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
@@ -1028,7 +640,7 @@ sync_in_thread_worker (gpointer data)
   g_main_context_push_thread_default (w->context);
 
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING);
-  add_blocking_step (stream, step_new (20, NULL, 0, &w->blocking_ran));
+  add_blocking_step (stream, step_new (20, &w->blocking_ran));
   w->r.ran_before = &w->blocking_ran;
   gcuda_stream_synchronize_async (stream, NULL, stream_sync_cb, &w->r);
   g_object_unref (stream);
@@ -1103,7 +715,7 @@ test_synchronize_async_order (void)
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
   for (i = 0; i < 3; i++)
     {
-      Step *step = step_new (15, NULL, 0, NULL);
+      Step *step = step_new (15, NULL);
 
       step->counter = &blocking_ran;
       o[i] = (Ordered) { i, order, &blocking_ran, 0, 0 };
@@ -1151,7 +763,7 @@ test_synchronize_async_cancel (void)
   /* cancelled right after the call, while the stream is stalled 200 ms
    * (in the staller's thread: this one stays free) */
   start = g_get_monotonic_time ();
-  staller_block (staller, stream, step_new (200, NULL, 0, &step_ran));
+  staller_block (staller, stream, step_new (200, &step_ran));
   cancellable = g_cancellable_new ();
   cancelled.ran_before = &step_ran;
   gcuda_stream_synchronize_async (stream, cancellable, stream_sync_cb, &cancelled);
@@ -1196,7 +808,7 @@ test_synchronize_async_cancel_after (void)
     return;
 
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
-  add_blocking_step (stream, step_new (5, NULL, 0, NULL));
+  add_blocking_step (stream, step_new (5, NULL));
   gcuda_stream_synchronize_async (stream, cancellable, stream_sync_cb, &r);
   iterate_until (&r.done, 10000);
   g_assert_no_error (r.error);
@@ -1205,16 +817,6 @@ test_synchronize_async_cancel_after (void)
   iterate_for (20);  /* stream_sync_cb asserts it is not called twice */
   async_result_clear (&r);
   gcuda_test_assert_no_current_context ();
-}
-
-static void
-wait_for_finalize (gpointer *weak)
-{
-  gint64 deadline = g_get_monotonic_time () + 5000 * MS;
-
-  while (*weak != NULL && g_get_monotonic_time () < deadline)
-    iterate_for (5);
-  g_assert_null (*weak);
 }
 
 /* Every reference dropped right after the call: the task keeps the stream;
@@ -1238,7 +840,7 @@ test_synchronize_async_drop_refs (void)
   g_object_add_weak_pointer (G_OBJECT (stream), &weak_stream);
   g_object_add_weak_pointer (G_OBJECT (cancellable), &weak_cancellable);
 
-  add_blocking_step (stream, step_new (50, NULL, 0, &ran));
+  add_blocking_step (stream, step_new (50, &ran));
   r.ran_before = &ran;
   gcuda_stream_synchronize_async (stream, cancellable, stream_sync_cb, &r);
   g_object_unref (stream);
@@ -1281,7 +883,7 @@ test_synchronize_async_cancel_drop_refs (void)
   g_object_add_weak_pointer (G_OBJECT (stream), &weak_stream);
   g_object_add_weak_pointer (G_OBJECT (cancellable), &weak_cancellable);
 
-  staller_block (staller, stream, step_new (100, NULL, 0, &ran));
+  staller_block (staller, stream, step_new (100, &ran));
   gcuda_stream_synchronize_async (stream, cancellable, stream_sync_cb, &r);
   g_cancellable_cancel (cancellable);
   g_object_unref (cancellable);
@@ -1348,14 +950,14 @@ test_synchronize_async_many (void)
   for (i = 0; i < N_STREAMS; i++)
     {
       streams[i] = new_stream (NULL, i % 2 ? GCUDA_STREAM_FLAGS_NON_BLOCKING : GCUDA_STREAM_FLAGS_DEFAULT);
-      add_blocking_step (streams[i], step_new (2, NULL, 0, NULL));
+      add_blocking_step (streams[i], step_new (2, NULL));
     }
   for (i = 0; i < N_WAITS; i++)
     {
       waits[i] = (ManyWait) { &many, i };
       gcuda_stream_synchronize_async (streams[i % N_STREAMS], NULL, many_cb, &waits[i]);
       if (i % 97 == 0)  /* some more work in between */
-        add_blocking_step (streams[i % N_STREAMS], step_new (0, NULL, 0, NULL));
+        add_blocking_step (streams[i % N_STREAMS], step_new (0, NULL));
     }
   g_assert_cmpint (g_atomic_int_get (&total), ==, 0);
   for (i = 0; i < N_STREAMS; i++)
@@ -1397,8 +999,8 @@ test_context_synchronize_async (void)
   blocking = new_stream (context, GCUDA_STREAM_FLAGS_DEFAULT);
 
   start = g_get_monotonic_time ();
-  add_blocking_step (non_blocking, step_new (100, NULL, 0, &nb_ran));
-  add_blocking_step (blocking, step_new (100, NULL, 0, &def_ran));
+  add_blocking_step (non_blocking, step_new (100, &nb_ran));
+  add_blocking_step (blocking, step_new (100, &def_ran));
   r.ran_before = &nb_ran;
   r.ran_before2 = &def_ran;
   gcuda_context_synchronize_async (context, NULL, context_sync_cb, &r);
@@ -1431,7 +1033,7 @@ test_context_synchronize_async_dedicated (void)
     return;
 
   staller = staller_new ();
-  dedicated = create_dedicated ();
+  dedicated = create_dedicated (NULL, 0);
   streams[0] = new_stream (dedicated, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   streams[1] = new_stream (dedicated, GCUDA_STREAM_FLAGS_DEFAULT);
 
@@ -1441,7 +1043,7 @@ test_context_synchronize_async_dedicated (void)
       int ran = 0;
       gint64 start = g_get_monotonic_time ();
 
-      staller_block (staller, streams[i], step_new (100, NULL, 0, &ran));
+      staller_block (staller, streams[i], step_new (100, &ran));
       r.ran_before = &ran;
       gcuda_context_synchronize_async (dedicated, NULL, context_sync_cb, &r);
       iterate_until (&r.done, 10000);
@@ -1483,10 +1085,10 @@ test_host_function_concurrency (void)
   after = new_event (NULL, GCUDA_EVENT_FLAGS_DISABLE_TIMING);
 
   /* its host function waits until this thread iterates */
-  add_blocking_step (stalled, step_new (0, NULL, 0, &ran1));
+  add_blocking_step (stalled, step_new (0, &ran1));
   g_usleep (10 * MS);
   /* a host function that returns at once, then an event */
-  add_step (other, step_new (0, NULL, 0, &ran2));
+  add_step (other, step_new (0, &ran2));
   record (after, other);
 
   deadline = g_get_monotonic_time () + 1000 * MS;
@@ -1577,7 +1179,7 @@ test_destroyed_context (void)
   if (!gcuda_test_require_gpu ())
     return;
 
-  dedicated = create_dedicated ();
+  dedicated = create_dedicated (NULL, 0);
   stream = new_stream (dedicated, GCUDA_STREAM_FLAGS_NON_BLOCKING);
   g_assert_true (gcuda_context_destroy (dedicated, &error));
   g_assert_no_error (error);
