@@ -227,4 +227,61 @@ typedef enum {
   GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY = 6,
 } GCudaMemoryAdvice;
 
+/**
+ * GCudaHostAllocFlags:
+ * @GCUDA_HOST_ALLOC_FLAGS_DEFAULT: page-locked memory for this context
+ * @GCUDA_HOST_ALLOC_FLAGS_PORTABLE: page-locked for every context
+ * @GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP: also mapped into the device address space
+ *   (gcuda_host_buffer_get_device_address())
+ * @GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED: write-combined: fast to write from the host and to
+ *   transfer, very slow to read from the host
+ *
+ * Flags for page-locked allocations (PyCUDA's `host_alloc_flags`, `CU_MEMHOSTALLOC_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_HOST_ALLOC_FLAGS_DEFAULT = 0,
+  GCUDA_HOST_ALLOC_FLAGS_PORTABLE = 1 << 0,
+  GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP = 1 << 1,
+  GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED = 1 << 2,
+} GCudaHostAllocFlags;
+
+/**
+ * GCudaHostRegisterFlags:
+ * @GCUDA_HOST_REGISTER_FLAGS_DEFAULT: page-locked for this context
+ * @GCUDA_HOST_REGISTER_FLAGS_PORTABLE: page-locked for every context
+ * @GCUDA_HOST_REGISTER_FLAGS_DEVICEMAP: also mapped into the device address space
+ * @GCUDA_HOST_REGISTER_FLAGS_IOMEMORY: the memory is I/O memory of a third-party device
+ * @GCUDA_HOST_REGISTER_FLAGS_READ_ONLY: the device will only read the memory
+ *
+ * Flags for registering existing host memory (PyCUDA's
+ * `register_host_memory()` flags, `CU_MEMHOSTREGISTER_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_HOST_REGISTER_FLAGS_DEFAULT = 0,
+  GCUDA_HOST_REGISTER_FLAGS_PORTABLE = 1 << 0,
+  GCUDA_HOST_REGISTER_FLAGS_DEVICEMAP = 1 << 1,
+  GCUDA_HOST_REGISTER_FLAGS_IOMEMORY = 1 << 2,
+  GCUDA_HOST_REGISTER_FLAGS_READ_ONLY = 1 << 3,
+} GCudaHostRegisterFlags;
+
+/**
+ * GCudaHostBufferKind:
+ * @GCUDA_HOST_BUFFER_KIND_PAGELOCKED: page-locked memory from gcuda_host_buffer_new_pagelocked()
+ * @GCUDA_HOST_BUFFER_KIND_ALIGNED: ordinary aligned memory from gcuda_host_buffer_new_aligned()
+ * @GCUDA_HOST_BUFFER_KIND_REGISTERED: existing memory page-locked by gcuda_host_buffer_register()
+ *
+ * Where a #GCudaHostBuffer's memory comes from.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_HOST_BUFFER_KIND_PAGELOCKED,
+  GCUDA_HOST_BUFFER_KIND_ALIGNED,
+  GCUDA_HOST_BUFFER_KIND_REGISTERED,
+} GCudaHostBufferKind;
+
 G_END_DECLS

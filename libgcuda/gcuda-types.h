@@ -18,5 +18,6 @@ typedef struct _GCudaContext GCudaContext;
 typedef struct _GCudaStream  GCudaStream;
 typedef struct _GCudaEvent   GCudaEvent;
 typedef struct _GCudaBuffer  GCudaBuffer;
+typedef struct _GCudaHostBuffer GCudaHostBuffer;
 
 G_END_DECLS

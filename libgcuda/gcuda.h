@@ -21,4 +21,5 @@
 # include "gcuda-stream.h"
 # include "gcuda-event.h"
 # include "gcuda-buffer.h"
+# include "gcuda-host-buffer.h"
 #undef GCUDA_INSIDE

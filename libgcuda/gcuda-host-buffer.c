@@ -1,0 +1,629 @@
+/* gcuda-host-buffer.c: page-locked, aligned and registered host memory
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gcuda-private.h"
+
+/**
+ * GCudaHostBuffer:
+ *
+ * Host memory for fast and asynchronous transfers: page-locked memory
+ * allocated by the driver (PyCUDA's `pagelocked_empty()`), ordinary memory
+ * with a chosen alignment (`aligned_empty()`), or existing memory
+ * page-locked in place (`register_host_memory()`).
+ *
+ * Copies between page-locked memory and a #GCudaBuffer on a stream are
+ * truly asynchronous. The memory is released (or unregistered) when the
+ * last reference goes, or at once with gcuda_host_buffer_free(); after that
+ * every use is %GCUDA_ERROR_FREED. Languages without pointers read and
+ * write it with gcuda_host_buffer_read() and gcuda_host_buffer_write(); the
+ * Python override maps it as a numpy array.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaHostBuffer
+{
+  GObject parent_instance;
+
+  GCudaContext *context;  /* NULL for aligned memory */
+  void *ptr;
+  guint64 size;
+  GCudaHostBufferKind kind;
+  guint flags;
+  int freed;              /* atomic */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaHostBuffer, gcuda_host_buffer, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_ADDRESS,
+  PROP_SIZE,
+  PROP_KIND,
+  PROP_FLAGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+release_memory (GCudaHostBuffer *self)
+{
+  GCudaContextScope scope;
+
+  if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
+    {
+      free (self->ptr);
+      return;
+    }
+  /* Driver errors are ignored: at exit the driver may be shut down. */
+  if (gcuda_context_is_destroyed (self->context) ||
+      !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
+    GCUDA_DRV->fn_cuMemFreeHost (self->ptr);
+  else
+    GCUDA_DRV->fn_cuMemHostUnregister (self->ptr);
+  _gcuda_context_leave (&scope);
+}
+
+static void
+gcuda_host_buffer_finalize (GObject *object)
+{
+  GCudaHostBuffer *self = GCUDA_HOST_BUFFER (object);
+
+  if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_memory (self);
+  g_clear_object (&self->context);
+
+  G_OBJECT_CLASS (gcuda_host_buffer_parent_class)->finalize (object);
+}
+
+static void
+gcuda_host_buffer_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  GCudaHostBuffer *self = GCUDA_HOST_BUFFER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_ADDRESS:
+      g_value_set_uint64 (value, (guint64) (guintptr) self->ptr);
+      break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case PROP_FLAGS:
+      g_value_set_uint (value, self->flags);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_host_buffer_finalize;
+  object_class->get_property = gcuda_host_buffer_get_property;
+
+  /**
+   * GCudaHostBuffer:context:
+   *
+   * The context page-locked or registered memory belongs to; %NULL for
+   * aligned memory.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
+
+  /**
+   * GCudaHostBuffer:address:
+   *
+   * The host address of the first byte.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostBuffer:size:
+   *
+   * The size in bytes.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostBuffer:kind:
+   *
+   * Where the memory comes from.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_KIND] = g_param_spec_enum ("kind", NULL, NULL, GCUDA_TYPE_HOST_BUFFER_KIND,
+                                             GCUDA_HOST_BUFFER_KIND_PAGELOCKED, ro);
+
+  /**
+   * GCudaHostBuffer:flags:
+   *
+   * The #GCudaHostAllocFlags or #GCudaHostRegisterFlags the memory was
+   * made with (PyCUDA's `get_flags()`); 0 for aligned memory.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_FLAGS] = g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_host_buffer_init (GCudaHostBuffer *self)
+{
+}
+
+static GCudaHostBuffer *
+host_buffer_wrap (GCudaContext        *context,
+                  void                *ptr,
+                  guint64              size,
+                  GCudaHostBufferKind  kind,
+                  guint                flags)
+{
+  GCudaHostBuffer *self = g_object_new (GCUDA_TYPE_HOST_BUFFER, NULL);
+
+  self->context = context ? g_object_ref (context) : NULL;
+  self->ptr = ptr;
+  self->size = size;
+  self->kind = kind;
+  self->flags = flags;
+  return self;
+}
+
+static gboolean
+check_size (guint64   size,
+            GError  **error)
+{
+  if (size == 0 || size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Cannot allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_host_buffer_new_pagelocked:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @size: the size in bytes, at least 1
+ * @flags: allocation flags
+ * @error: return location for a #GError
+ *
+ * Allocates page-locked host memory (PyCUDA's `pagelocked_empty()`).
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaHostBuffer *
+gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
+                                  guint64               size,
+                                  GCudaHostAllocFlags   flags,
+                                  GError              **error)
+{
+  const guint known = GCUDA_HOST_ALLOC_FLAGS_PORTABLE | GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP |
+                      GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED;
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  void *ptr = NULL;
+  gboolean ok;
+
+  if ((flags & ~known) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown host allocation flags 0x%x"), flags & ~known);
+      return NULL;
+    }
+  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostAlloc (&ptr, size, flags), "cuMemHostAlloc", error);
+  _gcuda_context_leave (&scope);
+  return ok ? host_buffer_wrap (ctx, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags) : NULL;
+}
+
+/**
+ * gcuda_host_buffer_new_aligned:
+ * @size: the size in bytes, at least 1
+ * @alignment: the alignment in bytes, a power of two (0 for the page size)
+ * @error: return location for a #GError
+ *
+ * Allocates ordinary host memory at an address that is a multiple of
+ * @alignment (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned
+ * memory can later be page-locked in place with gcuda_host_buffer_register().
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaHostBuffer *
+gcuda_host_buffer_new_aligned (guint64   size,
+                               guint64   alignment,
+                               GError  **error)
+{
+  void *ptr = NULL;
+
+  if (alignment == 0)
+    alignment = (guint64) sysconf (_SC_PAGESIZE);
+  if ((alignment & (alignment - 1)) != 0 || alignment < sizeof (void *) || alignment > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The alignment must be a power of two of at least %u bytes, not %" G_GUINT64_FORMAT),
+                   (guint) sizeof (void *), alignment);
+      return NULL;
+    }
+  if (!check_size (size, error))
+    return NULL;
+  if (posix_memalign (&ptr, alignment, size) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FAILED,
+                   _("Could not allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+      return NULL;
+    }
+  return host_buffer_wrap (NULL, ptr, size, GCUDA_HOST_BUFFER_KIND_ALIGNED, 0);
+}
+
+/**
+ * gcuda_host_buffer_register:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @address: the page-aligned start of existing host memory
+ * @size: the size in bytes, at least 1
+ * @flags: registration flags
+ * @error: return location for a #GError
+ *
+ * Page-locks existing host memory in place (PyCUDA's
+ * `register_host_memory()`), until gcuda_host_buffer_unregister() or the
+ * last reference goes. The memory stays the caller's: it must outlive the
+ * returned buffer. An address that is not page-aligned is
+ * %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaHostBuffer *
+gcuda_host_buffer_register (GCudaContext            *context,
+                            guint64                  address,
+                            guint64                  size,
+                            GCudaHostRegisterFlags   flags,
+                            GError                 **error)
+{
+  const guint known = GCUDA_HOST_REGISTER_FLAGS_PORTABLE | GCUDA_HOST_REGISTER_FLAGS_DEVICEMAP |
+                      GCUDA_HOST_REGISTER_FLAGS_IOMEMORY | GCUDA_HOST_REGISTER_FLAGS_READ_ONLY;
+  const guint64 page = (guint64) sysconf (_SC_PAGESIZE);
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if ((flags & ~known) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown host registration flags 0x%x"), flags & ~known);
+      return NULL;
+    }
+  if (address == 0 || address % page != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Host memory to register must start on a page boundary (%" G_GUINT64_FORMAT
+                     " bytes); 0x%" G_GINT64_MODIFIER "x does not: allocate it with gcuda_host_buffer_new_aligned()"),
+                   page, address);
+      return NULL;
+    }
+  if (size == 0 || size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Cannot register %" G_GUINT64_FORMAT " bytes"), size);
+      return NULL;
+    }
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostRegister (GSIZE_TO_POINTER (address), size, flags),
+                    "cuMemHostRegister", error);
+  _gcuda_context_leave (&scope);
+  return ok ? host_buffer_wrap (ctx, GSIZE_TO_POINTER (address), size, GCUDA_HOST_BUFFER_KIND_REGISTERED, flags)
+            : NULL;
+}
+
+static gboolean
+host_buffer_check (GCudaHostBuffer  *self,
+                   GError          **error)
+{
+  if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+      return FALSE;
+    }
+  if (g_atomic_int_get (&self->freed))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                   _("The host buffer at 0x%" G_GINT64_MODIFIER "x was freed or unregistered"),
+                   (guint64) (guintptr) self->ptr);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+host_buffer_check_range (GCudaHostBuffer  *self,
+                         guint64           offset,
+                         guint64           size,
+                         GError          **error)
+{
+  if (!host_buffer_check (self, error))
+    return FALSE;
+  if (offset > self->size || size > self->size - offset)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the host buffer of %"
+                     G_GUINT64_FORMAT " bytes"),
+                   offset, offset + size, self->size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_host_buffer_get_context:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: (transfer none) (nullable): the context, %NULL for aligned memory
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_host_buffer_get_context (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), NULL);
+  return self->context;
+}
+
+/**
+ * gcuda_host_buffer_get_address:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: the host address of the first byte
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_buffer_get_address (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
+  return (guint64) (guintptr) self->ptr;
+}
+
+/**
+ * gcuda_host_buffer_get_size:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: the size in bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_buffer_get_size (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
+  return self->size;
+}
+
+/**
+ * gcuda_host_buffer_get_kind:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: where the memory comes from
+ *
+ * Since: 1.0
+ */
+GCudaHostBufferKind
+gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), GCUDA_HOST_BUFFER_KIND_PAGELOCKED);
+  return self->kind;
+}
+
+/**
+ * gcuda_host_buffer_get_flags:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: the flags, see #GCudaHostBuffer:flags
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_host_buffer_get_flags (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
+  return self->flags;
+}
+
+/**
+ * gcuda_host_buffer_get_device_address:
+ * @self: page-locked memory allocated or registered with DEVICEMAP
+ * @error: return location for a #GError
+ *
+ * The address kernels use to reach this host memory (PyCUDA's
+ * `get_device_pointer()`). Memory not mapped into the device address space
+ * is %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: the device address, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
+                                      GError          **error)
+{
+  GCudaContextScope scope;
+  CUdeviceptr dptr = 0;
+  gboolean ok;
+
+  if (!host_buffer_check (self, error))
+    return 0;
+  if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED || !(self->flags & GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Only page-locked memory made with DEVICEMAP has a device address"));
+      return 0;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return 0;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostGetDevicePointer (&dptr, self->ptr, 0),
+                    "cuMemHostGetDevicePointer", error);
+  _gcuda_context_leave (&scope);
+  return ok ? dptr : 0;
+}
+
+/**
+ * gcuda_host_buffer_is_freed:
+ * @self: a #GCudaHostBuffer
+ *
+ * Returns: %TRUE once the memory was freed or unregistered
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_buffer_is_freed (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), TRUE);
+  return g_atomic_int_get (&self->freed);
+}
+
+/**
+ * gcuda_host_buffer_free:
+ * @self: a #GCudaHostBuffer
+ *
+ * Releases the memory now (or unregisters registered memory, which stays
+ * the caller's). Freeing twice is harmless; any other later use is
+ * %GCUDA_ERROR_FREED.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_host_buffer_free (GCudaHostBuffer *self)
+{
+  g_return_if_fail (GCUDA_IS_HOST_BUFFER (self));
+
+  if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_memory (self);
+}
+
+/**
+ * gcuda_host_buffer_unregister:
+ * @self: memory page-locked with gcuda_host_buffer_register()
+ * @error: return location for a #GError
+ *
+ * Undoes gcuda_host_buffer_register() (PyCUDA's `unregister()`); the
+ * memory stays the caller's, the buffer is retired. Other kinds of host
+ * buffer are %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
+                              GError          **error)
+{
+  if (!host_buffer_check (self, error))
+    return FALSE;
+  if (self->kind != GCUDA_HOST_BUFFER_KIND_REGISTERED)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Only memory registered with gcuda_host_buffer_register() can be unregistered"));
+      return FALSE;
+    }
+  gcuda_host_buffer_free (self);
+  return TRUE;
+}
+
+/**
+ * gcuda_host_buffer_read:
+ * @self: a #GCudaHostBuffer
+ * @offset: where to read, in bytes from the start
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * A copy of part of the memory, for languages without pointers.
+ *
+ * Returns: (transfer full): the bytes, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_host_buffer_read (GCudaHostBuffer  *self,
+                        guint64           offset,
+                        guint64           size,
+                        GError          **error)
+{
+  if (!host_buffer_check_range (self, offset, size, error))
+    return NULL;
+  return g_bytes_new ((const guint8 *) self->ptr + offset, size);
+}
+
+/**
+ * gcuda_host_buffer_write:
+ * @self: a #GCudaHostBuffer
+ * @offset: where to write, in bytes from the start
+ * @bytes: the bytes to write
+ * @error: return location for a #GError
+ *
+ * Copies @bytes into the memory, for languages without pointers.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_buffer_write (GCudaHostBuffer  *self,
+                         guint64           offset,
+                         GBytes           *bytes,
+                         GError          **error)
+{
+  gconstpointer data;
+  gsize size = 0;
+
+  if (bytes == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No data given"));
+      return FALSE;
+    }
+  data = g_bytes_get_data (bytes, &size);
+  if (!host_buffer_check_range (self, offset, size, error))
+    return FALSE;
+  if (size > 0)
+    memcpy ((guint8 *) self->ptr + offset, data, size);
+  return TRUE;
+}
