@@ -99,7 +99,11 @@ G_BEGIN_DECLS
   X (cuMemAdvise, 12020) \
   X (cuMemAllocHost, 3020) \
   X (cuMemFreeHost, 2000) \
-  X (cuMemGetAddressRange, 3020)
+  X (cuMemGetAddressRange, 3020) \
+  X (cuMemHostAlloc, 2020) \
+  X (cuMemHostRegister, 6050) \
+  X (cuMemHostUnregister, 4000) \
+  X (cuMemHostGetDevicePointer, 3020)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;
