@@ -1125,3 +1125,93 @@ _gcuda_context_resolve (GCudaContext  *context,
     }
   return g_object_ref (context);
 }
+
+/**
+ * gcuda_context_get_address_range:
+ * @self: (nullable): a #GCudaContext, or %NULL for the default context
+ * @address: any device address inside an allocation of the context
+ * @base: (out) (optional): return location for the allocation's first address
+ * @size: (out) (optional): return location for the allocation's size in bytes
+ * @error: return location for a #GError
+ *
+ * The allocation an address belongs to (PyCUDA's `mem_get_address_range()`).
+ * An address in no allocation is the driver's
+ * %GCUDA_DRIVER_ERROR_NOT_FOUND (or %GCUDA_DRIVER_ERROR_INVALID_VALUE).
+ *
+ * Returns: (skip): %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_get_address_range (GCudaContext  *self,
+                                 guint64        address,
+                                 guint64       *base,
+                                 guint64       *size,
+                                 GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = _gcuda_context_resolve (self, error);
+  CUdeviceptr b = 0;
+  size_t s = 0;
+
+  if (ctx == NULL)
+    return FALSE;
+  WITH_CONTEXT (ctx, error, GCUDA_DRV->fn_cuMemGetAddressRange (&b, &s, address), "cuMemGetAddressRange");
+  if (base)
+    *base = b;
+  if (size)
+    *size = s;
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_pointer_info:
+ * @address: any address, host or device
+ * @memory_type: (out) (optional): return location for what it points to
+ * @device_ordinal: (out) (optional): return location for the device it belongs to, or -1
+ * @is_managed: (out) (optional): return location for whether it is managed memory
+ * @context: (out) (optional) (nullable) (transfer full): return location for the context
+ *   it was allocated in, if GCuda knows that context
+ * @error: return location for a #GError
+ *
+ * What CUDA knows about an address (the driver's pointer attributes).
+ * Ordinary host memory is %GCUDA_MEMORY_TYPE_UNKNOWN, not an error.
+ *
+ * Returns: (skip): %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_context_get_pointer_info (guint64           address,
+                                GCudaMemoryType  *memory_type,
+                                int              *device_ordinal,
+                                gboolean         *is_managed,
+                                GCudaContext    **context,
+                                GError          **error)
+{
+  CUpointer_attribute attrs[] = {
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_CONTEXT,
+  };
+  unsigned int type = 0;
+  int ordinal = -1;
+  int managed = 0;
+  CUcontext handle = NULL;
+  void *data[] = { &type, &ordinal, &managed, &handle };
+
+  if (_gcuda_driver_get (error) == NULL)
+    return FALSE;
+  /* cuPointerGetAttributes (unlike the singular form) succeeds for memory
+   * CUDA does not know, leaving the type 0. */
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuPointerGetAttributes (G_N_ELEMENTS (attrs), attrs, data, address),
+                    "cuPointerGetAttributes", error))
+    return FALSE;
+  if (memory_type)
+    *memory_type = (GCudaMemoryType) type;
+  if (device_ordinal)
+    *device_ordinal = type == 0 ? -1 : ordinal;
+  if (is_managed)
+    *is_managed = managed != 0;
+  if (context)
+    *context = handle ? registry_lookup (handle) : NULL;
+  return TRUE;
+}

@@ -95,6 +95,20 @@ GCUDA_AVAILABLE_IN_1_0
 GCudaContext     *gcuda_context_get_current               (GError          **error);
 
 GCUDA_AVAILABLE_IN_1_0
+gboolean          gcuda_context_get_address_range         (GCudaContext     *self,
+                                                           guint64           address,
+                                                           guint64          *base,
+                                                           guint64          *size,
+                                                           GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean          gcuda_context_get_pointer_info          (guint64           address,
+                                                           GCudaMemoryType  *memory_type,
+                                                           int              *device_ordinal,
+                                                           gboolean         *is_managed,
+                                                           GCudaContext    **context,
+                                                           GError          **error);
+
+GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_context_destroy                   (GCudaContext     *self,
                                                            GError          **error);
 

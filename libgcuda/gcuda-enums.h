@@ -284,4 +284,24 @@ typedef enum {
   GCUDA_HOST_BUFFER_KIND_REGISTERED,
 } GCudaHostBufferKind;
 
+/**
+ * GCudaMemoryType:
+ * @GCUDA_MEMORY_TYPE_UNKNOWN: memory CUDA does not know (ordinary host memory)
+ * @GCUDA_MEMORY_TYPE_HOST: page-locked or registered host memory
+ * @GCUDA_MEMORY_TYPE_DEVICE: device memory
+ * @GCUDA_MEMORY_TYPE_ARRAY: a CUDA array
+ * @GCUDA_MEMORY_TYPE_UNIFIED: unified (managed) memory
+ *
+ * What an address points to (`CUmemorytype`), see gcuda_context_get_pointer_info().
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_MEMORY_TYPE_UNKNOWN = 0,
+  GCUDA_MEMORY_TYPE_HOST = 1,
+  GCUDA_MEMORY_TYPE_DEVICE = 2,
+  GCUDA_MEMORY_TYPE_ARRAY = 3,
+  GCUDA_MEMORY_TYPE_UNIFIED = 4,
+} GCudaMemoryType;
+
 G_END_DECLS

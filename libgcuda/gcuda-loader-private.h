@@ -103,7 +103,8 @@ G_BEGIN_DECLS
   X (cuMemHostAlloc, 2020) \
   X (cuMemHostRegister, 6050) \
   X (cuMemHostUnregister, 4000) \
-  X (cuMemHostGetDevicePointer, 3020)
+  X (cuMemHostGetDevicePointer, 3020) \
+  X (cuPointerGetAttributes, 7000)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;
