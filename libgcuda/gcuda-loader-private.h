@@ -104,7 +104,14 @@ G_BEGIN_DECLS
   X (cuMemHostRegister, 6050) \
   X (cuMemHostUnregister, 4000) \
   X (cuMemHostGetDevicePointer, 3020) \
-  X (cuPointerGetAttributes, 7000)
+  X (cuPointerGetAttributes, 7000) \
+  X (cuMemcpy2D, 3020) \
+  X (cuMemcpy2DUnaligned, 3020) \
+  X (cuMemcpy2DAsync, 3020) \
+  X (cuMemcpy3D, 3020) \
+  X (cuMemcpy3DAsync, 3020) \
+  X (cuMemcpy3DPeer, 4000) \
+  X (cuMemcpy3DPeerAsync, 4000)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;

@@ -22,4 +22,5 @@
 # include "gcuda-event.h"
 # include "gcuda-buffer.h"
 # include "gcuda-host-buffer.h"
+# include "gcuda-copy.h"
 #undef GCUDA_INSIDE

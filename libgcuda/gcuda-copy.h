@@ -1,0 +1,155 @@
+/* gcuda-copy.h: structured (2D, 3D and cross-context 3D) copies
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(GCUDA_INSIDE) && !defined(GCUDA_COMPILATION)
+# error "Only <gcuda.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "gcuda-types.h"
+#include "gcuda-version-macros.h"
+
+G_BEGIN_DECLS
+
+#define GCUDA_TYPE_COPY_2D (gcuda_copy_2d_get_type ())
+
+GCUDA_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (GCudaCopy2D, gcuda_copy_2d, GCUDA, COPY_2D, GObject)
+
+#define GCUDA_TYPE_COPY_3D (gcuda_copy_3d_get_type ())
+
+GCUDA_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (GCudaCopy3D, gcuda_copy_3d, GCUDA, COPY_3D, GObject)
+
+#define GCUDA_TYPE_COPY_3D_PEER (gcuda_copy_3d_peer_get_type ())
+
+GCUDA_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (GCudaCopy3DPeer, gcuda_copy_3d_peer, GCUDA, COPY_3D_PEER, GObject)
+
+/* GCudaCopy2D */
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaCopy2D     *gcuda_copy_2d_new                     (void);
+
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_host            (GCudaCopy2D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_host            (GCudaCopy2D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_host_buffer     (GCudaCopy2D       *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_host_buffer     (GCudaCopy2D       *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_buffer          (GCudaCopy2D       *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_buffer          (GCudaCopy2D       *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_unified         (GCudaCopy2D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_unified         (GCudaCopy2D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_copy_2d_execute                 (GCudaCopy2D       *self,
+                                                        GCudaStream       *stream,
+                                                        gboolean           aligned,
+                                                        GError           **error);
+
+/* GCudaCopy3D */
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaCopy3D     *gcuda_copy_3d_new                     (void);
+
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_host            (GCudaCopy3D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_host            (GCudaCopy3D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_host_buffer     (GCudaCopy3D       *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_host_buffer     (GCudaCopy3D       *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_buffer          (GCudaCopy3D       *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_buffer          (GCudaCopy3D       *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_unified         (GCudaCopy3D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_unified         (GCudaCopy3D       *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_copy_3d_execute                 (GCudaCopy3D       *self,
+                                                        GCudaStream       *stream,
+                                                        GError           **error);
+
+/* GCudaCopy3DPeer */
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaCopy3DPeer *gcuda_copy_3d_peer_new                (void);
+
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_host       (GCudaCopy3DPeer   *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_host       (GCudaCopy3DPeer   *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_host_buffer (GCudaCopy3DPeer  *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_host_buffer (GCudaCopy3DPeer  *self,
+                                                        GCudaHostBuffer   *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_buffer     (GCudaCopy3DPeer   *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_buffer     (GCudaCopy3DPeer   *self,
+                                                        GCudaBuffer       *buffer);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_unified    (GCudaCopy3DPeer   *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_unified    (GCudaCopy3DPeer   *self,
+                                                        guint64            address,
+                                                        guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_context    (GCudaCopy3DPeer   *self,
+                                                        GCudaContext      *context);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_context    (GCudaCopy3DPeer   *self,
+                                                        GCudaContext      *context);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_copy_3d_peer_execute            (GCudaCopy3DPeer   *self,
+                                                        GCudaStream       *stream,
+                                                        GError           **error);
+
+G_END_DECLS
