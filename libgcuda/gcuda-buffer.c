@@ -704,7 +704,8 @@ upload (GCudaBuffer  *self,
                                                         _gcuda_stream_get_handle (stream)),
                       "cuMemcpyHtoDAsync", error);
   else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error);
+    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error) &&
+         _gcuda_legacy_stream_synchronize (error);
   _gcuda_context_leave (&scope);
   return ok;
 }
@@ -751,7 +752,9 @@ download (GCudaBuffer  *self,
  * @error: return location for a #GError
  *
  * Copies host data into the buffer (PyCUDA's `memcpy_htod()`) and returns
- * when the copy is done.
+ * when the copy is done: unlike the driver's `cuMemcpyHtoD()` from pageable
+ * memory, the data is in place for work on any stream, non-blocking ones
+ * included.
  *
  * Returns: %TRUE on success
  *
@@ -994,6 +997,8 @@ copy_from (GCudaBuffer  *self,
         : GCUDA_CHECK (drv->fn_cuMemcpyPeer (self->ptr + offset, dst_ctx, source->ptr + source_offset,
                                              src_ctx, size), "cuMemcpyPeer", error);
     }
+  if (ok && !on_stream)
+    ok = _gcuda_legacy_stream_synchronize (error);
   _gcuda_context_leave (&scope);
   return ok;
 }
@@ -1146,6 +1151,11 @@ memset_elements (GCudaBuffer  *self,
                      : drv->fn_cuMemsetD2D32 (p, pitch, value, width, height);
         break;
       }
+  if (res == CUDA_SUCCESS && stream == NULL && !_gcuda_legacy_stream_synchronize (error))
+    {
+      _gcuda_context_leave (&scope);
+      return FALSE;
+    }
   _gcuda_context_leave (&scope);
   return _gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error);
 }

@@ -742,10 +742,10 @@ copy_execute (const CopySpec  *spec,
       }
       break;
 
-    default:
-      g_assert_not_reached ();
     }
 
+  if (ok && stream == NULL)
+    ok = _gcuda_legacy_stream_synchronize (error);
   _gcuda_context_leave (&scope);
   g_object_unref (plan.context);
   return ok;

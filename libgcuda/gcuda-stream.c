@@ -624,3 +624,9 @@ gcuda_stream_synchronize_finish (GCudaStream   *self,
 
   return _gcuda_wait_task_finish (self, result, gcuda_stream_synchronize_async, error);
 }
+
+gboolean
+_gcuda_legacy_stream_synchronize (GError **error)
+{
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuStreamSynchronize (CU_STREAM_LEGACY), "cuStreamSynchronize", error);
+}

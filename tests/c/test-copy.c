@@ -227,6 +227,13 @@ assert_buffer_equals (GCudaBuffer  *buffer,
 
   bytes = gcuda_buffer_download (buffer, 0, size, &error);
   g_assert_no_error (error);
+  for (gsize i = 0; i < size; i++)
+    if (((const guint8 *) g_bytes_get_data (bytes, NULL))[i] != expected[i])
+      {
+        g_test_message ("first difference at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT ": %u, expected %u",
+                        i, size, ((const guint8 *) g_bytes_get_data (bytes, NULL))[i], expected[i]);
+        break;
+      }
   g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), expected, size);
 }
 
