@@ -40,3 +40,81 @@ def init(flags=0):
 get_version = GCuda.get_version
 get_driver_version = GCuda.get_driver_version
 mem_get_info = GCuda.mem_get_info
+
+# ---------------------------------------------------------------- streams and events
+
+Stream = GCuda.Stream
+Event = GCuda.Event
+stream_flags = GCuda.StreamFlags
+event_flags = GCuda.EventFlags
+
+# ---------------------------------------------------------------- memory
+#
+# Device pointers are GCuda.Buffer objects: where PyCUDA takes
+# `int(alloc) + offset`, pass `alloc.new_view(offset, size)`; bare integer
+# addresses are refused with a TypeError. Arrays made by the functions below
+# have the GCuda object as `.base` (GCuda.get_host_buffer(ary) and
+# GCuda.get_buffer(ary) find it from any view).
+
+DeviceAllocation = GCuda.Buffer
+ManagedAllocation = GCuda.Buffer
+PagelockedHostAllocation = GCuda.HostBuffer
+HostAllocation = GCuda.HostBuffer  # PyCUDA's deprecated name
+AlignedHostAllocation = GCuda.HostBuffer
+RegisteredHostMemory = GCuda.HostBuffer
+
+host_alloc_flags = GCuda.HostAllocFlags
+mem_host_register_flags = GCuda.HostRegisterFlags
+mem_attach_flags = GCuda.MemAttachFlags
+memory_type = GCuda.MemoryType
+
+
+def IPCMemoryHandle(ipc_handle, flags=None, context=None):  # noqa: N802 - PyCUDA's class name
+    """Opens device memory another process shared with mem_get_ipc_handle()
+    (peer access is enabled lazily, as PyCUDA's default flags ask; @flags is
+    accepted for compatibility and ignored). Close it with free()."""
+    return GCuda.Buffer.from_ipc_handle(ipc_handle, context)
+
+
+mem_alloc = GCuda.mem_alloc
+mem_alloc_pitch = GCuda.mem_alloc_pitch
+mem_get_ipc_handle = GCuda.mem_get_ipc_handle
+to_device = GCuda.to_device
+from_device = GCuda.from_device
+from_device_like = GCuda.from_device_like
+
+memcpy_htod = GCuda.memcpy_htod
+memcpy_htod_async = GCuda.memcpy_htod_async
+memcpy_dtoh = GCuda.memcpy_dtoh
+memcpy_dtoh_async = GCuda.memcpy_dtoh_async
+memcpy_dtod = GCuda.memcpy_dtod
+memcpy_dtod_async = GCuda.memcpy_dtod_async
+memcpy_peer = GCuda.memcpy_peer
+memcpy_peer_async = GCuda.memcpy_peer_async
+
+memset_d8 = GCuda.memset_d8
+memset_d16 = GCuda.memset_d16
+memset_d32 = GCuda.memset_d32
+memset_d8_async = GCuda.memset_d8_async
+memset_d16_async = GCuda.memset_d16_async
+memset_d32_async = GCuda.memset_d32_async
+memset_d2d8 = GCuda.memset_d2d8
+memset_d2d16 = GCuda.memset_d2d16
+memset_d2d32 = GCuda.memset_d2d32
+memset_d2d8_async = GCuda.memset_d2d8_async
+memset_d2d16_async = GCuda.memset_d2d16_async
+memset_d2d32_async = GCuda.memset_d2d32_async
+
+pagelocked_empty = GCuda.pagelocked_empty
+pagelocked_zeros = GCuda.pagelocked_zeros
+pagelocked_empty_like = GCuda.pagelocked_empty_like
+pagelocked_zeros_like = GCuda.pagelocked_zeros_like
+aligned_empty = GCuda.aligned_empty
+aligned_zeros = GCuda.aligned_zeros
+aligned_empty_like = GCuda.aligned_empty_like
+aligned_zeros_like = GCuda.aligned_zeros_like
+managed_empty = GCuda.managed_empty
+managed_zeros = GCuda.managed_zeros
+managed_empty_like = GCuda.managed_empty_like
+managed_zeros_like = GCuda.managed_zeros_like
+register_host_memory = GCuda.register_host_memory
