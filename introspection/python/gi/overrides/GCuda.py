@@ -4,6 +4,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import ctypes
+import builtins
 import functools
 import math
 import numbers
@@ -214,10 +215,17 @@ class _GLibThread:
 
 
 def _awaitable(obj, start, finish, cancellable):
-    """An asyncio future completed by start(obj, cancellable, callback)."""
+    """An asyncio future completed by start(obj, cancellable, callback),
+    started now; outside a running loop (``asyncio.run(s.synchronize_async())``)
+    a coroutine that starts it when awaited."""
     import asyncio
 
-    loop = asyncio.get_running_loop()
+    try:
+        loop = asyncio.get_running_loop()
+    except builtins.RuntimeError:  # this module's RuntimeError is GCuda's
+        async def when_awaited():
+            return await _awaitable(obj, start, finish, cancellable)
+        return when_awaited()
     future = loop.create_future()
     cancellable = cancellable or Gio.Cancellable()
 
