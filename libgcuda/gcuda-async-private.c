@@ -238,9 +238,10 @@ _gcuda_task_complete_on_stream (GTask    *task,
   g_autoptr(GError) error = NULL;
   TaskWait *wait;
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
+  /* No early return for a cancellable already cancelled: the caller has
+   * queued work (a copy into memory the task owns) that must finish before
+   * the task may go. Connecting to a cancelled cancellable completes the
+   * task at once, and the wait still holds it until the host function. */
   wait = g_new0 (TaskWait, 1);
   g_atomic_ref_count_init (&wait->ref_count);
   wait->task = g_object_ref (task);

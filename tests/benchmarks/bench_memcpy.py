@@ -1,0 +1,600 @@
+#!/usr/bin/env python3
+# bench_memcpy.py: copy bandwidth from Python, GCuda beside the raw driver
+#
+# The Python counterpart of bench-memcpy.c: HtoD and DtoH from and into
+# page-locked and pageable numpy arrays, and DtoD, 256 MiB per copy, best and
+# median of 10 (after 2 warm-up rounds), GB/s = 1e9 bytes/s, DtoD counting
+# each byte read and written (2 x size).
+#
+# Two modes, because the GPU host's Python with CuPy and cuda.bindings has no
+# PyGObject, and the one with PyGObject has neither:
+#
+#   --gcuda  (a Python with PyGObject and numpy): GCuda through the
+#            introspected API: numpy arrays passed by address to
+#            Buffer.upload_from_address() / download_to_address(), and
+#            Buffer.copy_from(); page-locked arrays are numpy views (built
+#            here with ctypes) of a GCuda.HostBuffer. Beside it, in the same
+#            process and on the same memory, the raw driver through ctypes
+#            (libcuda.so.1, GCuda's context pushed with cuCtxPushCurrent_v2).
+#            If the override has PyCUDA's memcpy_htod/dtoh/dtod, they are
+#            measured too.
+#   --raw    (e.g. python3.12 with numpy and cuda.bindings and/or CuPy): the
+#            raw driver through ctypes, through cuda.bindings (cuda-python)
+#            and CuPy's runtime memcpy, whichever are importable.
+#
+# Both print the same table: one line per operation and path, with the
+# ratio to the first path of that operation (the raw driver through
+# ctypes). Compare the two modes' "raw ctypes" lines to relate them.
+#
+# Every copy is timed from the call until it is complete: GCuda's
+# synchronous calls return then; the raw paths add a legacy-stream
+# synchronize after HtoD and DtoD, as bench-memcpy.c does. DtoD is also
+# timed on the GPU: events on the legacy stream around the stream-ordered
+# form (Buffer.copy_from_on_stream(), cuMemcpyDtoDAsync), the context pushed
+# for each call on both sides: the copy plus the latency of queuing it. It
+# asserts nothing. Exit status 77:
+# nothing could be measured (no GPU, no driver, or the mode's modules
+# missing).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import argparse
+import ctypes
+import json
+import os
+import sys
+import time
+
+SKIP = 77
+CU_STREAM_LEGACY = 1
+WARMUP = 2
+OPS = ['HtoD pinned', 'DtoH pinned', 'HtoD pageable', 'DtoH pageable', 'DtoD (read+write)',
+       'DtoD async, GPU time']
+
+
+class Skip(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ raw driver through ctypes
+
+class RawDriver:
+    """The driver's entry points through ctypes, exported names first, else
+    cuGetProcAddress_v2."""
+
+    SIGNATURES = {
+        # name: (exported name, argtypes)
+        'cuInit': ('cuInit', [ctypes.c_uint]),
+        'cuDeviceGet': ('cuDeviceGet', [ctypes.POINTER(ctypes.c_int), ctypes.c_int]),
+        'cuDevicePrimaryCtxRetain': ('cuDevicePrimaryCtxRetain', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]),
+        'cuCtxPushCurrent': ('cuCtxPushCurrent_v2', [ctypes.c_void_p]),
+        'cuCtxPopCurrent': ('cuCtxPopCurrent_v2', [ctypes.POINTER(ctypes.c_void_p)]),
+        'cuMemAlloc': ('cuMemAlloc_v2', [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]),
+        'cuMemFree': ('cuMemFree_v2', [ctypes.c_uint64]),
+        'cuMemHostAlloc': ('cuMemHostAlloc', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_uint]),
+        'cuMemFreeHost': ('cuMemFreeHost', [ctypes.c_void_p]),
+        'cuMemcpyHtoD': ('cuMemcpyHtoD_v2', [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]),
+        'cuMemcpyDtoH': ('cuMemcpyDtoH_v2', [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t]),
+        'cuMemcpyDtoD': ('cuMemcpyDtoD_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t]),
+        'cuMemcpyDtoDAsync': ('cuMemcpyDtoDAsync_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
+                                                       ctypes.c_void_p]),
+        'cuStreamSynchronize': ('cuStreamSynchronize', [ctypes.c_void_p]),
+        'cuEventCreate': ('cuEventCreate', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]),
+        'cuEventRecord': ('cuEventRecord', [ctypes.c_void_p, ctypes.c_void_p]),
+        'cuEventSynchronize': ('cuEventSynchronize', [ctypes.c_void_p]),
+        'cuEventElapsedTime': ('cuEventElapsedTime', [ctypes.POINTER(ctypes.c_float), ctypes.c_void_p,
+                                                      ctypes.c_void_p]),
+        'cuEventDestroy': ('cuEventDestroy_v2', [ctypes.c_void_p]),
+    }
+
+    def __init__(self):
+        path = os.environ.get('GCUDA_DRIVER_LIBRARY') or 'libcuda.so.1'
+        try:
+            self.lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise Skip('cannot load %s: %s' % (path, e))
+        get_proc = getattr(self.lib, 'cuGetProcAddress_v2', None)
+        if get_proc is not None:
+            get_proc.restype = ctypes.c_int
+            get_proc.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
+                                 ctypes.c_uint64, ctypes.c_void_p]
+        for name, (exported, argtypes) in self.SIGNATURES.items():
+            proto = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)
+            try:
+                fn = proto((exported, self.lib))
+            except AttributeError:
+                pfn = ctypes.c_void_p()
+                if get_proc is None or get_proc(name.encode(), ctypes.byref(pfn), 12000, 0, None) != 0 \
+                        or not pfn.value:
+                    raise Skip('the driver has no %s' % exported)
+                fn = proto(pfn.value)
+            setattr(self, name, self._checked(name, fn))
+
+    @staticmethod
+    def _checked(name, fn):
+        def call(*args):
+            res = fn(*args)
+            if res != 0:
+                raise RuntimeError('%s failed: CUresult %d' % (name, res))
+        return call
+
+
+class RawPath:
+    """Copies through RawDriver on @context (a CUcontext handle, int), which
+    is pushed around each call as an application using the raw driver from
+    one thread would keep it current."""
+
+    def __init__(self, drv, context, name='raw libcuda (ctypes)'):
+        self.drv = drv
+        self.context = ctypes.c_void_p(context)
+        self.name = name
+        self.start = ctypes.c_void_p()
+        self.stop = ctypes.c_void_p()
+        with self:
+            drv.cuEventCreate(ctypes.byref(self.start), 0)
+            drv.cuEventCreate(ctypes.byref(self.stop), 0)
+
+    def __enter__(self):
+        self.drv.cuCtxPushCurrent(self.context)
+
+    def __exit__(self, *exc):
+        popped = ctypes.c_void_p()
+        self.drv.cuCtxPopCurrent(ctypes.byref(popped))
+
+    def legacy_sync(self):
+        self.drv.cuStreamSynchronize(ctypes.c_void_p(CU_STREAM_LEGACY))
+
+    def make_ops(self, mem):
+        self.mem = mem  # the copies need it alive
+        drv, n = self.drv, mem.size
+        a, b = mem.dev_a_address, mem.dev_b_address
+        pinned, pageable = mem.pinned_address, mem.pageable_address
+
+        def htod(host):
+            def op():
+                with self:
+                    t0 = time.perf_counter()
+                    drv.cuMemcpyHtoD(a, host, n)
+                    self.legacy_sync()
+                    return time.perf_counter() - t0
+            return op
+
+        def dtoh(host):
+            def op():
+                with self:
+                    t0 = time.perf_counter()
+                    drv.cuMemcpyDtoH(host, a, n)
+                    return time.perf_counter() - t0
+            return op
+
+        def dtod():
+            with self:
+                t0 = time.perf_counter()
+                drv.cuMemcpyDtoD(b, a, n)
+                self.legacy_sync()
+                return time.perf_counter() - t0
+
+        def dtod_events():
+            # stream-ordered, the context pushed for each call (as GCuda's
+            # side does): the copy plus the latency of queuing it
+            ms = ctypes.c_float()
+            with self:
+                drv.cuEventRecord(self.start, None)
+            with self:
+                drv.cuMemcpyDtoDAsync(b, a, n, None)
+            with self:
+                drv.cuEventRecord(self.stop, None)
+                drv.cuEventSynchronize(self.stop)
+                drv.cuEventElapsedTime(ctypes.byref(ms), self.start, self.stop)
+            return ms.value / 1e3
+
+        return dict(zip(OPS, [htod(pinned), dtoh(pinned), htod(pageable), dtoh(pageable), dtod, dtod_events]))
+
+
+def numpy_over(address, size):
+    """A writable uint8 numpy array over @size bytes at @address (no copy);
+    whoever owns the memory must outlive it."""
+    import numpy as np
+    return np.frombuffer((ctypes.c_uint8 * size).from_address(address), dtype=np.uint8)
+
+
+class Memory:
+    """What every path of one process copies between: two device buffers,
+    page-locked and pageable host arrays, their addresses, touched once."""
+
+    def __init__(self, size, dev_a_address, dev_b_address, pinned_address, keep):
+        import numpy as np
+        self.size = size
+        self.dev_a_address = dev_a_address
+        self.dev_b_address = dev_b_address
+        self.pinned = numpy_over(pinned_address, size)
+        self.pageable = np.empty(size, dtype=np.uint8)
+        self.pinned[:] = 0xa5
+        self.pageable[:] = 0x5a
+        self.pinned_address = self.pinned.ctypes.data
+        self.pageable_address = self.pageable.ctypes.data
+        self.keep = keep  # the owners of the memory
+
+
+# ------------------------------------------------------------------ GCuda (PyGObject)
+
+def gcuda_paths(size):
+    try:
+        import numpy  # noqa: F401
+        import gi
+        gi.require_version('GCuda', '1.0')
+        from gi.repository import GCuda, GLib
+    except (ImportError, ValueError) as e:
+        raise Skip('--gcuda needs PyGObject, GCuda\'s typelib and numpy: %s' % e)
+
+    try:
+        context = GCuda.Context.get_default()
+    except GLib.Error as e:
+        raise Skip('no GPU: %s' % e.message)
+    dev_a = GCuda.Buffer.new(context, size)
+    dev_b = GCuda.Buffer.new(context, size)
+    host = GCuda.HostBuffer.new_pagelocked(context, size, GCuda.HostAllocFlags(0))
+    mem = Memory(size, dev_a.get_address(), dev_b.get_address(), host.get_address(), (dev_a, dev_b, host))
+    dev_a.memset_d8(0, 0x3c, size, None)
+    dev_b.memset_d8(0, 0xc3, size, None)
+
+    drv = RawDriver()
+    raw = RawPath(drv, context.get_handle())
+    device = context.get_device()
+    title = '%s, GCuda context 0x%x' % (device.get_name(), context.get_handle())
+
+    def gcuda_ops():
+        n = size
+
+        def htod(address):
+            def op():
+                t0 = time.perf_counter()
+                dev_a.upload_from_address(0, address, n)
+                return time.perf_counter() - t0
+            return op
+
+        def dtoh(address):
+            def op():
+                t0 = time.perf_counter()
+                dev_a.download_to_address(0, address, n)
+                return time.perf_counter() - t0
+            return op
+
+        def dtod():
+            t0 = time.perf_counter()
+            dev_b.copy_from(0, dev_a, 0, n)
+            return time.perf_counter() - t0
+
+        def dtod_events():
+            # the raw path's events, recorded around GCuda's stream-ordered
+            # copy on the legacy stream, as around the raw path's
+            ms = ctypes.c_float()
+            with raw:
+                drv.cuEventRecord(raw.start, None)
+            dev_b.copy_from_on_stream(0, dev_a, 0, n, None)
+            with raw:
+                drv.cuEventRecord(raw.stop, None)
+                drv.cuEventSynchronize(raw.stop)
+                drv.cuEventElapsedTime(ctypes.byref(ms), raw.start, raw.stop)
+            return ms.value / 1e3
+
+        return dict(zip(OPS, [htod(mem.pinned_address), dtoh(mem.pinned_address), htod(mem.pageable_address),
+                              dtoh(mem.pageable_address), dtod, dtod_events]))
+
+    paths = [(raw.name, raw.make_ops(mem)), ('GCuda address API', gcuda_ops())]
+
+    # PyCUDA's names in the override, where present: numpy arrays passed
+    # whole (the override finds the address)
+    if all(hasattr(GCuda, f) for f in ('memcpy_htod', 'memcpy_dtoh', 'memcpy_dtod')):
+        def pycuda_ops():
+            def htod(ary):
+                def op():
+                    t0 = time.perf_counter()
+                    GCuda.memcpy_htod(dev_a, ary)
+                    return time.perf_counter() - t0
+                return op
+
+            def dtoh(ary):
+                def op():
+                    t0 = time.perf_counter()
+                    GCuda.memcpy_dtoh(ary, dev_a)
+                    return time.perf_counter() - t0
+                return op
+
+            def dtod():
+                t0 = time.perf_counter()
+                GCuda.memcpy_dtod(dev_b, dev_a, size)
+                return time.perf_counter() - t0
+
+            return {OPS[0]: htod(mem.pinned), OPS[1]: dtoh(mem.pinned), OPS[2]: htod(mem.pageable),
+                    OPS[3]: dtoh(mem.pageable), OPS[4]: dtod}
+
+        paths.append(('GCuda memcpy_* (PyCUDA names)', pycuda_ops()))
+
+    return title, paths, mem
+
+
+# ------------------------------------------------------------------ raw: ctypes, cuda.bindings, CuPy
+
+def raw_paths(size):
+    paths = []
+    keep = []
+    mem = None
+    title = None
+    reasons = []
+
+    try:
+        import numpy  # noqa: F401
+    except ImportError as e:
+        raise Skip('--raw needs numpy: %s' % e)
+
+    # ctypes: its own retain of device 0's primary context
+    try:
+        drv = RawDriver()
+        drv.cuInit(0)
+        dev = ctypes.c_int()
+        drv.cuDeviceGet(ctypes.byref(dev), 0)
+        ctx = ctypes.c_void_p()
+        drv.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev.value)
+        raw = RawPath(drv, ctx.value)
+        a, b, host = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_void_p()
+        with raw:
+            drv.cuMemAlloc(ctypes.byref(a), size)
+            drv.cuMemAlloc(ctypes.byref(b), size)
+            drv.cuMemHostAlloc(ctypes.byref(host), size, 0)
+        mem = Memory(size, a.value, b.value, host.value, ())
+        keep.append(mem)
+        paths.append((raw.name, raw.make_ops(mem)))
+        title = 'device 0, its primary context 0x%x' % ctx.value
+    except (Skip, RuntimeError) as e:
+        reasons.append('ctypes: %s' % e)
+
+    # cuda.bindings (cuda-python), on the same memory if ctypes had it
+    try:
+        try:
+            from cuda.bindings import driver as cu
+        except ImportError:
+            from cuda import cuda as cu
+        paths.append(bindings_path(cu, size, mem, keep))
+    except ImportError as e:
+        reasons.append('cuda.bindings: %s' % e)
+    except RuntimeError as e:
+        reasons.append('cuda.bindings: %s' % e)
+
+    # CuPy: runtime memcpy on its own allocations (same primary context)
+    try:
+        import cupy
+        paths.append(cupy_path(cupy, size, keep))
+    except ImportError as e:
+        reasons.append('CuPy: %s' % e)
+    except Exception as e:  # noqa: BLE001 - CuPy raises its own CUDA error classes
+        reasons.append('CuPy: %s' % e)
+
+    if not paths:
+        raise Skip('nothing to measure: ' + '; '.join(reasons))
+    for r in reasons:
+        print('# not measured: %s' % r)
+    return title or 'device 0', paths, keep
+
+
+def bindings_path(cu, size, mem, keep):
+    def check(result):
+        if not isinstance(result, tuple):
+            result = (result,)
+        if int(result[0]) != 0:
+            raise RuntimeError('CUresult %s' % (result[0],))
+        return result[1] if len(result) == 2 else result[1:]
+
+    check(cu.cuInit(0))
+    dev = check(cu.cuDeviceGet(0))
+    ctx = check(cu.cuDevicePrimaryCtxRetain(dev))
+    check(cu.cuCtxPushCurrent(ctx))
+    try:
+        if mem is None:
+            a = int(check(cu.cuMemAlloc(size)))
+            b = int(check(cu.cuMemAlloc(size)))
+            host = int(check(cu.cuMemHostAlloc(size, 0)))
+            mem = Memory(size, a, b, host, ())
+            keep.append(mem)
+        start = check(cu.cuEventCreate(0))
+        stop = check(cu.cuEventCreate(0))
+    finally:
+        check(cu.cuCtxPopCurrent())
+    legacy = cu.CUstream(CU_STREAM_LEGACY)
+    n = size
+    a, b = cu.CUdeviceptr(mem.dev_a_address), cu.CUdeviceptr(mem.dev_b_address)
+
+    class Current:
+        def __enter__(self):
+            check(cu.cuCtxPushCurrent(ctx))
+
+        def __exit__(self, *exc):
+            check(cu.cuCtxPopCurrent())
+
+    current = Current()
+
+    def htod(host):
+        def op():
+            with current:
+                t0 = time.perf_counter()
+                check(cu.cuMemcpyHtoD(a, host, n))
+                check(cu.cuStreamSynchronize(legacy))
+                return time.perf_counter() - t0
+        return op
+
+    def dtoh(host):
+        def op():
+            with current:
+                t0 = time.perf_counter()
+                check(cu.cuMemcpyDtoH(host, a, n))
+                return time.perf_counter() - t0
+        return op
+
+    def dtod():
+        with current:
+            t0 = time.perf_counter()
+            check(cu.cuMemcpyDtoD(b, a, n))
+            check(cu.cuStreamSynchronize(legacy))
+            return time.perf_counter() - t0
+
+    def dtod_events():
+        with current:
+            check(cu.cuEventRecord(start, 0))
+        with current:
+            check(cu.cuMemcpyDtoDAsync(b, a, n, 0))
+        with current:
+            check(cu.cuEventRecord(stop, 0))
+            check(cu.cuEventSynchronize(stop))
+            ms = check(cu.cuEventElapsedTime(start, stop))
+        return ms / 1e3
+
+    ops = dict(zip(OPS, [htod(mem.pinned_address), dtoh(mem.pinned_address), htod(mem.pageable_address),
+                         dtoh(mem.pageable_address), dtod, dtod_events]))
+    keep.append(mem)
+    return ('raw cuda.bindings', ops)
+
+
+def cupy_path(cupy, size, keep):
+    import numpy as np
+    import cupyx
+
+    rt = cupy.cuda.runtime
+    dev_a = cupy.empty(size, dtype=cupy.uint8)
+    dev_b = cupy.empty(size, dtype=cupy.uint8)
+    dev_a.fill(0x3c)
+    dev_b.fill(0xc3)
+    pinned = cupyx.empty_pinned((size,), dtype=np.uint8)
+    pageable = np.empty(size, dtype=np.uint8)
+    pinned[:] = 0xa5
+    pageable[:] = 0x5a
+    keep.append((dev_a, dev_b, pinned, pageable))
+    a, b = dev_a.data.ptr, dev_b.data.ptr
+    null = cupy.cuda.Stream.null
+    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+    rt.deviceSynchronize()
+
+    def htod(host):
+        def op():
+            t0 = time.perf_counter()
+            rt.memcpy(a, host, size, rt.memcpyHostToDevice)
+            null.synchronize()
+            return time.perf_counter() - t0
+        return op
+
+    def dtoh(host):
+        def op():
+            t0 = time.perf_counter()
+            rt.memcpy(host, a, size, rt.memcpyDeviceToHost)
+            return time.perf_counter() - t0
+        return op
+
+    def dtod():
+        t0 = time.perf_counter()
+        rt.memcpy(b, a, size, rt.memcpyDeviceToDevice)
+        null.synchronize()
+        return time.perf_counter() - t0
+
+    def dtod_events():
+        start.record(null)
+        rt.memcpyAsync(b, a, size, rt.memcpyDeviceToDevice, null.ptr)
+        stop.record(null)
+        stop.synchronize()
+        return cupy.cuda.get_elapsed_time(start, stop) / 1e3
+
+    ops = dict(zip(OPS, [htod(pinned.ctypes.data), dtoh(pinned.ctypes.data), htod(pageable.ctypes.data),
+                         dtoh(pageable.ctypes.data), dtod, dtod_events]))
+    return ('CuPy runtime memcpy', ops)
+
+
+# ------------------------------------------------------------------ measuring and printing
+
+def measure(paths, size, reps):
+    """{op: [(path name, [seconds...])]}: per repetition the paths take
+    turns going first."""
+    results = {}
+    for op in OPS:
+        runs = [(name, ops[op], []) for name, ops in paths if op in ops]
+        for _ in range(WARMUP):
+            for _, fn, _ in runs:
+                fn()
+        for i in range(reps):
+            k = i % len(runs)
+            for name, fn, times in runs[k:] + runs[:k]:
+                times.append(fn())
+        results[op] = [(name, times) for name, _, times in runs]
+    return results
+
+
+def summarize(times, nbytes):
+    s = sorted(times)
+    n = len(s)
+    median = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return nbytes / s[0] / 1e9, nbytes / median / 1e9
+
+
+def report(title, mode, results, size, reps, json_path=None):
+    print('Copy bandwidth from Python (%s), %d MiB per copy, best and median of %d (after %d warm-up rounds),'
+          % (mode, size >> 20, reps, WARMUP))
+    print('GB/s = 1e9 bytes/s; %s; ratios are to the first path of each operation' % title)
+    print()
+    print('%-24s %-32s %10s %10s %9s %9s' % ('operation', 'path', 'best', 'median', 'best/1st', 'med/1st'))
+    rows = []
+    for op in OPS:
+        nbytes = size * (2 if op.startswith('DtoD') else 1)
+        first = None
+        for name, times in results.get(op, []):
+            best, median = summarize(times, nbytes)
+            if first is None:
+                first = (best, median)
+                ratio = ('', '')
+            else:
+                ratio = ('%9.4f' % (best / first[0]), '%9.4f' % (median / first[1]))
+            print('%-24s %-32s %10.2f %10.2f %9s %9s' % ((op, name, best, median) + ratio))
+            rows.append({'operation': op, 'path': name, 'best_gbps': best, 'median_gbps': median,
+                         'seconds': times})
+        sys.stdout.flush()
+    if json_path:
+        with open(json_path, 'w') as f:
+            json.dump({'mode': mode, 'title': title, 'size': size, 'repetitions': reps, 'rows': rows}, f, indent=1)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[1] if __doc__ else None)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument('--gcuda', action='store_true', help='GCuda through PyGObject, beside raw ctypes')
+    mode.add_argument('--raw', action='store_true', help='raw ctypes, cuda.bindings and CuPy')
+    parser.add_argument('--size', type=int, default=256, help='MiB per copy (default 256)')
+    parser.add_argument('--reps', type=int, default=10, help='repetitions (default 10)')
+    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
+    args = parser.parse_args(argv)
+    if args.size < 1 or args.reps < 1:
+        parser.error('--size and --reps must be positive')
+    size = args.size << 20
+
+    if not args.gcuda and not args.raw:
+        # the mode this Python can do
+        try:
+            import gi  # noqa: F401
+            args.gcuda = True
+        except ImportError:
+            args.raw = True
+
+    try:
+        if args.gcuda:
+            title, paths, keep = gcuda_paths(size)
+            mode_name = 'GCuda through PyGObject'
+        else:
+            title, paths, keep = raw_paths(size)
+            mode_name = 'raw'
+    except Skip as e:
+        print('bench_memcpy: %s' % e, file=sys.stderr)
+        return SKIP
+
+    results = measure(paths, size, args.reps)
+    report(title, mode_name, results, size, args.reps, args.json)
+    del keep
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
