@@ -17,56 +17,14 @@
 #include <string.h>
 
 #include "gcuda-test-async.h"
+#include "gcuda-test-memory.h"
 #include "gcuda-test-util.h"
-
-#define KiB (G_GUINT64_CONSTANT (1024))
-#define MiB (1024 * KiB)
 
 #define IPC_HANDLE_SIZE 64  /* CU_IPC_HANDLE_SIZE */
 
 /* ------------------------------------------------------------ data */
 
-static guint64
-splitmix64 (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-/* Fills @data with fresh random bytes: a generator seeded from
- * g_random_int(), fast enough for hundreds of MiB. */
-static void
-fill_random (gpointer data,
-             gsize    size)
-{
-  guint64 state = ((guint64) g_random_int () << 32) | g_random_int ();
-  guint8 *p = data;
-  gsize i;
-
-  for (i = 0; i + 8 <= size; i += 8)
-    {
-      guint64 v = splitmix64 (&state);
-      memcpy (p + i, &v, 8);
-    }
-  if (i < size)
-    {
-      guint64 v = splitmix64 (&state);
-      memcpy (p + i, &v, size - i);
-    }
-}
-
-static guint8 *
-random_data (gsize size)
-{
-  guint8 *data = g_malloc (MAX (size, 1));
-
-  fill_random (data, size);
-  return data;
-}
-
+/* A new GBytes of @size fresh random bytes. */
 static GBytes *
 random_bytes (gsize size)
 {
@@ -85,55 +43,6 @@ addr (gconstpointer p)
 {
   return (guint64) (guintptr) p;
 }
-
-static guint8 *
-host_ptr (GCudaHostBuffer *host)
-{
-  return GSIZE_TO_POINTER (gcuda_host_buffer_get_address (host));
-}
-
-static void
-assert_same_at (const char    *file,
-                int            line,
-                const char    *what,
-                gconstpointer  got,
-                gconstpointer  want,
-                gsize          size)
-{
-  const guint8 *g = got, *w = want;
-
-  if (size == 0 || memcmp (g, w, size) == 0)
-    return;
-  for (gsize i = 0; i < size; i++)
-    if (g[i] != w[i])
-      g_error ("%s:%d: %s differs at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
-               ": 0x%02x, expected 0x%02x", file, line, what, i, size, g[i], w[i]);
-}
-
-/* Asserts that @size bytes at @got are those at @want. */
-#define assert_same(got, want, size) \
-  assert_same_at (__FILE__, __LINE__, G_STRINGIFY (got), (got), (want), (size))
-
-static void
-assert_bytes_at (const char   *file,
-                 int           line,
-                 GBytes       *bytes,
-                 const guint8 *want,
-                 gsize         size)
-{
-  gsize got_size = 0;
-  gconstpointer got;
-
-  if (bytes == NULL)
-    g_error ("%s:%d: no bytes", file, line);
-  got = g_bytes_get_data (bytes, &got_size);
-  if (got_size != size)
-    g_error ("%s:%d: %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT, file, line, got_size, size);
-  assert_same_at (file, line, "bytes", got, want, size);
-}
-
-/* Asserts that @bytes holds the @size bytes at @want. */
-#define assert_bytes(bytes, want, size) assert_bytes_at (__FILE__, __LINE__, (bytes), (want), (size))
 
 static void
 assert_device_at (const char   *file,
@@ -158,18 +67,6 @@ assert_device_at (const char   *file,
 /* ------------------------------------------------------------ device helpers */
 
 static GCudaBuffer *
-new_buffer (GCudaContext *context,
-            guint64       size)
-{
-  GError *error = NULL;
-  GCudaBuffer *buffer = gcuda_buffer_new (context, size, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_BUFFER (buffer));
-  return buffer;
-}
-
-static GCudaBuffer *
 new_view (GCudaBuffer *parent,
           guint64      offset,
           guint64      size)
@@ -180,50 +77,6 @@ new_view (GCudaBuffer *parent,
   g_assert_no_error (error);
   g_assert_true (GCUDA_IS_BUFFER (view));
   return view;
-}
-
-static GCudaHostBuffer *
-new_pagelocked (GCudaContext *context,
-                guint64       size)
-{
-  GError *error = NULL;
-  GCudaHostBuffer *host = gcuda_host_buffer_new_pagelocked (context, size, GCUDA_HOST_ALLOC_FLAGS_DEFAULT, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_HOST_BUFFER (host));
-  return host;
-}
-
-static void
-upload_ok (GCudaBuffer  *buffer,
-           guint64       offset,
-           const guint8 *data,
-           gsize         size)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_buffer_upload (buffer, offset, data, size, &error));
-  g_assert_no_error (error);
-}
-
-/* Sets every byte of @buffer to @value (synchronously, legacy stream). */
-static void
-poison (GCudaBuffer *buffer,
-        guint8       value)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_buffer_memset_d8 (buffer, 0, value, gcuda_buffer_get_size (buffer), NULL, &error));
-  g_assert_no_error (error);
-}
-
-static void
-sync_stream (GCudaStream *stream)
-{
-  GError *error = NULL;
-
-  g_assert_true (gcuda_stream_synchronize (stream, &error));
-  g_assert_no_error (error);
 }
 
 static void
@@ -261,6 +114,39 @@ host_memset (guint8  *expected,
         else
           memcpy (p, &value, 4);
       }
+}
+
+/* memset_d8/16/32 (by @elem_size) of @buffer, the 2D form unless @pitch is 0
+ * (then @height is 1), asserted to succeed; the same is done to @expected. */
+static void
+memset_ok (GCudaBuffer *buffer,
+           guint8      *expected,
+           guint64      offset,
+           guint64      pitch,
+           guint        elem_size,
+           guint32      value,
+           guint64      width,
+           guint64      height,
+           GCudaStream *stream)
+{
+  GError *error = NULL;
+  gboolean ok;
+
+  if (pitch == 0 && elem_size == 1)
+    ok = gcuda_buffer_memset_d8 (buffer, offset, (guint8) value, width, stream, &error);
+  else if (pitch == 0 && elem_size == 2)
+    ok = gcuda_buffer_memset_d16 (buffer, offset, (guint16) value, width, stream, &error);
+  else if (pitch == 0)
+    ok = gcuda_buffer_memset_d32 (buffer, offset, value, width, stream, &error);
+  else if (elem_size == 1)
+    ok = gcuda_buffer_memset_d8_2d (buffer, offset, pitch, (guint8) value, width, height, stream, &error);
+  else if (elem_size == 2)
+    ok = gcuda_buffer_memset_d16_2d (buffer, offset, pitch, (guint16) value, width, height, stream, &error);
+  else
+    ok = gcuda_buffer_memset_d32_2d (buffer, offset, pitch, value, width, height, stream, &error);
+  g_assert_true (ok);
+  g_assert_no_error (error);
+  host_memset (expected, offset, pitch, elem_size, value, width, height);
 }
 
 /* ------------------------------------------------------------ _async results */
@@ -356,6 +242,55 @@ transfer_wait (Transfer *t)
       g_source_remove (id);
     }
   g_assert_true (t->done);
+}
+
+/* download_async of @size bytes of @buffer at @offset on @stream, waited
+ * for: @t holds what its callback saw (transfer_clear() it). */
+static void
+download_async_wait (Transfer    *t,
+                     GCudaBuffer *buffer,
+                     guint64      offset,
+                     guint64      size,
+                     GCudaStream *stream)
+{
+  transfer_init (t);
+  gcuda_buffer_download_async (buffer, offset, size, stream, NULL, download_cb, t);
+  transfer_wait (t);
+}
+
+/* upload_async of @bytes (NULL, or a reference dropped as soon as the call
+ * has returned) to @buffer at @offset on @stream, waited for, into @t. */
+static void
+upload_async_wait (Transfer    *t,
+                   GCudaBuffer *buffer,
+                   guint64      offset,
+                   GBytes      *bytes,
+                   GCudaStream *stream)
+{
+  transfer_init (t);
+  gcuda_buffer_upload_async (buffer, offset, bytes, stream, NULL, upload_cb, t);
+  if (bytes != NULL)
+    g_bytes_unref (bytes);
+  transfer_wait (t);
+}
+
+/* Asserts that download_async (@size bytes) and upload_async (@bytes) of
+ * @buffer at offset 0 on @stream both fail with GCUDA_ERROR @code. */
+static void
+assert_async_fail (GCudaBuffer *buffer,
+                   guint64      size,
+                   GBytes      *bytes,
+                   GCudaStream *stream,
+                   GCudaError   code)
+{
+  Transfer t;
+
+  download_async_wait (&t, buffer, 0, size, stream);
+  gcuda_assert_error (t.error, GCUDA_ERROR, code);
+  transfer_clear (&t);
+  upload_async_wait (&t, buffer, 0, g_bytes_ref (bytes), stream);
+  gcuda_assert_error (t.error, GCUDA_ERROR, code);
+  transfer_clear (&t);
 }
 
 /* GBytes over a page-locked host buffer, holding the buffer's only
@@ -583,7 +518,6 @@ test_views (void)
   g_autoptr(GCudaBuffer) view2 = NULL;
   g_autofree guint8 *expected = NULL;
   g_autofree guint8 *part = NULL;
-  GError *error = NULL;
 
   if (!gcuda_test_require_gpu ())
     return;
@@ -618,9 +552,7 @@ test_views (void)
   assert_device (view, 0, expected + off, vsize);
 
   /* memset and copies through views */
-  g_assert_true (gcuda_buffer_memset_d8 (view, vsize - 10, 0x5a, 10, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, off + vsize - 10, 0, 1, 0x5a, 10, 1);
+  memset_ok (view, expected + off, vsize - 10, 0, 1, 0x5a, 10, 1, NULL);
   assert_device (parent, 0, expected, size);
 
   /* a view of a view */
@@ -750,44 +682,28 @@ test_memset (void)
 
   /* synchronous, at offsets, counts in elements */
   v8 = random_byte_except (0);
-  g_assert_true (gcuda_buffer_memset_d8 (buffer, 3, v8, 1001, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 3, 0, 1, v8, 1001, 1);
+  memset_ok (buffer, expected, 3, 0, 1, v8, 1001, 1, NULL);
 
   v16 = (guint16) g_random_int_range (1, 0x10000);
-  g_assert_true (gcuda_buffer_memset_d16 (buffer, 2000, v16, 777, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 2000, 0, 2, v16, 777, 1);
+  memset_ok (buffer, expected, 2000, 0, 2, v16, 777, 1, NULL);
 
   v32 = g_random_int () | 0x01010101;
-  g_assert_true (gcuda_buffer_memset_d32 (buffer, 8196, v32, 1234, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 8196, 0, 4, v32, 1234, 1);
+  memset_ok (buffer, expected, 8196, 0, 4, v32, 1234, 1, NULL);
   assert_device (buffer, 0, expected, size);
 
   /* stream-ordered, up to the last element */
   v8 = random_byte_except (v8);
-  g_assert_true (gcuda_buffer_memset_d8 (buffer, 20001, v8, 3, stream, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 20001, 0, 1, v8, 3, 1);
+  memset_ok (buffer, expected, 20001, 0, 1, v8, 3, 1, stream);
   v16 = (guint16) (v16 + g_random_int_range (1, 0x10000));
-  g_assert_true (gcuda_buffer_memset_d16 (buffer, 30002, v16, 5, stream, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 30002, 0, 2, v16, 5, 1);
+  memset_ok (buffer, expected, 30002, 0, 2, v16, 5, 1, stream);
   v32 = ~v32;
-  g_assert_true (gcuda_buffer_memset_d32 (buffer, size - 400, v32, 100, stream, &error));
-  g_assert_no_error (error);
-  host_memset (expected, size - 400, 0, 4, v32, 100, 1);
+  memset_ok (buffer, expected, size - 400, 0, 4, v32, 100, 1, stream);
   sync_stream (stream);
   assert_device (buffer, 0, expected, size);
 
   /* overlapping sets apply in order */
-  g_assert_true (gcuda_buffer_memset_d32 (buffer, 40000, 0xa1b2c3d4, 64, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (gcuda_buffer_memset_d8 (buffer, 40001, 0x77, 10, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 40000, 0, 4, 0xa1b2c3d4, 64, 1);
-  host_memset (expected, 40001, 0, 1, 0x77, 10, 1);
+  memset_ok (buffer, expected, 40000, 0, 4, 0xa1b2c3d4, 64, 1, NULL);
+  memset_ok (buffer, expected, 40001, 0, 1, 0x77, 10, 1, NULL);
 
   /* a count of 0 changes nothing, even at the end */
   g_assert_true (gcuda_buffer_memset_d32 (buffer, size, v32, 0, NULL, &error));
@@ -799,9 +715,7 @@ test_memset (void)
 
   /* the whole buffer */
   v32 = g_random_int () | 1;
-  g_assert_true (gcuda_buffer_memset_d32 (buffer, 0, v32, size / 4, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 0, 0, 4, v32, size / 4, 1);
+  memset_ok (buffer, expected, 0, 0, 4, v32, size / 4, 1, NULL);
   assert_device (buffer, 0, expected, size);
 
   gcuda_test_assert_no_current_context ();
@@ -841,35 +755,25 @@ test_memset_2d (void)
 
   /* bytes: rows 2..11, bytes 5..304 of each */
   v8 = random_byte_except (0);
-  g_assert_true (gcuda_buffer_memset_d8_2d (pitched, 2 * pitch + 5, pitch, v8, 300, 10, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 2 * pitch + 5, pitch, 1, v8, 300, 10);
+  memset_ok (pitched, expected, 2 * pitch + 5, pitch, 1, v8, 300, 10, NULL);
 
   /* 16-bit: rows 13..19, from byte 6 */
   v16 = (guint16) g_random_int_range (1, 0x10000);
-  g_assert_true (gcuda_buffer_memset_d16_2d (pitched, 13 * pitch + 6, pitch, v16, 200, 7, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 13 * pitch + 6, pitch, 2, v16, 200, 7);
+  memset_ok (pitched, expected, 13 * pitch + 6, pitch, 2, v16, 200, 7, NULL);
 
   /* 32-bit on a stream: rows 21..36, the last row included */
   v32 = g_random_int () | 0x01010101;
-  g_assert_true (gcuda_buffer_memset_d32_2d (pitched, 21 * pitch + 8, pitch, v32, 100, 16, stream, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 21 * pitch + 8, pitch, 4, v32, 100, 16);
+  memset_ok (pitched, expected, 21 * pitch + 8, pitch, 4, v32, 100, 16, stream);
   sync_stream (stream);
   assert_device (pitched, 0, expected, size);
 
   /* whole rows, padding included, up to the buffer's last byte */
   v32 = ~v32;
-  g_assert_true (gcuda_buffer_memset_d32_2d (pitched, 35 * pitch, pitch, v32, pitch / 4, 2, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 35 * pitch, pitch, 4, v32, pitch / 4, 2);
+  memset_ok (pitched, expected, 35 * pitch, pitch, 4, v32, pitch / 4, 2, NULL);
 
   /* another pitch than the buffer's: 5 rows of 10 bytes, 64 bytes apart */
   v8 = random_byte_except (v8);
-  g_assert_true (gcuda_buffer_memset_d8_2d (pitched, 3 * pitch + 600, 64, v8, 10, 5, stream, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 3 * pitch + 600, 64, 1, v8, 10, 5);
+  memset_ok (pitched, expected, 3 * pitch + 600, 64, 1, v8, 10, 5, stream);
   sync_stream (stream);
   assert_device (pitched, 0, expected, size);
 
@@ -878,9 +782,7 @@ test_memset_2d (void)
   view = new_view (pitched, 5 * pitch, 4 * pitch);
   g_assert_cmpuint (gcuda_buffer_get_pitch (view), ==, pitch);
   v16 = (guint16) (v16 + g_random_int_range (1, 0x10000));
-  g_assert_true (gcuda_buffer_memset_d16_2d (view, pitch + 10, pitch, v16, 20, 3, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (expected, 5 * pitch + pitch + 10, pitch, 2, v16, 20, 3);
+  memset_ok (view, expected + 5 * pitch, pitch + 10, pitch, 2, v16, 20, 3, NULL);
   assert_device (pitched, 0, expected, size);
 
   /* 2D forms on a plain buffer with a made-up pitch, exactly to its end */
@@ -888,16 +790,10 @@ test_memset_2d (void)
   flat_expected = random_data (1000);
   upload_ok (flat, 0, flat_expected, 1000);
   v8 = random_byte_except (0);
-  g_assert_true (gcuda_buffer_memset_d8_2d (flat, 0, 100, v8, 100, 10, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (flat_expected, 0, 100, 1, v8, 100, 10);
+  memset_ok (flat, flat_expected, 0, 100, 1, v8, 100, 10, NULL);
   v32 = g_random_int () | 1;
-  g_assert_true (gcuda_buffer_memset_d32_2d (flat, 200, 100, v32, 3, 8, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (flat_expected, 200, 100, 4, v32, 3, 8);
-  g_assert_true (gcuda_buffer_memset_d16_2d (flat, 900, 50, v16, 25, 2, NULL, &error));
-  g_assert_no_error (error);
-  host_memset (flat_expected, 900, 50, 2, v16, 25, 2);
+  memset_ok (flat, flat_expected, 200, 100, 4, v32, 3, 8, NULL);
+  memset_ok (flat, flat_expected, 900, 50, 2, v16, 25, 2, NULL);
   assert_device (flat, 0, flat_expected, 1000);
 
   gcuda_test_assert_no_current_context ();
@@ -1110,6 +1006,40 @@ test_copy_peer (void)
 
 /* ------------------------------------------------------------ stream-ordered copies with page-locked memory */
 
+/* Copies @size bytes between @pinned (page-locked) and @buffer on @stream,
+ * HtoD when @upload, and asserts that the call only queued the copy: the
+ * stream was still busy after it, and it took under a quarter of the copy's
+ * time (reported under @what). */
+static void
+assert_copy_queued (GCudaBuffer  *buffer,
+                    guint8       *pinned,
+                    gsize         size,
+                    GCudaStream  *stream,
+                    gboolean      upload,
+                    const char   *what)
+{
+  GError *error = NULL;
+  gint64 t0, t1, t2;
+  gboolean ok, busy;
+
+  t0 = g_get_monotonic_time ();
+  if (upload)
+    ok = gcuda_buffer_upload_from_address_on_stream (buffer, 0, addr (pinned), size, stream, &error);
+  else
+    ok = gcuda_buffer_download_to_address_on_stream (buffer, 0, addr (pinned), size, stream, &error);
+  g_assert_true (ok);
+  t1 = g_get_monotonic_time ();
+  g_assert_no_error (error);
+  busy = !gcuda_stream_is_done (stream, &error);
+  g_assert_no_error (error);
+  sync_stream (stream);
+  t2 = g_get_monotonic_time ();
+  g_test_message ("%s on a stream: the call took %" G_GINT64_FORMAT
+                  " us, the copy %" G_GINT64_FORMAT " us", what, t1 - t0, t2 - t0);
+  g_assert_true (busy);
+  g_assert_cmpint ((t1 - t0) * 4, <, t2 - t0);
+}
+
 static void
 test_pinned_on_stream (void)
 {
@@ -1121,8 +1051,6 @@ test_pinned_on_stream (void)
   g_autofree guint8 *expected = NULL;
   g_autofree guint8 *pageable = NULL;
   GError *error = NULL;
-  gint64 t0, t1, t2;
-  gboolean busy;
   guint8 *pinned;
 
   if (!gcuda_test_require_gpu ())
@@ -1148,18 +1076,7 @@ test_pinned_on_stream (void)
   memcpy (expected, pinned, size);
   poison (buffer, expected[0] ^ 0xff);
   sync_context (context);
-  t0 = g_get_monotonic_time ();
-  g_assert_true (gcuda_buffer_upload_from_address_on_stream (buffer, 0, addr (pinned), size, stream, &error));
-  t1 = g_get_monotonic_time ();
-  g_assert_no_error (error);
-  busy = !gcuda_stream_is_done (stream, &error);
-  g_assert_no_error (error);
-  sync_stream (stream);
-  t2 = g_get_monotonic_time ();
-  g_test_message ("HtoD of 256 MiB from page-locked memory on a stream: the call took %" G_GINT64_FORMAT
-                  " us, the copy %" G_GINT64_FORMAT " us", t1 - t0, t2 - t0);
-  g_assert_true (busy);
-  g_assert_cmpint ((t1 - t0) * 4, <, t2 - t0);
+  assert_copy_queued (buffer, pinned, size, stream, TRUE, "HtoD of 256 MiB from page-locked memory");
   assert_device (buffer, 0, expected, size);
 
   /* DtoH: likewise */
@@ -1167,18 +1084,7 @@ test_pinned_on_stream (void)
   upload_ok (buffer, 0, expected, size);
   memset (pinned, expected[0] ^ 0xff, size);
   sync_context (context);
-  t0 = g_get_monotonic_time ();
-  g_assert_true (gcuda_buffer_download_to_address_on_stream (buffer, 0, addr (pinned), size, stream, &error));
-  t1 = g_get_monotonic_time ();
-  g_assert_no_error (error);
-  busy = !gcuda_stream_is_done (stream, &error);
-  g_assert_no_error (error);
-  sync_stream (stream);
-  t2 = g_get_monotonic_time ();
-  g_test_message ("DtoH of 256 MiB into page-locked memory on a stream: the call took %" G_GINT64_FORMAT
-                  " us, the copy %" G_GINT64_FORMAT " us", t1 - t0, t2 - t0);
-  g_assert_true (busy);
-  g_assert_cmpint ((t1 - t0) * 4, <, t2 - t0);
+  assert_copy_queued (buffer, pinned, size, stream, FALSE, "DtoH of 256 MiB into page-locked memory");
   assert_same (pinned, expected, size);
 
   /* at offsets, on the legacy default stream */
@@ -1221,7 +1127,6 @@ test_async (void)
   g_autofree guint8 *data = NULL;
   GCudaHostBuffer *host;
   gpointer weak_host;
-  GBytes *bytes;
   Transfer t;
 
   if (!gcuda_test_require_gpu ())
@@ -1233,9 +1138,7 @@ test_async (void)
   stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
 
   /* download on a stream, at an offset; the callback runs in this thread's main loop */
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 3, size - 3, stream, NULL, download_cb, &t);
-  transfer_wait (&t);
+  download_async_wait (&t, buffer, 3, size - 3, stream);
   g_assert_no_error (t.error);
   g_assert_true (t.ok);
   g_assert_true (t.thread == g_thread_self ());
@@ -1243,20 +1146,14 @@ test_async (void)
   transfer_clear (&t);
 
   /* on the legacy default stream */
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 0, size, NULL, NULL, download_cb, &t);
-  transfer_wait (&t);
+  download_async_wait (&t, buffer, 0, size, NULL);
   g_assert_no_error (t.error);
   assert_bytes (t.bytes, data, size);
   transfer_clear (&t);
 
   /* upload: the caller may drop the bytes at once */
   fill_random (data, size);
-  bytes = g_bytes_new (data, size);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 0, bytes, stream, NULL, upload_cb, &t);
-  g_bytes_unref (bytes);
-  transfer_wait (&t);
+  upload_async_wait (&t, buffer, 0, g_bytes_new (data, size), stream);
   g_assert_no_error (t.error);
   g_assert_true (t.ok);
   g_assert_true (t.thread == g_thread_self ());
@@ -1270,11 +1167,7 @@ test_async (void)
   memcpy (data + 100, host_ptr (host), size - 100);
   weak_host = host;
   g_object_add_weak_pointer (G_OBJECT (host), &weak_host);
-  bytes = bytes_owning_host (host);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 100, bytes, NULL, NULL, upload_cb, &t);
-  g_bytes_unref (bytes);
-  transfer_wait (&t);
+  upload_async_wait (&t, buffer, 100, bytes_owning_host (host), NULL);
   g_assert_no_error (t.error);
   g_assert_true (t.ok);
   transfer_clear (&t);
@@ -1282,41 +1175,27 @@ test_async (void)
   assert_device (buffer, 0, data, size);
 
   /* nothing, at the end */
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, size, 0, stream, NULL, download_cb, &t);
-  transfer_wait (&t);
+  download_async_wait (&t, buffer, size, 0, stream);
   g_assert_no_error (t.error);
   assert_bytes (t.bytes, data, 0);
   transfer_clear (&t);
-  bytes = g_bytes_new (NULL, 0);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, size, bytes, stream, NULL, upload_cb, &t);
-  g_bytes_unref (bytes);
-  transfer_wait (&t);
+  upload_async_wait (&t, buffer, size, g_bytes_new (NULL, 0), stream);
   g_assert_no_error (t.error);
   g_assert_true (t.ok);
   transfer_clear (&t);
 
   /* errors come through the callback */
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 1, size, stream, NULL, download_cb, &t);
-  transfer_wait (&t);
+  download_async_wait (&t, buffer, 1, size, stream);
   gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   g_assert_null (t.bytes);
   transfer_clear (&t);
 
-  bytes = random_bytes (2);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, size - 1, bytes, stream, NULL, upload_cb, &t);
-  g_bytes_unref (bytes);
-  transfer_wait (&t);
+  upload_async_wait (&t, buffer, size - 1, random_bytes (2), stream);
   gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   g_assert_false (t.ok);
   transfer_clear (&t);
 
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 0, NULL, stream, NULL, upload_cb, &t);
-  transfer_wait (&t);
+  upload_async_wait (&t, buffer, 0, NULL, stream);
   gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   transfer_clear (&t);
 
@@ -2002,14 +1881,10 @@ test_out_of_bounds (void)
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
 
   /* _async: through the callback */
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, size - 1, 2, stream, NULL, download_cb, &t);
-  transfer_wait (&t);
+  download_async_wait (&t, buffer, size - 1, 2, stream);
   gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   transfer_clear (&t);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (view, 199, two, stream, NULL, upload_cb, &t);
-  transfer_wait (&t);
+  upload_async_wait (&t, view, 199, g_bytes_ref (two), stream);
   gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   transfer_clear (&t);
 
@@ -2070,7 +1945,6 @@ test_freed (void)
   g_autofree guint8 *data = NULL;
   GError *error = NULL;
   guint64 address, prop_address = 0;
-  Transfer t;
 
   if (!gcuda_test_require_gpu ())
     return;
@@ -2130,16 +2004,7 @@ test_freed (void)
   g_assert_null (gcuda_buffer_get_ipc_handle (buffer, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 0, 10, stream, NULL, download_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  transfer_clear (&t);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 0, bytes, stream, NULL, upload_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  transfer_clear (&t);
+  assert_async_fail (buffer, 10, bytes, stream, GCUDA_ERROR_FREED);
 
   /* freed managed memory */
   managed = gcuda_buffer_new_managed (NULL, 4096, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
@@ -2306,7 +2171,6 @@ test_context_mismatch (void)
   g_autoptr(GBytes) bytes = NULL;
   g_autofree guint8 *data = NULL;
   GError *error = NULL;
-  Transfer t;
 
   if (!gcuda_test_require_gpu ())
     return;
@@ -2346,16 +2210,7 @@ test_context_mismatch (void)
   g_assert_false (gcuda_buffer_prefetch (managed, device, other_stream, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
 
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 0, 100, other_stream, NULL, download_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-  transfer_clear (&t);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 0, bytes, other_stream, NULL, upload_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-  transfer_clear (&t);
+  assert_async_fail (buffer, 100, bytes, other_stream, GCUDA_ERROR_CONTEXT_MISMATCH);
 
   /* nothing happened */
   assert_device (buffer, 0, data, 4096);
@@ -2382,7 +2237,6 @@ test_destroyed_context (void)
   g_autofree guint8 *data = NULL;
   GCudaBuffer *buffer, *view, *managed;
   GError *error = NULL;
-  Transfer t;
 
   if (!gcuda_test_require_gpu ())
     return;
@@ -2441,16 +2295,7 @@ test_destroyed_context (void)
   g_assert_false (gcuda_buffer_advise (managed, GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY, device, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
 
-  transfer_init (&t);
-  gcuda_buffer_download_async (buffer, 0, 10, NULL, NULL, download_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
-  transfer_clear (&t);
-  transfer_init (&t);
-  gcuda_buffer_upload_async (buffer, 0, bytes, NULL, NULL, upload_cb, &t);
-  transfer_wait (&t);
-  gcuda_assert_error (t.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
-  transfer_clear (&t);
+  assert_async_fail (buffer, 10, bytes, NULL, GCUDA_ERROR_CONTEXT_DESTROYED);
 
   /* freeing and finalizing afterwards is harmless */
   gcuda_buffer_free (buffer);

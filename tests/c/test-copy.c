@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gcuda-test-async.h"
+#include "gcuda-test-memory.h"
 #include "gcuda-test-util.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -29,16 +30,6 @@ geometry_end (const Geometry *g,
               guint64         depth)
 {
   return g->x + (g->y + (g->z + depth - 1) * g->rows + height - 1) * g->pitch + width;
-}
-
-static guint8 *
-random_bytes (gsize size)
-{
-  guint8 *data = g_malloc (size);
-
-  for (gsize i = 0; i < size; i++)
-    data[i] = (guint8) g_random_int_range (0, 256);
-  return data;
 }
 
 /* The copy done on the host: what the device must reproduce. */
@@ -190,18 +181,6 @@ new_copy (GType type)
   return copy;
 }
 
-static GCudaBuffer *
-new_buffer (GCudaContext *context,
-            guint64       size)
-{
-  GError *error = NULL;
-  GCudaBuffer *buffer = gcuda_buffer_new (context, size, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_BUFFER (buffer));
-  return buffer;
-}
-
 /* A buffer filled with random bytes, whose copy is returned in *@data. */
 static GCudaBuffer *
 new_random_buffer (GCudaContext  *context,
@@ -209,11 +188,9 @@ new_random_buffer (GCudaContext  *context,
                    guint8       **data)
 {
   GCudaBuffer *buffer = new_buffer (context, size);
-  GError *error = NULL;
 
-  *data = random_bytes (size);
-  g_assert_true (gcuda_buffer_upload (buffer, 0, *data, size, &error));
-  g_assert_no_error (error);
+  *data = random_data (size);
+  upload_ok (buffer, 0, *data, size);
   return buffer;
 }
 
@@ -240,19 +217,10 @@ assert_buffer_equals (GCudaBuffer  *buffer,
 static GCudaHostBuffer *
 new_pinned (guint64 size)
 {
-  GError *error = NULL;
-  GCudaHostBuffer *buffer = gcuda_host_buffer_new_pagelocked (NULL, size, GCUDA_HOST_ALLOC_FLAGS_DEFAULT, &error);
+  GCudaHostBuffer *buffer = new_pagelocked (NULL, size);
 
-  g_assert_no_error (error);
-  g_assert_true (GCUDA_IS_HOST_BUFFER (buffer));
   g_assert_cmpuint (gcuda_host_buffer_get_size (buffer), >=, size);
   return buffer;
-}
-
-static guint8 *
-pinned_data (GCudaHostBuffer *buffer)
-{
-  return GSIZE_TO_POINTER (gcuda_host_buffer_get_address (buffer));
 }
 
 /* ------------------------------------------------------------ properties (no GPU) */
@@ -447,7 +415,7 @@ test_validation_host (void)
        * or fails for want of a driver, never for its geometry */
       {
         g_autofree guint8 *expected = NULL;
-        g_autofree guint8 *data = random_bytes (sizeof src);
+        g_autofree guint8 *data = random_data (sizeof src);
         GError *error = NULL;
 
         memcpy (src, data, sizeof src);
@@ -542,15 +510,14 @@ test_2d_round_trip (void)
   dg.pitch = gcuda_buffer_get_pitch (pitched);
   dev_size = gcuda_buffer_get_size (pitched);
   g_assert_cmpuint (dg.pitch, >=, 64);
-  dev = random_bytes (dev_size);
-  g_assert_true (gcuda_buffer_upload (pitched, 0, dev, dev_size, &error));
-  g_assert_no_error (error);
+  dev = random_data (dev_size);
+  upload_ok (pitched, 0, dev, dev_size);
 
   g_assert_cmpuint (geometry_end (&hs, width, height, 1), <=, hs_size);
   g_assert_cmpuint (geometry_end (&hd, width, height, 1), <=, hd_size);
   g_assert_cmpuint (geometry_end (&pg, width, height, 1), <=, plain_size);
-  src = random_bytes (hs_size);
-  dst = random_bytes (hd_size);
+  src = random_data (hs_size);
+  dst = random_data (hd_size);
 
   /* host -> device */
   up = gcuda_copy_2d_new ();
@@ -577,7 +544,7 @@ test_2d_round_trip (void)
 
   /* the same object again, with a fresh source: copies are reusable */
   g_free (src);
-  src = random_bytes (hs_size);
+  src = random_data (hs_size);
   gcuda_copy_2d_set_src_host (up, (guint64) GPOINTER_TO_SIZE (src), hs_size);
   g_assert_true (gcuda_copy_2d_execute (up, NULL, TRUE, &error));
   g_assert_no_error (error);
@@ -636,8 +603,8 @@ test_3d_round_trip (void)
   g_assert_cmpuint (geometry_end (&hd, width, height, depth), <=, hd_size);
 
   buffer = new_random_buffer (NULL, dev_size, &dev);
-  src = random_bytes (hs_size);
-  dst = random_bytes (hd_size);
+  src = random_data (hs_size);
+  dst = random_data (hd_size);
 
   up = gcuda_copy_3d_new ();
   gcuda_copy_3d_set_src_host (up, (guint64) GPOINTER_TO_SIZE (src), hs_size);
@@ -733,8 +700,7 @@ test_3d_peer (void)
   set_geometry (copy, &bg, &ag, width, height, depth);
   g_assert_true (gcuda_copy_3d_peer_execute (copy, stream, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_stream_synchronize (stream, &error));
-  g_assert_no_error (error);
+  sync_stream (stream);
   copy_on_host (a_data, &ag, b_data, &bg, width, height, depth);
   assert_buffer_equals (a, a_data, a_size);
 
@@ -744,7 +710,7 @@ test_3d_peer (void)
     g_autoptr(GCudaCopy3DPeer) from_host = gcuda_copy_3d_peer_new ();
     Geometry hg = { .x = 1, .y = 2, .z = 0, .pitch = 40, .rows = 12 };
     guint64 h_size = 40 * 12 * 4;
-    g_autofree guint8 *host = random_bytes (h_size);
+    g_autofree guint8 *host = random_data (h_size);
 
     g_assert_cmpuint (geometry_end (&hg, width, height, depth), <=, h_size);
     gcuda_copy_3d_peer_set_src_host (from_host, (guint64) GPOINTER_TO_SIZE (host), h_size);
@@ -788,12 +754,12 @@ test_async (void)
   pin_src = new_pinned (size);
   pin_dst = new_pinned (size);
   {
-    g_autofree guint8 *r = random_bytes (size);
+    g_autofree guint8 *r = random_data (size);
 
-    memcpy (pinned_data (pin_src), r, size);
+    memcpy (host_ptr (pin_src), r, size);
     g_free (r);
-    r = random_bytes (size);
-    memcpy (pinned_data (pin_dst), r, size);
+    r = random_data (size);
+    memcpy (host_ptr (pin_dst), r, size);
   }
 
   /* 2D: pinned -> pitched -> pinned, both on the stream */
@@ -810,9 +776,8 @@ test_async (void)
     g_assert_no_error (error);
     dg.pitch = gcuda_buffer_get_pitch (pitched);
     dev_size = gcuda_buffer_get_size (pitched);
-    dev = random_bytes (dev_size);
-    g_assert_true (gcuda_buffer_upload (pitched, 0, dev, dev_size, &error));
-    g_assert_no_error (error);
+    dev = random_data (dev_size);
+    upload_ok (pitched, 0, dev, dev_size);
     g_assert_cmpuint (geometry_end (&hs, width, height, 1), <=, size);
     g_assert_cmpuint (geometry_end (&dg, width, height, 1), <=, dev_size);
     g_assert_cmpuint (geometry_end (&hd, width, height, 1), <=, size);
@@ -824,8 +789,8 @@ test_async (void)
     gcuda_copy_2d_set_dst_host_buffer (down, pin_dst);
     set_geometry (down, &dg, &hd, width, height, 1);
 
-    copy_on_host (dev, &dg, pinned_data (pin_src), &hs, width, height, 1);
-    expected = g_memdup2 (pinned_data (pin_dst), size);
+    copy_on_host (dev, &dg, host_ptr (pin_src), &hs, width, height, 1);
+    expected = g_memdup2 (host_ptr (pin_dst), size);
     copy_on_host (expected, &hd, dev, &dg, width, height, 1);
 
     g_assert_true (gcuda_copy_2d_execute (up, stream, TRUE, &error));
@@ -833,9 +798,8 @@ test_async (void)
     g_assert_true (gcuda_copy_2d_execute (down, stream, TRUE, &error));
     g_assert_no_error (error);
     gcuda_test_assert_no_current_context ();
-    g_assert_true (gcuda_stream_synchronize (stream, &error));
-    g_assert_no_error (error);
-    g_assert_cmpmem (pinned_data (pin_dst), size, expected, size);
+    sync_stream (stream);
+    g_assert_cmpmem (host_ptr (pin_dst), size, expected, size);
     assert_buffer_equals (pitched, dev, dev_size);
     g_clear_pointer (&expected, g_free);
   }
@@ -862,17 +826,16 @@ test_async (void)
     gcuda_copy_3d_set_dst_unified (down, gcuda_host_buffer_get_address (pin_dst), size);
     set_geometry (down, &dg, &hd, width, height, depth);
 
-    copy_on_host (box_data, &dg, pinned_data (pin_src), &hs, width, height, depth);
-    expected = g_memdup2 (pinned_data (pin_dst), size);
+    copy_on_host (box_data, &dg, host_ptr (pin_src), &hs, width, height, depth);
+    expected = g_memdup2 (host_ptr (pin_dst), size);
     copy_on_host (expected, &hd, box_data, &dg, width, height, depth);
 
     g_assert_true (gcuda_copy_3d_execute (up, stream, &error));
     g_assert_no_error (error);
     g_assert_true (gcuda_copy_3d_execute (down, stream, &error));
     g_assert_no_error (error);
-    g_assert_true (gcuda_stream_synchronize (stream, &error));
-    g_assert_no_error (error);
-    g_assert_cmpmem (pinned_data (pin_dst), size, expected, size);
+    sync_stream (stream);
+    g_assert_cmpmem (host_ptr (pin_dst), size, expected, size);
     assert_buffer_equals (box, box_data, box_size);
   }
   gcuda_test_assert_no_current_context ();
@@ -978,10 +941,8 @@ test_validation_device (void)
           gcuda_copy_3d_peer_set_dst_context (GCUDA_COPY_3D_PEER (copy), NULL);
           execute_ok (copy, NULL);
         }
-      g_assert_true (gcuda_stream_synchronize (default_stream, &error));
-      g_assert_no_error (error);
-      g_assert_true (gcuda_stream_synchronize (dedicated_stream, &error));
-      g_assert_no_error (error);
+      sync_stream (default_stream);
+      sync_stream (dedicated_stream);
       gcuda_test_assert_no_current_context ();
     }
 

@@ -12,105 +12,16 @@
 #include <unistd.h>
 
 #include "gcuda-test-async.h"
+#include "gcuda-test-memory.h"
 #include "gcuda-test-util.h"
 
-#define KiB (G_GUINT64_CONSTANT (1024))
-#define MiB (1024 * KiB)
-
 /* ------------------------------------------------------------ data */
-
-static guint64
-splitmix64 (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-/* Fills @data with fresh random bytes (seeded from g_random_int()). */
-static void
-fill_random (gpointer data,
-             gsize    size)
-{
-  guint64 state = ((guint64) g_random_int () << 32) | g_random_int ();
-  guint8 *p = data;
-  gsize i;
-
-  for (i = 0; i + 8 <= size; i += 8)
-    {
-      guint64 v = splitmix64 (&state);
-      memcpy (p + i, &v, 8);
-    }
-  if (i < size)
-    {
-      guint64 v = splitmix64 (&state);
-      memcpy (p + i, &v, size - i);
-    }
-}
-
-static guint8 *
-random_data (gsize size)
-{
-  guint8 *data = g_malloc (MAX (size, 1));
-
-  fill_random (data, size);
-  return data;
-}
-
-static guint8 *
-host_ptr (GCudaHostBuffer *host)
-{
-  return GSIZE_TO_POINTER (gcuda_host_buffer_get_address (host));
-}
 
 static guint64
 page_size (void)
 {
   return (guint64) sysconf (_SC_PAGESIZE);
 }
-
-static void
-assert_same_at (const char    *file,
-                int            line,
-                const char    *what,
-                gconstpointer  got,
-                gconstpointer  want,
-                gsize          size)
-{
-  const guint8 *g = got, *w = want;
-
-  if (size == 0 || memcmp (g, w, size) == 0)
-    return;
-  for (gsize i = 0; i < size; i++)
-    if (g[i] != w[i])
-      g_error ("%s:%d: %s differs at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
-               ": 0x%02x, expected 0x%02x", file, line, what, i, size, g[i], w[i]);
-}
-
-#define assert_same(got, want, size) \
-  assert_same_at (__FILE__, __LINE__, G_STRINGIFY (got), (got), (want), (size))
-
-static void
-assert_bytes_at (const char   *file,
-                 int           line,
-                 GBytes       *bytes,
-                 const guint8 *want,
-                 gsize         size)
-{
-  gsize got_size = 0;
-  gconstpointer got;
-
-  if (bytes == NULL)
-    g_error ("%s:%d: no bytes", file, line);
-  got = g_bytes_get_data (bytes, &got_size);
-  if (got_size != size)
-    g_error ("%s:%d: %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT, file, line, got_size, size);
-  assert_same_at (file, line, "bytes", got, want, size);
-}
-
-#define assert_bytes(bytes, want, size) assert_bytes_at (__FILE__, __LINE__, (bytes), (want), (size))
 
 /* Asserts that gcuda_host_buffer_read() of the whole buffer gives @want. */
 static void
@@ -366,8 +277,7 @@ check_device_transfers (GCudaHostBuffer *host,
   /* HtoD, synchronous */
   fill_random (host_ptr (host), size);
   memcpy (expected, host_ptr (host), size);
-  g_assert_true (gcuda_buffer_memset_d8 (buffer, 0, expected[0] ^ 0xff, size, NULL, &error));
-  g_assert_no_error (error);
+  poison (buffer, expected[0] ^ 0xff);
   g_assert_true (gcuda_buffer_upload_from_address (buffer, 0, gcuda_host_buffer_get_address (host), size, &error));
   g_assert_no_error (error);
   down = gcuda_buffer_download (buffer, 0, size, &error);
@@ -381,8 +291,7 @@ check_device_transfers (GCudaHostBuffer *host,
   g_assert_true (gcuda_buffer_upload_from_address_on_stream (buffer, 0, gcuda_host_buffer_get_address (host),
                                                              size, stream, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_stream_synchronize (stream, &error));
-  g_assert_no_error (error);
+  sync_stream (stream);
   down = gcuda_buffer_download (buffer, 0, size, &error);
   g_assert_no_error (error);
   assert_bytes (down, expected, size);
@@ -393,8 +302,7 @@ check_device_transfers (GCudaHostBuffer *host,
 
   /* DtoH, synchronous and on a stream */
   fill_random (expected, size);
-  g_assert_true (gcuda_buffer_upload (buffer, 0, expected, size, &error));
-  g_assert_no_error (error);
+  upload_ok (buffer, 0, expected, size);
   memset (host_ptr (host), expected[0] ^ 0xff, size);
   g_assert_true (gcuda_buffer_download_to_address (buffer, 0, gcuda_host_buffer_get_address (host), size, &error));
   g_assert_no_error (error);
@@ -404,8 +312,7 @@ check_device_transfers (GCudaHostBuffer *host,
   g_assert_true (gcuda_buffer_download_to_address_on_stream (buffer, 0, gcuda_host_buffer_get_address (host),
                                                              size, stream, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_stream_synchronize (stream, &error));
-  g_assert_no_error (error);
+  sync_stream (stream);
   assert_same (host_ptr (host), expected, size);
   assert_host_read (host, 0, expected, size);
 }
