@@ -442,10 +442,11 @@ endpoint_plan_memory (const Endpoint   *ep,
       out->device = (CUdeviceptr) gcuda_buffer_get_address (ep->buffer);
       out->size = gcuda_buffer_get_size (ep->buffer);
       return TRUE;
-
-    default:
-      g_assert_not_reached ();
     }
+
+  /* Unreachable: every endpoint kind is handled above. */
+  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FAILED, _("Unknown copy endpoint"));
+  return FALSE;
 }
 
 /* Checks the region of @spec on @ep against the memory planned in @out and
