@@ -113,15 +113,19 @@ blocking_call_finish (gpointer user_data)
   BlockingCall *call = user_data;
   GMainContext *main_context = call->main_context;
 
+  GDestroyNotify notify = call->notify;
+  gpointer data = call->data;
+
   /* Main context: after the callback ran, or when its source is destroyed
-   * unrun. Free the data here, then let the stream go on. */
-  if (call->notify)
-    call->notify (call->data);
+   * unrun. Let the stream go on first: freeing the data may drop the last
+   * reference to GPU memory, whose release can wait for the stream. */
   g_mutex_lock (&call->lock);
   call->finished = TRUE;
   g_cond_signal (&call->cond);
   g_mutex_unlock (&call->lock);
   blocking_call_unref (call);
+  if (notify)
+    notify (data);
   g_main_context_unref (main_context);
 }
 
@@ -299,8 +303,12 @@ _gcuda_wait_task_finish (gpointer       source_object,
                          gpointer       source_tag,
                          GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, source_object), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
-
+  /* Bindings can pass any result: say so instead of a critical. */
+  if (!g_task_is_valid (result, source_object) || g_task_get_source_tag (G_TASK (result)) != source_tag)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("This result does not come from the matching _async call on this object"));
+      return FALSE;
+    }
   return g_task_propagate_boolean (G_TASK (result), error);
 }

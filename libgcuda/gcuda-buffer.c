@@ -1451,9 +1451,14 @@ gcuda_buffer_download_finish (GCudaBuffer   *self,
 {
   g_return_val_if_fail (GCUDA_IS_BUFFER (self), NULL);
 
+  GBytes *pinned;
+
   if (!_gcuda_wait_task_finish (self, result, gcuda_buffer_download_async, error))
     return NULL;
-  return g_bytes_ref (g_task_get_task_data (G_TASK (result)));
+  /* A copy: the page-locked staging memory belongs to the context and
+   * would go with gcuda_context_destroy() under the caller's feet. */
+  pinned = g_task_get_task_data (G_TASK (result));
+  return g_bytes_new (g_bytes_get_data (pinned, NULL), g_bytes_get_size (pinned));
 }
 
 /**

@@ -425,6 +425,14 @@ endpoint_plan_memory (const Endpoint   *ep,
                                       : _("The destination host buffer was freed"));
           return FALSE;
         }
+      /* Page-locked memory went with its context. */
+      if (gcuda_host_buffer_get_kind (ep->host_buffer) == GCUDA_HOST_BUFFER_KIND_PAGELOCKED &&
+          gcuda_context_is_destroyed (gcuda_host_buffer_get_context (ep->host_buffer)))
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                               _("The page-locked host buffer was released with its context"));
+          return FALSE;
+        }
       out->memory_type = CU_MEMORYTYPE_HOST;
       out->host = GSIZE_TO_POINTER (gcuda_host_buffer_get_address (ep->host_buffer));
       out->size = gcuda_host_buffer_get_size (ep->host_buffer);

@@ -135,8 +135,7 @@ _gcuda_driver_get (GError **error)
 
   if (loaded_driver == NULL)
     {
-      if (error != NULL)
-        *error = g_error_copy (load_error);
+      g_propagate_error (error, g_error_copy (load_error));
       return NULL;
     }
   return loaded_driver;

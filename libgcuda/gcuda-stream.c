@@ -247,7 +247,7 @@ gcuda_stream_get_per_thread_default (GCudaContext  *context,
   self = g_object_new (GCUDA_TYPE_STREAM, NULL);
   self->context = g_steal_pointer (&ctx);
   self->handle = CU_STREAM_PER_THREAD;
-  self->flags = GCUDA_STREAM_FLAGS_NON_BLOCKING;
+  self->flags = GCUDA_STREAM_FLAGS_DEFAULT;  /* it synchronizes with the legacy stream */
   return self;
 }
 
@@ -409,6 +409,12 @@ gcuda_stream_wait_event (GCudaStream  *self,
                              _("The event has no CUDA event behind it"));
       return FALSE;
     }
+  if (gcuda_context_is_destroyed (gcuda_event_get_context (event)))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The event's context was destroyed"));
+      return FALSE;
+    }
   if (!_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamWaitEvent (self->handle, _gcuda_event_get_handle (event), 0),
@@ -457,12 +463,10 @@ add_callback (GCudaStream          *self,
   StreamCallback *cb;
   gboolean ok;
 
-  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
-
-  if (callback == NULL)
+  if (!GCUDA_IS_STREAM (self) || callback == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("A stream callback is needed"));
+                           callback == NULL ? _("A stream callback is needed") : _("Expected a GCudaStream"));
       if (destroy)
         destroy (user_data);
       return FALSE;
@@ -545,8 +549,10 @@ gcuda_stream_add_callback (GCudaStream          *self,
  * waits for its main context, other streams' callbacks and GCuda's async
  * completions may wait too: keep blocking callbacks short, and never block
  * the thread of their main context on the GPU while one is pending. If that
- * main context is never iterated, the stream never goes on. On failure
- * @destroy is called at once.
+ * main context is never iterated, the stream never goes on. Synchronous
+ * GCuda transfers, memsets and copies wait for the legacy default stream,
+ * so they too must not run on that thread while a blocking callback is
+ * pending on a blocking stream. On failure @destroy is called at once.
  *
  * Returns: %TRUE if the callback was queued
  *

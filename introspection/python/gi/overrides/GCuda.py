@@ -211,7 +211,25 @@ class _GLibThread:
             return cls._instance
 
     def invoke(self, fn):
-        self.context.invoke_full(GLib.PRIORITY_DEFAULT, lambda *a: fn() or False)
+        """Runs fn() on the GLib thread and returns once it has run (the
+        work it queues is then ordered before the caller's next call);
+        re-raises its exception in the caller."""
+        ran = threading.Event()
+        failure = []
+
+        def call(*unused):
+            try:
+                fn()
+            except BaseException as e:  # noqa: B902 - handed to the caller
+                failure.append(e)
+            finally:
+                ran.set()
+            return False
+
+        self.context.invoke_full(GLib.PRIORITY_DEFAULT, call)
+        ran.wait()
+        if failure:
+            raise failure[0]
 
 
 def _awaitable(obj, start, finish, cancellable):
@@ -260,9 +278,9 @@ def _async_method(base, name):
     start = getattr(base, name + '_async')
     finish = _raising(getattr(base, name + '_finish'))
 
-    def method(self, cancellable=None, callback=None, user_data=None):
+    def method(self, cancellable=None, callback=None, *user_data):
         if callback is not None:
-            return start(self, cancellable, callback, user_data)
+            return start(self, cancellable, callback, *user_data)
         return _awaitable(self, start, finish, cancellable)
 
     method.__name__ = name + '_async'
@@ -280,7 +298,14 @@ class Stream(GCuda.Stream):
     def __init__(self, *args, **kwargs):
         pass
 
-    synchronize_async = _async_method(GCuda.Stream, 'synchronize')
+    def synchronize_async(self, cancellable=None, callback=None, *user_data):
+        """With a callback, the GIO form; without one, an awaitable. The
+        awaitable marks the point with an event here, in the calling thread
+        (a per-thread default stream is that thread's own), and awaits it."""
+        if callback is not None:
+            return GCuda.Stream.synchronize_async(self, cancellable, callback, *user_data)
+        event = Event(GCuda.EventFlags.DISABLE_TIMING, self.get_context()).record(self)
+        return event.wait_async(cancellable)
 
     def wait_for_event(self, event):
         self.wait_event(event)
@@ -524,7 +549,7 @@ class Buffer(GCuda.Buffer):
         return Buffer.open_ipc_handle(context, handle)
 
     def download_async(self, offset=0, size=None, stream=None, cancellable=None, callback=None,
-                       user_data=None):
+                       *user_data):
         """Copies @size bytes (default: to the end) at @offset out of the
         buffer without blocking. With a @callback, the GIO form (finish with
         download_finish(), which gives GLib.Bytes); without one, an
@@ -533,11 +558,11 @@ class Buffer(GCuda.Buffer):
             size = max(self.get_size() - _uint64(offset, 'offset'), 0)
         start = GCuda.Buffer.download_async
         if callback is not None:
-            return start(self, offset, size, stream, cancellable, callback, user_data)
+            return start(self, offset, size, stream, cancellable, callback, *user_data)
         return _awaitable(self, lambda obj, c, done: start(obj, offset, size, stream, c, done, None),
                           _raising(GCuda.Buffer.download_finish), cancellable)
 
-    def upload_async(self, offset, data, stream=None, cancellable=None, callback=None, user_data=None):
+    def upload_async(self, offset, data, stream=None, cancellable=None, callback=None, *user_data):
         """Copies @data (GLib.Bytes, bytes, a numpy array or any buffer) into
         the buffer at @offset without blocking; the data is kept alive until
         the copy has finished. Other than GLib.Bytes, @data is copied once
@@ -547,7 +572,7 @@ class Buffer(GCuda.Buffer):
         data = _as_gbytes(data)
         start = GCuda.Buffer.upload_async
         if callback is not None:
-            return start(self, offset, data, stream, cancellable, callback, user_data)
+            return start(self, offset, data, stream, cancellable, callback, *user_data)
         return _awaitable(self, lambda obj, c, done: start(obj, offset, data, stream, c, done, None),
                           _raising(GCuda.Buffer.upload_finish), cancellable)
 
