@@ -304,4 +304,18 @@ typedef enum {
   GCUDA_MEMORY_TYPE_UNIFIED = 4,
 } GCudaMemoryType;
 
+/**
+ * GCudaProgramKind:
+ * @GCUDA_PROGRAM_KIND_CUBIN: machine code for one GPU architecture (`sm_XY`)
+ * @GCUDA_PROGRAM_KIND_PTX: PTX, compiled further by the driver when loaded
+ *
+ * What a compile produces (see #GCudaCompiler:target).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_PROGRAM_KIND_CUBIN,
+  GCUDA_PROGRAM_KIND_PTX,
+} GCudaProgramKind;
+
 G_END_DECLS

@@ -19,6 +19,17 @@
 G_DEFINE_QUARK (gcuda-error-quark, gcuda_error)
 
 /**
+ * gcuda_compile_error_quark:
+ *
+ * The quark of the %GCUDA_COMPILE_ERROR domain.
+ *
+ * Returns: the error domain
+ *
+ * Since: 1.0
+ */
+G_DEFINE_QUARK (gcuda-compile-error-quark, gcuda_compile_error)
+
+/**
  * gcuda_driver_error_quark:
  *
  * The quark of the %GCUDA_DRIVER_ERROR domain.
@@ -195,7 +206,7 @@ gcuda_error_get_category (const GError *error)
         }
     }
 
-  if (g_str_equal (g_quark_to_string (error->domain), "gcuda-compile-error-quark"))
+  if (error->domain == GCUDA_COMPILE_ERROR)
     return GCUDA_ERROR_CATEGORY_COMPILE;
 
   return GCUDA_ERROR_CATEGORY_NONE;

@@ -19,6 +19,8 @@ typedef struct _GCudaStream  GCudaStream;
 typedef struct _GCudaEvent   GCudaEvent;
 typedef struct _GCudaBuffer  GCudaBuffer;
 typedef struct _GCudaHostBuffer GCudaHostBuffer;
+typedef struct _GCudaProgram  GCudaProgram;
+typedef struct _GCudaCompiler GCudaCompiler;
 typedef struct _GCudaCopy2D GCudaCopy2D;
 typedef struct _GCudaCopy3D GCudaCopy3D;
 typedef struct _GCudaCopy3DPeer GCudaCopy3DPeer;

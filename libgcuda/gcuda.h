@@ -23,4 +23,6 @@
 # include "gcuda-buffer.h"
 # include "gcuda-host-buffer.h"
 # include "gcuda-copy.h"
+# include "gcuda-program.h"
+# include "gcuda-compiler.h"
 #undef GCUDA_INSIDE

@@ -1,0 +1,1421 @@
+/* gcuda-compile-cache-private.c: the on-disk and in-process cache of compiled programs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The key
+ *   A SHA-256 over length-prefixed, tagged fields: a format tag, the program
+ *   name, source, options, include dirs, in-memory headers (sorted by name),
+ *   name expressions, target, the NVRTC library's file identity, and the
+ *   result of following every #include (and __has_include) from the source:
+ *   for each directive, the canonical path of every file it could resolve
+ *   to, or a "missing" record; and the content of every such file, itself
+ *   scanned in turn. Resolution is a superset of NVRTC's: a directive
+ *   records every match in every directory it could be searched in, not
+ *   only the first, so no search-order subtlety can make a key stale.
+ *
+ *   Headers under the toolkit's include directory are recorded by file
+ *   identity (path, size, mtime, inode) and not read or followed: NVRTC
+ *   ships those headers built in (its own identity is in the key), and
+ *   reading cuda_runtime.h's closure would cost more than a cache hit may.
+ *
+ * The disk format (little-endian), file "<key>.bin" in the cache directory:
+ *   0   magic "GCUDA-CACHE\0" (12 bytes)
+ *   12  u32 format version
+ *   16  u32 flags (1: a log is stored, 2: lowered names are stored)
+ *   20  the key, 64 lower-case hex digits
+ *   84  u64 log length, u64 lowered length, u64 payload length
+ *   108 SHA-256 of log + lowered + payload (32 bytes)
+ *   140 log, lowered, payload
+ *   The file size must be exactly 140 + the three lengths.
+ *
+ * Writes go to a temporary file in the cache directory (O_EXCL, 0600),
+ * renamed over "<key>.bin"; they are not fsync()ed: a torn entry after a
+ * crash fails verification, is deleted and recompiled.
+ */
+
+#define _GNU_SOURCE 1  /* dl_iterate_phdr */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+
+#include "gcuda-compile-cache-private.h"
+#include "gcuda-nvrtc-private.h"
+#include "gcuda-private.h"
+
+#define KEY_TAG             "gcuda-compile-cache-key-1"
+#define FORMAT_VERSION      1u
+#define KEY_LENGTH          64
+#define MAGIC               "GCUDA-CACHE"   /* with its NUL: 12 bytes */
+#define MAGIC_LENGTH        12
+#define HEADER_SIZE         140
+#define FLAG_LOG            1u
+#define FLAG_LOWERED        2u
+#define MAX_INCLUDE_BYTES   ((gsize) 64 * 1024 * 1024)
+#define MAX_ENTRY_BYTES     ((guint64) 4 * 1024 * 1024 * 1024)
+#define MAX_MEMORY_BYTES    ((gsize) 512 * 1024 * 1024)
+
+G_STATIC_ASSERT (sizeof MAGIC == MAGIC_LENGTH);
+
+/* ------------------------------------------------------------------ hashing */
+
+static void
+hash_field (GChecksum  *cs,
+            const char *tag,
+            const void *data,
+            gsize       len)
+{
+  guint64 n = GUINT64_TO_LE ((guint64) len);
+
+  g_checksum_update (cs, (const guchar *) tag, strlen (tag) + 1);
+  g_checksum_update (cs, (const guchar *) &n, sizeof n);
+  if (len > 0)
+    g_checksum_update (cs, data, len);
+}
+
+/* NULL and "" hash differently */
+static void
+hash_string (GChecksum  *cs,
+             const char *tag,
+             const char *s)
+{
+  if (s == NULL)
+    {
+      g_autofree char *null_tag = g_strconcat (tag, "(null)", NULL);
+      hash_field (cs, null_tag, NULL, 0);
+    }
+  else
+    hash_field (cs, tag, s, strlen (s));
+}
+
+static void
+hash_strv (GChecksum          *cs,
+           const char         *tag,
+           const char * const *strv)
+{
+  guint n = strv != NULL ? g_strv_length ((char **) strv) : 0;
+  guint64 n_le = GUINT64_TO_LE ((guint64) n);
+
+  hash_field (cs, tag, &n_le, sizeof n_le);
+  for (guint i = 0; i < n; i++)
+    hash_string (cs, tag, strv[i]);
+}
+
+static void
+hash_stat (GChecksum         *cs,
+           const char        *tag,
+           const char        *canonical,
+           const struct stat *st)
+{
+  g_autofree char *identity =
+    g_strdup_printf ("%s size=%" G_GUINT64_FORMAT " mtime=%" G_GINT64_FORMAT ".%09ld ino=%"
+                     G_GUINT64_FORMAT " dev=%" G_GUINT64_FORMAT,
+                     canonical, (guint64) st->st_size, (gint64) st->st_mtim.tv_sec,
+                     (long) st->st_mtim.tv_nsec, (guint64) st->st_ino, (guint64) st->st_dev);
+
+  hash_string (cs, tag, identity);
+}
+
+static gboolean
+is_valid_key (const char *key)
+{
+  if (key == NULL)
+    return FALSE;
+  for (guint i = 0; i < KEY_LENGTH; i++)
+    if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f')))
+      return FALSE;
+  return key[KEY_LENGTH] == '\0';
+}
+
+/* ------------------------------------------------------------ NVRTC identity */
+
+static void
+add_dir (GPtrArray  *dirs,
+         const char *dir)
+{
+  if (dir == NULL || *dir == '\0')
+    dir = ".";  /* as the dynamic loader reads an empty LD_LIBRARY_PATH entry */
+  for (guint i = 0; i < dirs->len; i++)
+    if (g_str_equal (dirs->pdata[i], dir))
+      return;
+  g_ptr_array_add (dirs, g_strdup (dir));
+}
+
+static void parse_ld_so_conf (GPtrArray *dirs, const char *path, guint depth);
+
+static void
+parse_ld_so_conf_glob (GPtrArray  *dirs,
+                       const char *conf_dir,
+                       const char *pattern,
+                       guint       depth)
+{
+  g_autofree char *full = g_path_is_absolute (pattern)
+    ? g_strdup (pattern) : g_build_filename (conf_dir, pattern, NULL);
+  glob_t g;
+
+  if (glob (full, 0, NULL, &g) == 0)
+    {
+      for (gsize i = 0; i < g.gl_pathc; i++)
+        parse_ld_so_conf (dirs, g.gl_pathv[i], depth + 1);
+    }
+  globfree (&g);
+}
+
+/* The directories of /etc/ld.so.conf (and what it includes): the
+ * directories ldconfig puts in the loader's cache. */
+static void
+parse_ld_so_conf (GPtrArray  *dirs,
+                  const char *path,
+                  guint       depth)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *conf_dir = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (depth > 8 || !g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  conf_dir = g_path_get_dirname (path);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = lines[i];
+      char *hash = strchr (line, '#');
+
+      if (hash != NULL)
+        *hash = '\0';
+      g_strstrip (line);
+      if (g_str_has_prefix (line, "include") && g_ascii_isspace (line[7]))
+        {
+          g_auto(GStrv) patterns = g_strsplit_set (line + 7, " \t", -1);
+
+          for (guint j = 0; patterns[j] != NULL; j++)
+            if (*patterns[j] != '\0')
+              parse_ld_so_conf_glob (dirs, conf_dir, patterns[j], depth);
+        }
+      else if (line[0] == '/')
+        {
+          /* "dir=TYPE" and "dir:TYPE" are old hwcap forms */
+          line[strcspn (line, " \t=:")] = '\0';
+          add_dir (dirs, line);
+        }
+    }
+}
+
+/* Where a bare library name may be found: the dynamic loader's order
+ * (LD_LIBRARY_PATH, ld.so.conf, the default directories), then the toolkit
+ * GCuda was built with. Every match in every one is recorded. */
+static GPtrArray *
+library_search_dirs (void)
+{
+  static GPtrArray *conf_dirs;
+  static gsize once;
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+  const char *ld_library_path = g_getenv ("LD_LIBRARY_PATH");
+  static const char * const defaults[] = {
+    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
+    "/lib", "/usr/lib", GCUDA_TOOLKIT_LIB_DIR, "/usr/local/cuda/lib64",
+  };
+
+  if (g_once_init_enter (&once))
+    {
+      GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+
+      parse_ld_so_conf (found, "/etc/ld.so.conf", 0);
+      g_once_init_leave (&once, 1);
+      conf_dirs = found;
+    }
+
+  if (ld_library_path != NULL && *ld_library_path != '\0')
+    {
+      g_auto(GStrv) parts = g_strsplit_set (ld_library_path, ":;", -1);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        add_dir (dirs, parts[i]);
+    }
+  for (guint i = 0; i < conf_dirs->len; i++)
+    add_dir (dirs, conf_dirs->pdata[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    add_dir (dirs, defaults[i]);
+  return dirs;
+}
+
+typedef struct {
+  GChecksum  *cs;
+  GHashTable *seen;    /* canonical paths already hashed */
+  gboolean    found;
+} NvrtcIdentity;
+
+static void
+add_library_file (NvrtcIdentity *id,
+                  const char    *path)
+{
+  g_autofree char *canonical = realpath (path, NULL);
+  g_autofree char *base = NULL;
+  struct stat st;
+
+  if (canonical == NULL || stat (canonical, &st) != 0 || !S_ISREG (st.st_mode))
+    return;
+  if (g_hash_table_contains (id->seen, canonical))
+    return;
+  hash_stat (id->cs, "nvrtc", canonical, &st);
+  id->found = TRUE;
+
+  /* libnvrtc.so.X.Y.Z opens libnvrtc-builtins.so.X.Y, beside it, at run time */
+  base = g_path_get_basename (canonical);
+  if (g_str_has_prefix (base, "libnvrtc.so."))
+    {
+      g_auto(GStrv) parts = g_strsplit (base + strlen ("libnvrtc.so."), ".", 3);
+
+      if (parts[0] != NULL && parts[1] != NULL)
+        {
+          g_autofree char *dir = g_path_get_dirname (canonical);
+          g_autofree char *name = g_strdup_printf ("libnvrtc-builtins.so.%s.%s", parts[0], parts[1]);
+          g_autofree char *builtins = g_build_filename (dir, name, NULL);
+          g_autofree char *builtins_canonical = realpath (builtins, NULL);
+          struct stat bst;
+
+          if (builtins_canonical != NULL && stat (builtins_canonical, &bst) == 0 &&
+              !g_hash_table_contains (id->seen, builtins_canonical))
+            {
+              hash_stat (id->cs, "nvrtc-builtins", builtins_canonical, &bst);
+              g_hash_table_add (id->seen, g_steal_pointer (&builtins_canonical));
+            }
+        }
+    }
+  g_hash_table_add (id->seen, g_steal_pointer (&canonical));
+}
+
+static int
+find_loaded_nvrtc (struct dl_phdr_info *info,
+                   size_t               size,
+                   void                *data)
+{
+  GPtrArray *loaded = data;
+  const char *name = info->dlpi_name;
+  const char *base;
+
+  if (name == NULL || *name == '\0')
+    return 0;
+  base = strrchr (name, '/');
+  base = base != NULL ? base + 1 : name;
+  if (g_str_has_prefix (base, "libnvrtc.so") || g_str_has_prefix (base, "libnvrtc.alt.so"))
+    g_ptr_array_add (loaded, g_strdup (name));
+  return 0;
+}
+
+/* Hashes what identifies the NVRTC library a compile would use, without
+ * loading it: every file the loader could open for each candidate name,
+ * and any NVRTC already loaded in the process from elsewhere. Falls back
+ * to loading NVRTC (and hashing its version and path) when no file is
+ * found. FALSE when there is no NVRTC at all. */
+static gboolean
+hash_nvrtc_identity (GChecksum *cs)
+{
+  const char * const *candidates = _gcuda_nvrtc_candidates ();
+  g_autoptr(GPtrArray) dirs = NULL;
+  g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  NvrtcIdentity id = { cs, seen, FALSE };
+  const GCudaNvrtc *nvrtc;
+
+  for (guint i = 0; candidates[i] != NULL; i++)
+    {
+      const char *name = candidates[i];
+
+      hash_string (cs, "nvrtc-candidate", name);
+      if (strchr (name, '/') != NULL)
+        add_library_file (&id, name);
+      else
+        {
+          if (dirs == NULL)
+            dirs = library_search_dirs ();
+          for (guint j = 0; j < dirs->len; j++)
+            {
+              g_autofree char *path = g_build_filename (dirs->pdata[j], name, NULL);
+
+              add_library_file (&id, path);
+            }
+        }
+    }
+
+  /* An NVRTC some other code loaded from elsewhere (a Python wheel, say) is
+   * the one dlopen() returns for its soname. Already-seen files add nothing,
+   * so a key does not change once GCuda itself has loaded NVRTC. */
+  dl_iterate_phdr (find_loaded_nvrtc, loaded);
+  for (guint i = 0; i < loaded->len; i++)
+    add_library_file (&id, loaded->pdata[i]);
+
+  if (id.found)
+    return TRUE;
+
+  nvrtc = _gcuda_nvrtc_get (NULL);
+  if (nvrtc == NULL)
+    return FALSE;
+  {
+    g_autofree char *version = g_strdup_printf ("nvrtc %d.%d %s", nvrtc->major, nvrtc->minor,
+                                                nvrtc->path != NULL ? nvrtc->path : "");
+    hash_string (cs, "nvrtc-loaded", version);
+  }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- include scanning */
+
+typedef struct {
+  GBytes    *text;     /* what to scan */
+  GPtrArray *dirs;     /* where its "..." includes are looked for first */
+} ScanUnit;
+
+static void
+scan_unit_free (ScanUnit *unit)
+{
+  g_bytes_unref (unit->text);
+  g_ptr_array_unref (unit->dirs);
+  g_free (unit);
+}
+
+typedef struct {
+  GChecksum  *cs;
+  GHashTable *headers;         /* in-memory headers, nullable */
+  GPtrArray  *source_dirs;     /* "..." dirs of the source and in-memory headers */
+  GPtrArray  *search_dirs;     /* -I dirs, include dirs */
+  GPtrArray  *toolkit_dirs;    /* canonical, with a trailing '/' */
+  GHashTable *contents;        /* canonical path -> GBytes */
+  GHashTable *scanned;         /* canonical path + '\n' + its "..." dirs */
+  GQueue      queue;           /* ScanUnit */
+  gsize       total_read;
+  gboolean    indeterminate;
+} ScanState;
+
+static void
+queue_unit (ScanState  *state,
+            const char *scan_key,
+            GBytes     *text,
+            GPtrArray  *dirs)
+{
+  ScanUnit *unit;
+
+  if (g_hash_table_contains (state->scanned, scan_key))
+    return;
+  g_hash_table_add (state->scanned, g_strdup (scan_key));
+  unit = g_new0 (ScanUnit, 1);
+  unit->text = g_bytes_ref (text);
+  unit->dirs = g_ptr_array_ref (dirs);
+  g_queue_push_tail (&state->queue, unit);
+}
+
+static gboolean
+in_toolkit_dir (ScanState  *state,
+                const char *canonical)
+{
+  for (guint i = 0; i < state->toolkit_dirs->len; i++)
+    if (g_str_has_prefix (canonical, state->toolkit_dirs->pdata[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* @path names a file the directive could resolve to: when it is one, hashes
+ * it, queues it for scanning and returns TRUE. */
+static gboolean
+try_file (ScanState  *state,
+          const char *path)
+{
+  g_autofree char *canonical = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *canonical_dir = NULL;
+  g_autoptr(GPtrArray) dirs = NULL;
+  g_autofree char *scan_key = NULL;
+  GBytes *text;
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    {
+      if (errno != ENOENT && errno != ENOTDIR)
+        {
+          /* Present, perhaps, but not to us now: record it, so that the key
+           * changes when it becomes readable. */
+          g_autofree char *what = g_strdup_printf ("%s errno=%d", path, errno);
+          hash_string (state->cs, "include-error", what);
+        }
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    return FALSE;
+  canonical = realpath (path, NULL);
+  if (canonical == NULL)
+    {
+      g_autofree char *what = g_strdup_printf ("%s errno=%d", path, errno);
+      hash_string (state->cs, "include-error", what);
+      return FALSE;
+    }
+
+  hash_string (state->cs, "include-match", canonical);
+  if (in_toolkit_dir (state, canonical))
+    {
+      hash_stat (state->cs, "include-toolkit", canonical, &st);
+      return TRUE;
+    }
+
+  text = g_hash_table_lookup (state->contents, canonical);
+  if (text == NULL)
+    {
+      char *data = NULL;
+      gsize len = 0;
+      GError *error = NULL;
+
+      if (!S_ISREG (st.st_mode) ||
+          (guint64) st.st_size > MAX_INCLUDE_BYTES - state->total_read)
+        {
+          /* a device, a FIFO, or more than is reasonable to hash */
+          state->indeterminate = TRUE;
+          return TRUE;
+        }
+      if (!g_file_get_contents (canonical, &data, &len, &error))
+        {
+          g_autofree char *what = g_strdup_printf ("%s %s %d", canonical,
+                                                   g_quark_to_string (error->domain), error->code);
+          hash_string (state->cs, "include-error", what);
+          g_error_free (error);
+          return TRUE;
+        }
+      state->total_read += len;
+      if (state->total_read > MAX_INCLUDE_BYTES)
+        {
+          g_free (data);
+          state->indeterminate = TRUE;
+          return TRUE;
+        }
+      text = g_bytes_new_take (data, len);
+      hash_string (state->cs, "include-file", canonical);
+      hash_field (state->cs, "include-content", data, len);
+      g_hash_table_insert (state->contents, g_strdup (canonical), text);
+    }
+
+  /* Its own "..." includes: its directory as named and as resolved */
+  dirs = g_ptr_array_new_with_free_func (g_free);
+  dir = g_path_get_dirname (path);
+  canonical_dir = g_path_get_dirname (canonical);
+  g_ptr_array_add (dirs, g_strdup (dir));
+  if (!g_str_equal (dir, canonical_dir))
+    g_ptr_array_add (dirs, g_strdup (canonical_dir));
+  {
+    g_autofree char *real_dir = realpath (dir, NULL);
+    scan_key = g_strconcat (canonical, "\n", real_dir != NULL ? real_dir : dir, NULL);
+  }
+  queue_unit (state, scan_key, text, dirs);
+  return TRUE;
+}
+
+static void
+resolve_include (ScanState  *state,
+                 const char *name,
+                 gsize       name_len,
+                 gboolean    angle,
+                 GPtrArray  *including_dirs)
+{
+  g_autofree char *inc = g_strndup (name, name_len);
+  gboolean matched = FALSE;
+  const char *header;
+
+  if (*inc == '\0' || strlen (inc) != name_len)
+    return;  /* NVRTC rejects it: nothing compiles, nothing is cached */
+
+  hash_string (state->cs, angle ? "include<>" : "include\"\"", inc);
+
+  if (state->headers != NULL &&
+      (header = g_hash_table_lookup (state->headers, inc)) != NULL)
+    {
+      g_autofree char *scan_key = g_strconcat ("\n", inc, NULL);  /* no path starts with '\n' */
+      g_autoptr(GBytes) text = g_bytes_new_static (header, strlen (header));
+
+      hash_string (state->cs, "include-memory", inc);
+      queue_unit (state, scan_key, text, state->source_dirs);
+      matched = TRUE;
+    }
+
+  if (g_path_is_absolute (inc))
+    matched |= try_file (state, inc);
+  else
+    {
+      if (!angle)
+        for (guint i = 0; i < including_dirs->len; i++)
+          {
+            g_autofree char *path = g_build_filename (including_dirs->pdata[i], inc, NULL);
+            matched |= try_file (state, path);
+          }
+      for (guint i = 0; i < state->search_dirs->len; i++)
+        {
+          g_autofree char *path = g_build_filename (state->search_dirs->pdata[i], inc, NULL);
+          matched |= try_file (state, path);
+        }
+    }
+
+  if (!matched)
+    {
+      g_autoptr(GString) missing = g_string_new (inc);
+
+      if (!angle)
+        for (guint i = 0; i < including_dirs->len; i++)
+          g_string_append_printf (missing, "@%s", (const char *) including_dirs->pdata[i]);
+      hash_string (state->cs, "include-missing", missing->str);
+    }
+}
+
+static const char *
+skip_space (const char *p,
+            const char *end)
+{
+  while (p < end)
+    {
+      if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v')
+        p++;
+      else if (p + 1 < end && p[0] == '/' && p[1] == '*')
+        {
+          const char *close = g_strstr_len (p + 2, end - (p + 2), "*/");
+
+          if (close == NULL)
+            return end;
+          p = close + 2;
+        }
+      else
+        break;
+    }
+  return p;
+}
+
+static gboolean
+is_ident_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '$';
+}
+
+/* After the directive's keyword (or "__has_include("): a "name" or <name>
+ * is resolved; anything else but the end of the line is a macro. */
+static void
+scan_header_name (ScanState   *state,
+                  const char  *p,
+                  const char  *end,
+                  GPtrArray   *dirs,
+                  gboolean     in_has_include)
+{
+  p = skip_space (p, end);
+  if (p >= end || (p + 1 < end && p[0] == '/' && p[1] == '/'))
+    return;  /* malformed: NVRTC reports it */
+  if (*p == '"' || *p == '<')
+    {
+      char close = *p == '"' ? '"' : '>';
+      const char *name = p + 1;
+      const char *stop = memchr (name, close, end - name);
+
+      if (stop != NULL)
+        resolve_include (state, name, stop - name, close == '>', dirs);
+      return;
+    }
+  if (in_has_include && *p == ')')
+    return;
+  state->indeterminate = TRUE;
+}
+
+static void
+scan_line (ScanState  *state,
+           const char *line,
+           const char *end,
+           GPtrArray  *dirs)
+{
+  const char *p = skip_space (line, end);
+
+  if (p < end && *p == '#')
+    {
+      static const char * const keywords[] = { "include_next", "include", "import", "embed" };
+      const char *word = skip_space (p + 1, end);
+      const char *word_end = word;
+
+      while (word_end < end && is_ident_char (*word_end))
+        word_end++;
+      for (guint i = 0; i < G_N_ELEMENTS (keywords); i++)
+        if ((gsize) (word_end - word) == strlen (keywords[i]) &&
+            memcmp (word, keywords[i], word_end - word) == 0)
+          {
+            scan_header_name (state, word_end, end, dirs, FALSE);
+            break;
+          }
+    }
+
+  /* __has_include ("x.h"), __has_include_next (<x.h>): anywhere */
+  for (p = line; p < end && !state->indeterminate; )
+    {
+      const char *hit = g_strstr_len (p, end - p, "__has_include");
+      const char *after;
+
+      if (hit == NULL)
+        break;
+      after = hit + strlen ("__has_include");
+      if (after + 5 <= end && memcmp (after, "_next", 5) == 0)
+        after += 5;
+      p = after;
+      if ((hit > line && is_ident_char (hit[-1])) || (after < end && is_ident_char (*after)))
+        continue;
+      after = skip_space (after, end);
+      if (after < end && *after == '(')
+        scan_header_name (state, after + 1, end, dirs, TRUE);
+    }
+}
+
+static void
+scan_text (ScanState  *state,
+           GBytes     *bytes,
+           GPtrArray  *dirs)
+{
+  gsize len;
+  const char *text = g_bytes_get_data (bytes, &len);
+  const char *end = text + len;
+  const char *p = text;
+
+  while (p < end && !state->indeterminate)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *line_end = nl != NULL ? nl : end;
+      gboolean continued = FALSE;
+
+      /* Backslash-newline continues a line */
+      while (line_end < end)
+        {
+          const char *q = line_end;
+
+          if (q > p && q[-1] == '\r')
+            q--;
+          if (q > p && q[-1] == '\\')
+            {
+              continued = TRUE;
+              nl = memchr (line_end + 1, '\n', end - (line_end + 1));
+              line_end = nl != NULL ? nl : end;
+            }
+          else
+            break;
+        }
+
+      if (memchr (p, '#', line_end - p) != NULL || g_strstr_len (p, line_end - p, "__has_include") != NULL)
+        {
+          if (continued)
+            {
+              g_autoptr(GString) joined = g_string_sized_new (line_end - p);
+
+              for (const char *c = p; c < line_end; c++)
+                {
+                  if (*c == '\\' && c + 1 < line_end && (c[1] == '\n' || (c[1] == '\r' && c + 2 < line_end && c[2] == '\n')))
+                    c += c[1] == '\n' ? 1 : 2;
+                  else
+                    g_string_append_c (joined, *c);
+                }
+              scan_line (state, joined->str, joined->str + joined->len, dirs);
+            }
+          else
+            scan_line (state, p, line_end, dirs);
+        }
+      p = line_end < end ? line_end + 1 : end;
+    }
+}
+
+static void
+add_search_dir (GPtrArray  *dirs,
+                const char *cwd,
+                const char *dir)
+{
+  char *path;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+  path = g_path_is_absolute (dir) ? g_strdup (dir) : g_build_filename (cwd, dir, NULL);
+  for (guint i = 0; i < dirs->len; i++)
+    if (g_str_equal (dirs->pdata[i], path))
+      {
+        g_free (path);
+        return;
+      }
+  g_ptr_array_add (dirs, path);
+}
+
+static void
+add_toolkit_dir (GPtrArray  *dirs,
+                 const char *dir)
+{
+  g_autofree char *canonical = realpath (dir, NULL);
+
+  if (canonical != NULL)
+    g_ptr_array_add (dirs, g_strconcat (canonical, G_DIR_SEPARATOR_S, NULL));
+}
+
+/* An option's value for -I/--include-path or -include/--pre-include: in the
+ * option itself ("-Idir", "--include-path=dir") or the next one. */
+static const char *
+option_value (const char * const *options,
+              guint              *i,
+              const char         *short_form,
+              const char         *long_form)
+{
+  const char *opt = options[*i];
+  gsize short_len = strlen (short_form);
+  gsize long_len = strlen (long_form);
+
+  if (g_str_equal (opt, short_form) || g_str_equal (opt, long_form))
+    {
+      if (options[*i + 1] == NULL)
+        return NULL;
+      return options[++*i];
+    }
+  if (strncmp (opt, long_form, long_len) == 0 && opt[long_len] == '=')
+    return opt + long_len + 1;
+  if (strncmp (opt, short_form, short_len) == 0)
+    return opt[short_len] == '=' ? opt + short_len + 1 : opt + short_len;
+  return NULL;
+}
+
+static gboolean
+hash_includes (GChecksum                *cs,
+               const GCudaCompileInputs *inputs)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autoptr(GPtrArray) source_dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) search_dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) toolkit_dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) pre_includes = g_ptr_array_new ();
+  g_autoptr(GBytes) source = NULL;
+  ScanState state = { 0 };
+  ScanUnit *unit;
+
+  /* "..." in the source: the current directory (NVRTC's), and the program
+   * name's directory where it has one */
+  g_ptr_array_add (source_dirs, g_strdup (cwd));
+  if (inputs->source_name != NULL && strchr (inputs->source_name, '/') != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (inputs->source_name);
+      add_search_dir (source_dirs, cwd, dir);
+    }
+
+  if (inputs->options != NULL)
+    for (guint i = 0; inputs->options[i] != NULL; i++)
+      {
+        const char *value;
+
+        if (g_str_has_prefix (inputs->options[i], "-include") ||
+            g_str_has_prefix (inputs->options[i], "--pre-include"))
+          {
+            value = option_value (inputs->options, &i, "-include", "--pre-include");
+            if (value != NULL)
+              g_ptr_array_add (pre_includes, (gpointer) value);
+          }
+        else if (g_str_has_prefix (inputs->options[i], "-use-pch") ||
+                 g_str_has_prefix (inputs->options[i], "--use-pch"))
+          {
+            /* a precompiled header file: its identity, as it is not scanned */
+            struct stat st;
+            g_autofree char *canonical = NULL;
+
+            value = option_value (inputs->options, &i, "-use-pch", "--use-pch");
+            if (value != NULL && (canonical = realpath (value, NULL)) != NULL && stat (canonical, &st) == 0)
+              hash_stat (cs, "use-pch", canonical, &st);
+            else
+              hash_string (cs, "use-pch-missing", value);
+          }
+        else if (g_str_has_prefix (inputs->options[i], "-I") ||
+                 g_str_has_prefix (inputs->options[i], "--include-path"))
+          {
+            value = option_value (inputs->options, &i, "-I", "--include-path");
+            add_search_dir (search_dirs, cwd, value);
+          }
+      }
+  if (inputs->include_dirs != NULL)
+    for (guint i = 0; inputs->include_dirs[i] != NULL; i++)
+      add_search_dir (search_dirs, cwd, inputs->include_dirs[i]);
+  hash_string (cs, "cwd", cwd);
+
+  add_toolkit_dir (toolkit_dirs, GCUDA_TOOLKIT_LIB_DIR "/../include");
+  add_toolkit_dir (toolkit_dirs, "/usr/local/cuda/include");
+
+  state.cs = cs;
+  state.headers = inputs->headers;
+  state.source_dirs = source_dirs;
+  state.search_dirs = search_dirs;
+  state.toolkit_dirs = toolkit_dirs;
+  state.contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
+  state.scanned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_queue_init (&state.queue);
+
+  for (guint i = 0; i < pre_includes->len; i++)
+    {
+      const char *name = pre_includes->pdata[i];
+      resolve_include (&state, name, strlen (name), FALSE, source_dirs);
+    }
+  source = g_bytes_new_static (inputs->source, strlen (inputs->source));
+  queue_unit (&state, "\nsource", source, source_dirs);
+
+  while (!state.indeterminate && (unit = g_queue_pop_head (&state.queue)) != NULL)
+    {
+      scan_text (&state, unit->text, unit->dirs);
+      scan_unit_free (unit);
+    }
+
+  g_queue_clear_full (&state.queue, (GDestroyNotify) scan_unit_free);
+  g_hash_table_unref (state.contents);
+  g_hash_table_unref (state.scanned);
+  return !state.indeterminate;
+}
+
+/* ------------------------------------------------------------------ the key */
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+char *
+_gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
+{
+  g_autoptr(GChecksum) cs = NULL;
+
+  g_return_val_if_fail (inputs != NULL, NULL);
+  g_return_val_if_fail (inputs->source != NULL, NULL);
+
+  cs = g_checksum_new (G_CHECKSUM_SHA256);
+  hash_string (cs, "format", KEY_TAG);
+  hash_string (cs, "name", inputs->source_name);
+  hash_string (cs, "source", inputs->source);
+  hash_strv (cs, "options", inputs->options);
+  hash_strv (cs, "include-dirs", inputs->include_dirs);
+  hash_strv (cs, "name-expressions", inputs->name_expressions);
+  hash_string (cs, "target", inputs->target);
+
+  if (inputs->headers != NULL)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer name;
+      guint64 n;
+
+      g_hash_table_iter_init (&iter, inputs->headers);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_ptr_array_add (names, name);
+      g_ptr_array_sort (names, compare_strings);
+      n = GUINT64_TO_LE ((guint64) names->len);
+      hash_field (cs, "headers", &n, sizeof n);
+      for (guint i = 0; i < names->len; i++)
+        {
+          hash_string (cs, "header-name", names->pdata[i]);
+          hash_string (cs, "header-text", g_hash_table_lookup (inputs->headers, names->pdata[i]));
+        }
+    }
+  else
+    hash_string (cs, "headers", NULL);
+
+  if (!hash_nvrtc_identity (cs))
+    return NULL;
+  if (!hash_includes (cs, inputs))
+    return NULL;
+
+  return g_strdup (g_checksum_get_string (cs));
+}
+
+/* ---------------------------------------------------------- the directory */
+
+char *
+_gcuda_compile_cache_default_dir (void)
+{
+  const char *disable = g_getenv ("GCUDA_DISABLE_CACHE");
+  const char *dir = g_getenv ("GCUDA_CACHE_DIR");
+
+  if (disable != NULL && *disable != '\0' && !g_str_equal (disable, "0"))
+    return NULL;
+  if (dir != NULL && *dir != '\0')
+    return g_strdup (dir);
+  return g_build_filename (g_get_user_cache_dir (), "gcuda", NULL);
+}
+
+/* The cache directory, opened, when it is private to the user (mode 0700,
+ * owned by the user); else -1 with @error set. */
+static int
+open_private_dir (const char  *dir,
+                  GError     **error)
+{
+  struct stat st;
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not open the compile cache directory %s: %s"), dir, g_strerror (saved));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || st.st_uid != getuid () || (st.st_mode & 0777) != 0700)
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   _("The compile cache directory %s is not used: it must be owned by the user "
+                     "and have mode 0700"), dir);
+      return -1;
+    }
+  return fd;
+}
+
+/* ------------------------------------------------------- in-process cache */
+
+typedef struct {
+  GBytes *image;
+  char   *log;
+  char   *lowered;
+} CacheEntry;
+
+static GMutex memory_lock;
+static GHashTable *memory_cache;   /* key -> CacheEntry */
+static gsize memory_bytes;
+
+static void
+cache_entry_free (CacheEntry *entry)
+{
+  g_bytes_unref (entry->image);
+  g_free (entry->log);
+  g_free (entry->lowered);
+  g_free (entry);
+}
+
+static void
+memory_insert (const char *key,
+               GBytes     *image,
+               const char *log,
+               const char *lowered)
+{
+  CacheEntry *entry;
+  gsize size = g_bytes_get_size (image) + (log ? strlen (log) : 0) + (lowered ? strlen (lowered) : 0);
+
+  if (size > MAX_MEMORY_BYTES)
+    return;
+  entry = g_new0 (CacheEntry, 1);
+  entry->image = g_bytes_ref (image);
+  entry->log = g_strdup (log);
+  entry->lowered = g_strdup (lowered);
+
+  g_mutex_lock (&memory_lock);
+  if (memory_cache == NULL)
+    memory_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) cache_entry_free);
+  /* Bounded, simply: when full, start over */
+  if (memory_bytes + size > MAX_MEMORY_BYTES)
+    {
+      g_hash_table_remove_all (memory_cache);
+      memory_bytes = 0;
+    }
+  {
+    CacheEntry *old = g_hash_table_lookup (memory_cache, key);
+
+    if (old != NULL)
+      memory_bytes -= g_bytes_get_size (old->image) + (old->log ? strlen (old->log) : 0) +
+                      (old->lowered ? strlen (old->lowered) : 0);
+  }
+  g_hash_table_insert (memory_cache, g_strdup (key), entry);
+  memory_bytes += size;
+  g_mutex_unlock (&memory_lock);
+}
+
+static GBytes *
+memory_lookup (const char  *key,
+               char       **log_out,
+               char       **lowered_out)
+{
+  GBytes *image = NULL;
+  CacheEntry *entry;
+
+  g_mutex_lock (&memory_lock);
+  if (memory_cache != NULL && (entry = g_hash_table_lookup (memory_cache, key)) != NULL)
+    {
+      image = g_bytes_ref (entry->image);
+      if (log_out != NULL)
+        *log_out = g_strdup (entry->log);
+      if (lowered_out != NULL)
+        *lowered_out = g_strdup (entry->lowered);
+    }
+  g_mutex_unlock (&memory_lock);
+  return image;
+}
+
+/* ------------------------------------------------------------- disk entries */
+
+static void
+put_u32 (guint8  *p,
+         guint32  v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static void
+put_u64 (guint8  *p,
+         guint64  v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static guint32
+get_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+static guint64
+get_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT64_FROM_LE (v);
+}
+
+static void
+payload_digest (const guint8 *log,
+                gsize         log_len,
+                const guint8 *lowered,
+                gsize         lowered_len,
+                const guint8 *payload,
+                gsize         payload_len,
+                guint8        digest[32])
+{
+  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize digest_len = 32;
+
+  if (log_len > 0)
+    g_checksum_update (cs, log, log_len);
+  if (lowered_len > 0)
+    g_checksum_update (cs, lowered, lowered_len);
+  if (payload_len > 0)
+    g_checksum_update (cs, payload, payload_len);
+  g_checksum_get_digest (cs, digest, &digest_len);
+}
+
+/* Parses and verifies an entry; on success returns the image (a view into
+ * @file) and sets the strings. */
+static GBytes *
+parse_entry (GBytes      *file,
+             const char  *key,
+             char       **log_out,
+             char       **lowered_out)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (file, &size);
+  guint32 flags;
+  guint64 log_len, lowered_len, payload_len;
+  const guint8 *log, *lowered, *payload;
+  guint8 digest[32];
+
+  if (size < HEADER_SIZE ||
+      memcmp (data, MAGIC, MAGIC_LENGTH) != 0 ||
+      get_u32 (data + 12) != FORMAT_VERSION ||
+      memcmp (data + 20, key, KEY_LENGTH) != 0)
+    return NULL;
+  flags = get_u32 (data + 16);
+  log_len = get_u64 (data + 84);
+  lowered_len = get_u64 (data + 92);
+  payload_len = get_u64 (data + 100);
+  if ((flags & ~(FLAG_LOG | FLAG_LOWERED)) != 0 ||
+      (!(flags & FLAG_LOG) && log_len != 0) ||
+      (!(flags & FLAG_LOWERED) && lowered_len != 0) ||
+      log_len > size || lowered_len > size || payload_len > size ||
+      HEADER_SIZE + log_len + lowered_len + payload_len != size)
+    return NULL;
+  log = data + HEADER_SIZE;
+  lowered = log + log_len;
+  payload = lowered + lowered_len;
+  payload_digest (log, log_len, lowered, lowered_len, payload, payload_len, digest);
+  if (memcmp (digest, data + 108, 32) != 0)
+    return NULL;
+  if (memchr (log, '\0', log_len) != NULL || memchr (lowered, '\0', lowered_len) != NULL)
+    return NULL;
+
+  if (log_out != NULL)
+    *log_out = (flags & FLAG_LOG) ? g_strndup ((const char *) log, log_len) : NULL;
+  if (lowered_out != NULL)
+    *lowered_out = (flags & FLAG_LOWERED) ? g_strndup ((const char *) lowered, lowered_len) : NULL;
+  return g_bytes_new_from_bytes (file, payload - data, payload_len);
+}
+
+static gboolean
+read_all (int      fd,
+          guint8  *buf,
+          gsize    len)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t n = read (fd, buf + done, len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+static GBytes *
+disk_lookup (const char  *dir,
+             const char  *key,
+             char       **log_out,
+             char       **lowered_out)
+{
+  g_autofree char *name = g_strconcat (key, ".bin", NULL);
+  g_autoptr(GBytes) file = NULL;
+  GBytes *image;
+  struct stat st;
+  guint8 *buf;
+  int dir_fd, fd;
+  gboolean ok;
+
+  dir_fd = open_private_dir (dir, NULL);
+  if (dir_fd < 0)
+    return NULL;
+
+  fd = openat (dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    {
+      close (dir_fd);
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != getuid ())
+    {
+      /* someone else's, or not a file: never read, never deleted */
+      close (fd);
+      close (dir_fd);
+      return NULL;
+    }
+
+  ok = st.st_size >= HEADER_SIZE && (guint64) st.st_size <= MAX_ENTRY_BYTES;
+  if (ok)
+    {
+      buf = g_malloc (st.st_size);
+      ok = read_all (fd, buf, st.st_size);
+      file = g_bytes_new_take (buf, st.st_size);
+    }
+  image = ok ? parse_entry (file, key, log_out, lowered_out) : NULL;
+  if (image == NULL)
+    {
+      struct stat now;
+
+      /* Corrupt: delete it, unless another writer has just replaced it */
+      if (fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+          now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+        unlinkat (dir_fd, name, 0);
+    }
+  close (fd);
+  close (dir_fd);
+  return image;
+}
+
+static gboolean
+write_all (int           fd,
+           const guint8 *buf,
+           gsize         len)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t n = write (fd, buf + done, len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* The directory exists afterwards, or @error is set. A directory this
+ * creates is 0700; an existing one is left as it is (and, when it is not
+ * private, open_private_dir() refuses it). */
+static gboolean
+ensure_dir (const char  *dir,
+            GError     **error)
+{
+  struct stat st;
+  g_autofree char *parent = NULL;
+
+  if (stat (dir, &st) == 0)
+    return TRUE;
+  if (errno != ENOENT)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not open the compile cache directory %s: %s"), dir, g_strerror (saved));
+      return FALSE;
+    }
+
+  parent = g_path_get_dirname (dir);
+  if (g_mkdir_with_parents (parent, 0700) != 0 ||
+      (mkdir (dir, 0700) != 0 && errno != EEXIST))
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not create the compile cache directory %s: %s"), dir, g_strerror (saved));
+      return FALSE;
+    }
+  /* in spite of any umask; harmless when another process made it first */
+  if (lstat (dir, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == getuid ())
+    chmod (dir, 0700);
+  return TRUE;
+}
+
+static gboolean
+disk_store (const char  *dir,
+            const char  *key,
+            GBytes      *image,
+            const char  *log,
+            const char  *lowered,
+            GError     **error)
+{
+  g_autofree char *name = g_strconcat (key, ".bin", NULL);
+  g_autofree char *tmp_name = NULL;
+  g_autofree guint8 *header = g_malloc0 (HEADER_SIZE);
+  gsize payload_len;
+  const guint8 *payload = g_bytes_get_data (image, &payload_len);
+  gsize log_len = log != NULL ? strlen (log) : 0;
+  gsize lowered_len = lowered != NULL ? strlen (lowered) : 0;
+  guint32 flags = (log != NULL ? FLAG_LOG : 0) | (lowered != NULL ? FLAG_LOWERED : 0);
+  int dir_fd, fd = -1, saved;
+  gboolean ok;
+
+  if (!ensure_dir (dir, error))
+    return FALSE;
+  dir_fd = open_private_dir (dir, error);
+  if (dir_fd < 0)
+    return FALSE;
+
+  memcpy (header, MAGIC, MAGIC_LENGTH);
+  put_u32 (header + 12, FORMAT_VERSION);
+  put_u32 (header + 16, flags);
+  memcpy (header + 20, key, KEY_LENGTH);
+  put_u64 (header + 84, log_len);
+  put_u64 (header + 92, lowered_len);
+  put_u64 (header + 100, payload_len);
+  payload_digest ((const guint8 *) log, log_len, (const guint8 *) lowered, lowered_len,
+                  payload, payload_len, header + 108);
+
+  for (guint attempt = 0; attempt < 100 && fd < 0; attempt++)
+    {
+      g_free (tmp_name);
+      tmp_name = g_strdup_printf (".%s.%u.%08x.tmp", key, (guint) getpid (), g_random_int ());
+      fd = openat (dir_fd, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (fd < 0 && errno != EEXIST)
+        break;
+    }
+  if (fd < 0)
+    {
+      saved = errno;
+      close (dir_fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not write to the compile cache directory %s: %s"), dir, g_strerror (saved));
+      return FALSE;
+    }
+
+  ok = write_all (fd, header, HEADER_SIZE) &&
+       write_all (fd, (const guint8 *) log, log_len) &&
+       write_all (fd, (const guint8 *) lowered, lowered_len) &&
+       write_all (fd, payload, payload_len);
+  saved = errno;
+  if (close (fd) != 0 && ok)
+    {
+      ok = FALSE;
+      saved = errno;
+    }
+  if (ok && renameat (dir_fd, tmp_name, dir_fd, name) != 0)
+    {
+      ok = FALSE;
+      saved = errno;
+    }
+  if (!ok)
+    {
+      unlinkat (dir_fd, tmp_name, 0);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not write the compile cache entry %s/%s: %s"), dir, name,
+                   saved != 0 ? g_strerror (saved) : _("short write"));
+    }
+  close (dir_fd);
+  return ok;
+}
+
+/* ------------------------------------------------------------ the interface */
+
+GBytes *
+_gcuda_compile_cache_lookup (const char  *dir,
+                             const char  *key,
+                             char       **log_out,
+                             char       **lowered_out)
+{
+  g_autofree char *log = NULL;
+  g_autofree char *lowered = NULL;
+  GBytes *image;
+
+  if (log_out != NULL)
+    *log_out = NULL;
+  if (lowered_out != NULL)
+    *lowered_out = NULL;
+  if (!is_valid_key (key))
+    return NULL;
+
+  image = memory_lookup (key, &log, &lowered);
+  if (image == NULL && dir != NULL && *dir != '\0')
+    {
+      image = disk_lookup (dir, key, &log, &lowered);
+      if (image != NULL)
+        memory_insert (key, image, log, lowered);
+    }
+  if (image != NULL)
+    {
+      if (log_out != NULL)
+        *log_out = g_steal_pointer (&log);
+      if (lowered_out != NULL)
+        *lowered_out = g_steal_pointer (&lowered);
+    }
+  return image;
+}
+
+gboolean
+_gcuda_compile_cache_store (const char  *dir,
+                            const char  *key,
+                            GBytes      *image,
+                            const char  *log,
+                            const char  *lowered,
+                            GError     **error)
+{
+  g_return_val_if_fail (image != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!is_valid_key (key))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a compile cache key"), key != NULL ? key : "(null)");
+      return FALSE;
+    }
+
+  memory_insert (key, image, log, lowered);
+  if (dir == NULL || *dir == '\0')
+    return TRUE;
+  return disk_store (dir, key, image, log, lowered, error);
+}

@@ -1,0 +1,65 @@
+/* gcuda-compile-cache-private.h: the on-disk and in-process cache of compiled programs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What a compile depends on. Every string is UTF-8/ASCII; arrays are
+ * NULL-terminated; @headers maps in-memory header names to their text. */
+typedef struct {
+  const char         *source;
+  const char         *source_name;    /* the program's file name, e.g. "kernel.cu" */
+  const char * const *options;        /* the complete NVRTC option list, arch included */
+  const char * const *include_dirs;   /* also passed as -I options */
+  GHashTable         *headers;        /* (nullable) name -> text */
+  const char * const *name_expressions; /* (nullable) */
+  const char         *target;         /* "cubin" or "ptx" */
+} GCudaCompileInputs;
+
+/* The cache key (lower-case hex SHA-256) of a compile, or NULL when what the
+ * compile could read cannot be determined (an #include whose file name is a
+ * macro, say): then the compile must not be cached. The key covers the
+ * source, options, target, name expressions, in-memory headers, the NVRTC
+ * library (its file identity, found without loading it, or its version)
+ * and the content of every header file the compile could read, found by
+ * following #include directives from the source as NVRTC does: "..." in the
+ * including file's directory (the current directory for the source), then
+ * the include dirs; <...> in the include dirs; headers it cannot find are
+ * recorded as missing, so creating one changes the key. Never loads NVRTC
+ * unless its file cannot be identified otherwise. */
+char    *_gcuda_compile_cache_key     (const GCudaCompileInputs *inputs);
+
+/* The cache directory from GCUDA_CACHE_DIR, else $XDG_CACHE_HOME/gcuda;
+ * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"). */
+char    *_gcuda_compile_cache_default_dir (void);
+
+/* A cached image for @key: from the in-process cache, else from @dir
+ * (nullable: in-process only). Entries are verified (magic, version, key,
+ * length and a SHA-256 of the payload); a corrupt entry is deleted and
+ * missed; entries not owned by the user, or in a directory that is not
+ * private to the user (mode 0700, owned by the user), are ignored.
+ * @log_out receives the stored compiler log. @kind_out the stored target. */
+GBytes  *_gcuda_compile_cache_lookup  (const char  *dir,
+                                       const char  *key,
+                                       char       **log_out,
+                                       char       **lowered_out);
+
+/* Stores an entry: in-process always; on disk in @dir (created 0700 if
+ * missing) when @dir is not NULL, atomically (temporary file + rename), so
+ * concurrent writers of the same key leave one valid entry. @lowered is an
+ * opaque string (the lowered names, serialized by the caller); may be NULL.
+ * Failures to write are reported in @error; the caller treats them as
+ * warnings. */
+gboolean _gcuda_compile_cache_store   (const char  *dir,
+                                       const char  *key,
+                                       GBytes      *image,
+                                       const char  *log,
+                                       const char  *lowered,
+                                       GError     **error);
+
+G_END_DECLS

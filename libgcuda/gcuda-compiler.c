@@ -1,0 +1,1107 @@
+/* gcuda-compiler.c: NVRTC, PyCUDA's pycuda.compiler
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "gcuda-compile-cache-private.h"
+#include "gcuda-nvrtc-private.h"
+#include "gcuda-program-private.h"
+
+/**
+ * GCudaCompiler:
+ *
+ * Compiles CUDA C++ source with NVRTC, in process (PyCUDA's
+ * `pycuda.compiler.compile()`), to a #GCudaProgram: a cubin for the exact
+ * architecture of the context's device by default, or PTX on request.
+ *
+ * PyCUDA's knobs are properties: #GCudaCompiler:options,
+ * #GCudaCompiler:include-dirs, #GCudaCompiler:arch, #GCudaCompiler:code,
+ * #GCudaCompiler:no-extern-c (by default the source is wrapped in
+ * `extern "C" { … }` so kernels keep their plain names),
+ * #GCudaCompiler:keep and #GCudaCompiler:cache-dir. Headers can also be
+ * given as text (gcuda_compiler_add_header()), and templates are reached
+ * through name expressions (gcuda_compiler_add_name_expression(),
+ * gcuda_program_get_lowered_name()). Options in the environment variable
+ * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
+ *
+ * Results are cached on disk (`$GCUDA_CACHE_DIR`, else the user's cache
+ * directory; `GCUDA_DISABLE_CACHE=1` turns it off) and in the process. The
+ * cache key covers the source, the options, the target, NVRTC itself and
+ * the content of every header the compile could read, so an edited header
+ * never yields stale code; a cache hit does not load NVRTC at all.
+ *
+ * Compiling takes tens of milliseconds: a GUI should use
+ * gcuda_compiler_compile_async(). A compiler may be used from any thread;
+ * each compile works on a snapshot of its settings.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaCompiler
+{
+  GObject parent_instance;
+
+  GMutex lock;             /* guards everything below */
+  GCudaContext *context;
+  char **options;
+  char **include_dirs;
+  char *arch;
+  char *code;
+  gboolean no_extern_c;
+  char *keep;
+  char *cache_dir;
+  GCudaProgramKind target;
+  GHashTable *headers;     /* name -> text */
+  GPtrArray *name_expressions;
+  char *last_log;
+};
+
+G_DEFINE_FINAL_TYPE (GCudaCompiler, gcuda_compiler, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_OPTIONS,
+  PROP_INCLUDE_DIRS,
+  PROP_ARCH,
+  PROP_CODE,
+  PROP_NO_EXTERN_C,
+  PROP_KEEP,
+  PROP_CACHE_DIR,
+  PROP_TARGET,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* A compile's inputs, copied from the compiler when it starts. */
+typedef struct {
+  GCudaContext *context;
+  char **options;
+  char **include_dirs;
+  char *arch;
+  char *code;
+  gboolean no_extern_c;
+  char *keep;
+  char *cache_dir;
+  GCudaProgramKind target;
+  GHashTable *headers;
+  char **name_expressions;
+  char *source;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->context);
+  g_strfreev (job->options);
+  g_strfreev (job->include_dirs);
+  g_free (job->arch);
+  g_free (job->code);
+  g_free (job->keep);
+  g_free (job->cache_dir);
+  g_clear_pointer (&job->headers, g_hash_table_unref);
+  g_strfreev (job->name_expressions);
+  g_free (job->source);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
+
+static void
+gcuda_compiler_finalize (GObject *object)
+{
+  GCudaCompiler *self = GCUDA_COMPILER (object);
+
+  g_clear_object (&self->context);
+  g_strfreev (self->options);
+  g_strfreev (self->include_dirs);
+  g_free (self->arch);
+  g_free (self->code);
+  g_free (self->keep);
+  g_free (self->cache_dir);
+  g_hash_table_unref (self->headers);
+  g_ptr_array_unref (self->name_expressions);
+  g_free (self->last_log);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (gcuda_compiler_parent_class)->finalize (object);
+}
+
+static void
+gcuda_compiler_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  GCudaCompiler *self = GCUDA_COMPILER (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_OPTIONS:
+      g_value_set_boxed (value, self->options);
+      break;
+    case PROP_INCLUDE_DIRS:
+      g_value_set_boxed (value, self->include_dirs);
+      break;
+    case PROP_ARCH:
+      g_value_set_string (value, self->arch);
+      break;
+    case PROP_CODE:
+      g_value_set_string (value, self->code);
+      break;
+    case PROP_NO_EXTERN_C:
+      g_value_set_boolean (value, self->no_extern_c);
+      break;
+    case PROP_KEEP:
+      g_value_set_string (value, self->keep);
+      break;
+    case PROP_CACHE_DIR:
+      g_value_set_string (value, self->cache_dir);
+      break;
+    case PROP_TARGET:
+      g_value_set_enum (value, self->target);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/* Replaces *@field by a copy of @value; TRUE if it changed. */
+static gboolean
+set_string (GCudaCompiler *self,
+            char         **field,
+            const char    *value)
+{
+  gboolean changed;
+
+  g_mutex_lock (&self->lock);
+  changed = g_strcmp0 (*field, value) != 0;
+  if (changed)
+    {
+      g_free (*field);
+      *field = g_strdup (value);
+    }
+  g_mutex_unlock (&self->lock);
+  return changed;
+}
+
+static gboolean
+set_strv (GCudaCompiler       *self,
+          char              ***field,
+          const char * const  *value)
+{
+  g_mutex_lock (&self->lock);
+  g_strfreev (*field);
+  *field = g_strdupv ((char **) (value ? value : (const char * const[]) { NULL }));
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static void
+gcuda_compiler_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  GCudaCompiler *self = GCUDA_COMPILER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      self->context = g_value_dup_object (value);  /* construct-only */
+      break;
+    case PROP_OPTIONS:
+      gcuda_compiler_set_options (self, g_value_get_boxed (value));
+      break;
+    case PROP_INCLUDE_DIRS:
+      gcuda_compiler_set_include_dirs (self, g_value_get_boxed (value));
+      break;
+    case PROP_ARCH:
+      gcuda_compiler_set_arch (self, g_value_get_string (value));
+      break;
+    case PROP_CODE:
+      gcuda_compiler_set_code (self, g_value_get_string (value));
+      break;
+    case PROP_NO_EXTERN_C:
+      gcuda_compiler_set_no_extern_c (self, g_value_get_boolean (value));
+      break;
+    case PROP_KEEP:
+      gcuda_compiler_set_keep (self, g_value_get_string (value));
+      break;
+    case PROP_CACHE_DIR:
+      gcuda_compiler_set_cache_dir (self, g_value_get_string (value));
+      break;
+    case PROP_TARGET:
+      gcuda_compiler_set_target (self, g_value_get_enum (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_compiler_class_init (GCudaCompilerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = gcuda_compiler_finalize;
+  object_class->get_property = gcuda_compiler_get_property;
+  object_class->set_property = gcuda_compiler_set_property;
+
+  /**
+   * GCudaCompiler:context:
+   *
+   * The context whose device gives the default architecture; %NULL for the
+   * default context (only needed when #GCudaCompiler:arch is not set).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] =
+    g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaCompiler:options:
+   *
+   * Extra NVRTC options, such as `-use_fast_math` or `-DN=4` (PyCUDA's
+   * `options`).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_OPTIONS] = g_param_spec_boxed ("options", NULL, NULL, G_TYPE_STRV, rw);
+
+  /**
+   * GCudaCompiler:include-dirs:
+   *
+   * Directories searched for `#include` (PyCUDA's `include_dirs`).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_INCLUDE_DIRS] = g_param_spec_boxed ("include-dirs", NULL, NULL, G_TYPE_STRV, rw);
+
+  /**
+   * GCudaCompiler:arch:
+   *
+   * The architecture, such as `sm_90` or `compute_90` (PTX); %NULL for the
+   * exact `sm_XY` of the context's device (PyCUDA's `arch`).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, rw);
+
+  /**
+   * GCudaCompiler:code:
+   *
+   * The real architecture to generate, such as `sm_90a`, when #GCudaCompiler:arch
+   * names a virtual one (PyCUDA's `code`); it wins over #GCudaCompiler:arch.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CODE] = g_param_spec_string ("code", NULL, NULL, NULL, rw);
+
+  /**
+   * GCudaCompiler:no-extern-c:
+   *
+   * Do not wrap the source in `extern "C" { … }` (PyCUDA's `no_extern_c`);
+   * needed for templates.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_NO_EXTERN_C] = g_param_spec_boolean ("no-extern-c", NULL, NULL, FALSE, rw);
+
+  /**
+   * GCudaCompiler:keep:
+   *
+   * A directory to keep the source, log and output of each compile in
+   * (PyCUDA's `keep`); %NULL keeps nothing.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_KEEP] = g_param_spec_string ("keep", NULL, NULL, NULL, rw);
+
+  /**
+   * GCudaCompiler:cache-dir:
+   *
+   * The compile cache's directory (PyCUDA's `cache_dir`): %NULL for the
+   * default (`$GCUDA_CACHE_DIR`, else `gcuda` in the user's cache
+   * directory), "" to not cache at all.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CACHE_DIR] = g_param_spec_string ("cache-dir", NULL, NULL, NULL, rw);
+
+  /**
+   * GCudaCompiler:target:
+   *
+   * What to produce: a cubin (the default) or PTX.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_TARGET] = g_param_spec_enum ("target", NULL, NULL, GCUDA_TYPE_PROGRAM_KIND,
+                                               GCUDA_PROGRAM_KIND_CUBIN, rw);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_compiler_init (GCudaCompiler *self)
+{
+  g_mutex_init (&self->lock);
+  self->options = g_new0 (char *, 1);
+  self->include_dirs = g_new0 (char *, 1);
+  self->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->name_expressions = g_ptr_array_new_with_free_func (g_free);
+}
+
+/**
+ * gcuda_compiler_new:
+ * @context: (nullable): the context whose device gives the default
+ *   architecture, or %NULL for the default context
+ *
+ * Returns: (transfer full): a new compiler
+ *
+ * Since: 1.0
+ */
+GCudaCompiler *
+gcuda_compiler_new (GCudaContext *context)
+{
+  return g_object_new (GCUDA_TYPE_COMPILER, "context", context, NULL);
+}
+
+/**
+ * gcuda_compiler_set_options:
+ * @self: a #GCudaCompiler
+ * @options: (nullable) (array zero-terminated=1): NVRTC options
+ *
+ * Sets #GCudaCompiler:options.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_set_options (GCudaCompiler      *self,
+                            const char * const *options)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  set_strv (self, &self->options, options);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPTIONS]);
+}
+
+/**
+ * gcuda_compiler_get_options:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the options
+ *
+ * Since: 1.0
+ */
+const char * const *
+gcuda_compiler_get_options (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+  return (const char * const *) self->options;
+}
+
+/**
+ * gcuda_compiler_set_include_dirs:
+ * @self: a #GCudaCompiler
+ * @include_dirs: (nullable) (array zero-terminated=1): directories
+ *
+ * Sets #GCudaCompiler:include-dirs.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_set_include_dirs (GCudaCompiler      *self,
+                                 const char * const *include_dirs)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  set_strv (self, &self->include_dirs, include_dirs);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INCLUDE_DIRS]);
+}
+
+/**
+ * gcuda_compiler_get_include_dirs:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the include directories
+ *
+ * Since: 1.0
+ */
+const char * const *
+gcuda_compiler_get_include_dirs (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+  return (const char * const *) self->include_dirs;
+}
+
+#define STRING_ACCESSORS(field, prop) \
+  void \
+  gcuda_compiler_set_##field (GCudaCompiler *self, \
+                              const char    *value) \
+  { \
+    g_return_if_fail (GCUDA_IS_COMPILER (self)); \
+    if (set_string (self, &self->field, value)) \
+      g_object_notify_by_pspec (G_OBJECT (self), properties[prop]); \
+  } \
+  const char * \
+  gcuda_compiler_get_##field (GCudaCompiler *self) \
+  { \
+    g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL); \
+    return self->field; \
+  }
+
+/**
+ * gcuda_compiler_set_arch:
+ * @self: a #GCudaCompiler
+ * @arch: (nullable): the architecture
+ *
+ * Sets #GCudaCompiler:arch.
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_compiler_get_arch:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (nullable): #GCudaCompiler:arch
+ *
+ * Since: 1.0
+ */
+STRING_ACCESSORS (arch, PROP_ARCH)
+
+/**
+ * gcuda_compiler_set_code:
+ * @self: a #GCudaCompiler
+ * @code: (nullable): the real architecture
+ *
+ * Sets #GCudaCompiler:code.
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_compiler_get_code:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (nullable): #GCudaCompiler:code
+ *
+ * Since: 1.0
+ */
+STRING_ACCESSORS (code, PROP_CODE)
+
+/**
+ * gcuda_compiler_set_keep:
+ * @self: a #GCudaCompiler
+ * @directory: (nullable) (type filename): where to keep the compile's files
+ *
+ * Sets #GCudaCompiler:keep.
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_compiler_get_keep:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (nullable) (type filename): #GCudaCompiler:keep
+ *
+ * Since: 1.0
+ */
+STRING_ACCESSORS (keep, PROP_KEEP)
+
+/**
+ * gcuda_compiler_set_cache_dir:
+ * @self: a #GCudaCompiler
+ * @directory: (nullable) (type filename): the cache directory, %NULL for the default, "" for none
+ *
+ * Sets #GCudaCompiler:cache-dir.
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_compiler_get_cache_dir:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: (nullable) (type filename): #GCudaCompiler:cache-dir
+ *
+ * Since: 1.0
+ */
+STRING_ACCESSORS (cache_dir, PROP_CACHE_DIR)
+
+/**
+ * gcuda_compiler_set_no_extern_c:
+ * @self: a #GCudaCompiler
+ * @no_extern_c: %TRUE to compile the source as it is
+ *
+ * Sets #GCudaCompiler:no-extern-c.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_set_no_extern_c (GCudaCompiler *self,
+                                gboolean       no_extern_c)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+
+  no_extern_c = !!no_extern_c;
+  if (self->no_extern_c != no_extern_c)
+    {
+      self->no_extern_c = no_extern_c;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NO_EXTERN_C]);
+    }
+}
+
+/**
+ * gcuda_compiler_get_no_extern_c:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: #GCudaCompiler:no-extern-c
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_compiler_get_no_extern_c (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), FALSE);
+  return self->no_extern_c;
+}
+
+/**
+ * gcuda_compiler_set_target:
+ * @self: a #GCudaCompiler
+ * @target: cubin or PTX
+ *
+ * Sets #GCudaCompiler:target.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_set_target (GCudaCompiler    *self,
+                           GCudaProgramKind  target)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  g_return_if_fail (target == GCUDA_PROGRAM_KIND_CUBIN || target == GCUDA_PROGRAM_KIND_PTX);
+
+  if (self->target != target)
+    {
+      self->target = target;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TARGET]);
+    }
+}
+
+/**
+ * gcuda_compiler_get_target:
+ * @self: a #GCudaCompiler
+ *
+ * Returns: #GCudaCompiler:target
+ *
+ * Since: 1.0
+ */
+GCudaProgramKind
+gcuda_compiler_get_target (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), GCUDA_PROGRAM_KIND_CUBIN);
+  return self->target;
+}
+
+/**
+ * gcuda_compiler_add_header:
+ * @self: a #GCudaCompiler
+ * @name: the name `#include` uses, such as `params.h`
+ * @text: the header's text
+ *
+ * Makes a header available to `#include` without a file; it takes
+ * precedence over files of the same name. Adding a name again replaces it.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_add_header (GCudaCompiler *self,
+                           const char    *name,
+                           const char    *text)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  g_return_if_fail (name != NULL && text != NULL);
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_insert (self->headers, g_strdup (name), g_strdup (text));
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gcuda_compiler_add_name_expression:
+ * @self: a #GCudaCompiler
+ * @name_expression: a `__global__` function or `__device__` variable, such
+ *   as `my_kernel<float, 4>`
+ *
+ * Asks the compile to instantiate and name @name_expression; its lowered
+ * name is then gcuda_program_get_lowered_name(). Needs
+ * #GCudaCompiler:no-extern-c for templates.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_add_name_expression (GCudaCompiler *self,
+                                    const char    *name_expression)
+{
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  g_return_if_fail (name_expression != NULL);
+
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->name_expressions, g_strdup (name_expression));
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gcuda_compiler_get_last_log:
+ * @self: a #GCudaCompiler
+ *
+ * The log of the compiler's latest compile, successful or not (also in the
+ * error message of a failed one).
+ *
+ * Returns: (transfer full) (nullable): the log, or %NULL before the first compile
+ *
+ * Since: 1.0
+ */
+char *
+gcuda_compiler_get_last_log (GCudaCompiler *self)
+{
+  char *log;
+
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  log = g_strdup (self->last_log);
+  g_mutex_unlock (&self->lock);
+  return log;
+}
+
+static Job *
+job_new (GCudaCompiler *self,
+         const char    *source)
+{
+  Job *job = g_new0 (Job, 1);
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_mutex_lock (&self->lock);
+  job->context = self->context ? g_object_ref (self->context) : NULL;
+  job->options = g_strdupv (self->options);
+  job->include_dirs = g_strdupv (self->include_dirs);
+  job->arch = g_strdup (self->arch);
+  job->code = g_strdup (self->code);
+  job->no_extern_c = self->no_extern_c;
+  job->keep = g_strdup (self->keep);
+  job->cache_dir = g_strdup (self->cache_dir);
+  job->target = self->target;
+  job->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_iter_init (&iter, self->headers);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    g_hash_table_insert (job->headers, g_strdup (k), g_strdup (v));
+  job->name_expressions = g_new0 (char *, self->name_expressions->len + 1);
+  for (guint i = 0; i < self->name_expressions->len; i++)
+    job->name_expressions[i] = g_strdup (g_ptr_array_index (self->name_expressions, i));
+  g_mutex_unlock (&self->lock);
+  job->source = g_strdup (source);
+  return job;
+}
+
+static void
+set_last_log (GCudaCompiler *self,
+              const char    *log)
+{
+  g_mutex_lock (&self->lock);
+  g_free (self->last_log);
+  self->last_log = g_strdup (log);
+  g_mutex_unlock (&self->lock);
+}
+
+static char *
+default_arch (Job     *job,
+              GError **error)
+{
+  g_autoptr(GCudaContext) context = _gcuda_context_resolve (job->context, error);
+  int major = 0, minor = 0;
+
+  if (context == NULL)
+    {
+      g_prefix_error (error, _("No architecture was given and the device's cannot be found: "));
+      return NULL;
+    }
+  gcuda_device_get_compute_capability (gcuda_context_get_device (context), &major, &minor);
+  return g_strdup_printf ("sm_%d%d", major, minor);
+}
+
+static gboolean
+set_compile_error (nvrtcResult          res,
+                   const GCudaNvrtc    *nv,
+                   const char          *what,
+                   GError             **error)
+{
+  if (res == NVRTC_SUCCESS)
+    return TRUE;
+  g_set_error (error, GCUDA_COMPILE_ERROR, (int) res, _("%s failed: %s"), what, nv->fn_nvrtcGetErrorString (res));
+  return FALSE;
+}
+
+static char *
+serialize_lowered (GHashTable *lowered)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&iter, lowered);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    g_string_append_printf (out, "%s\t%s\n", (char *) k, (char *) v);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static GHashTable *
+parse_lowered (const char *text)
+{
+  GHashTable *lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *tab = strchr (lines[i], '\t');
+
+      if (tab != NULL)
+        g_hash_table_insert (lowered, g_strndup (lines[i], tab - lines[i]), g_strdup (tab + 1));
+    }
+  return lowered;
+}
+
+/* Writes the compile's files where #GCudaCompiler:keep says; failures are
+ * only worth a warning: the compile itself went fine. */
+static void
+keep_files (const char  *dir,
+            const char  *source,
+            const char  *log,
+            GBytes      *image,
+            gboolean     ptx)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *src_path = NULL, *log_path = NULL, *out_path = NULL;
+
+  if (dir == NULL)
+    return;
+  src_path = g_build_filename (dir, "kernel.cu", NULL);
+  log_path = g_build_filename (dir, "kernel.log", NULL);
+  out_path = g_build_filename (dir, ptx ? "kernel.ptx" : "kernel.cubin", NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents (src_path, source, -1, &error) ||
+      !g_file_set_contents (log_path, log ? log : "", -1, &error) ||
+      (image != NULL && !g_file_set_contents (out_path, g_bytes_get_data (image, NULL),
+                                              g_bytes_get_size (image), &error)))
+    g_warning ("GCuda could not keep the compile's files in %s: %s", dir,
+               error ? error->message : g_strerror (errno));
+}
+
+static GCudaProgram *
+compile_job (GCudaCompiler  *self,
+             Job            *job,
+             GError        **error)
+{
+  g_autofree char *arch = NULL;
+  g_autofree char *full_source = NULL;
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *lowered_text = NULL;
+  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) lowered = NULL;
+  g_autoptr(GBytes) image = NULL;
+  g_auto(GStrv) default_flags = NULL;
+  const GCudaNvrtc *nv;
+  GCudaProgramKind kind = job->target;
+  const char *env_flags = g_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
+  GCudaCompileInputs inputs;
+  nvrtcProgram prog = NULL;
+  g_autofree const char **header_names = NULL;
+  g_autofree const char **header_texts = NULL;
+  guint n_headers = 0;
+  gboolean ok = FALSE;
+  nvrtcResult res;
+  GHashTableIter iter;
+  gpointer k, v;
+
+  if (job->source == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No source given"));
+      return NULL;
+    }
+
+  /* What to compile for: code wins over arch; neither means the device's own. */
+  if (job->code != NULL && *job->code != '\0')
+    arch = g_strdup (job->code);
+  else if (job->arch != NULL && *job->arch != '\0')
+    arch = g_strdup (job->arch);
+  else if ((arch = default_arch (job, error)) == NULL)
+    return NULL;
+  if (g_str_has_prefix (arch, "compute_"))
+    kind = GCUDA_PROGRAM_KIND_PTX;  /* a virtual architecture has no cubin */
+
+  if (env_flags != NULL && *env_flags != '\0')
+    {
+      GError *parse_error = NULL;
+
+      if (!g_shell_parse_argv (env_flags, NULL, &default_flags, &parse_error))
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("GCUDA_DEFAULT_NVRTC_FLAGS cannot be parsed: %s"), parse_error->message);
+          g_error_free (parse_error);
+          return NULL;
+        }
+      for (guint i = 0; default_flags[i] != NULL; i++)
+        g_ptr_array_add (options, g_strdup (default_flags[i]));
+    }
+  for (guint i = 0; job->options[i] != NULL; i++)
+    g_ptr_array_add (options, g_strdup (job->options[i]));
+  for (guint i = 0; job->include_dirs[i] != NULL; i++)
+    g_ptr_array_add (options, g_strconcat ("-I", job->include_dirs[i], NULL));
+  g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
+  g_ptr_array_add (options, NULL);
+
+  /* PyCUDA wraps the whole source, so kernels keep their plain names. */
+  full_source = job->no_extern_c ? g_strdup (job->source)
+                                 : g_strconcat ("extern \"C\" {\n", job->source, "\n}\n", NULL);
+
+  /* The cache: "" turns it off; NULL means the default (or none when the
+   * environment says so). */
+  if (job->cache_dir != NULL)
+    cache_dir = *job->cache_dir ? g_strdup (job->cache_dir) : NULL;
+  else
+    cache_dir = _gcuda_compile_cache_default_dir ();
+  inputs.source = full_source;
+  inputs.source_name = "kernel.cu";
+  inputs.options = (const char * const *) options->pdata;
+  inputs.include_dirs = (const char * const *) job->include_dirs;
+  inputs.headers = job->headers;
+  inputs.name_expressions = (const char * const *) job->name_expressions;
+  inputs.target = kind == GCUDA_PROGRAM_KIND_PTX ? "ptx" : "cubin";
+  if (cache_dir != NULL && (key = _gcuda_compile_cache_key (&inputs)) != NULL)
+    {
+      g_autofree char *cached_log = NULL;
+
+      image = _gcuda_compile_cache_lookup (cache_dir, key, &cached_log, &lowered_text);
+      if (image != NULL)
+        {
+          g_autoptr(GHashTable) cached_lowered = parse_lowered (lowered_text);
+
+          set_last_log (self, cached_log);
+          keep_files (job->keep, full_source, cached_log, image, kind == GCUDA_PROGRAM_KIND_PTX);
+          return _gcuda_program_new (image, kind, cached_log, arch, cached_lowered, TRUE);
+        }
+    }
+
+  if ((nv = _gcuda_nvrtc_get (error)) == NULL)
+    return NULL;
+
+  header_names = g_new0 (const char *, g_hash_table_size (job->headers) + 1);
+  header_texts = g_new0 (const char *, g_hash_table_size (job->headers) + 1);
+  g_hash_table_iter_init (&iter, job->headers);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    {
+      header_names[n_headers] = k;
+      header_texts[n_headers] = v;
+      n_headers++;
+    }
+
+  res = nv->fn_nvrtcCreateProgram (&prog, full_source, "kernel.cu", (int) n_headers,
+                                   header_texts, header_names);
+  if (!set_compile_error (res, nv, "nvrtcCreateProgram", error))
+    return NULL;
+  for (guint i = 0; job->name_expressions[i] != NULL; i++)
+    if (!set_compile_error (nv->fn_nvrtcAddNameExpression (prog, job->name_expressions[i]), nv,
+                            "nvrtcAddNameExpression", error))
+      goto out;
+
+  res = nv->fn_nvrtcCompileProgram (prog, (int) options->len - 1, (const char * const *) options->pdata);
+  {
+    size_t size = 0;
+
+    if (nv->fn_nvrtcGetProgramLogSize (prog, &size) == NVRTC_SUCCESS && size > 0)
+      {
+        log = g_malloc0 (size + 1);
+        if (nv->fn_nvrtcGetProgramLog (prog, log) != NVRTC_SUCCESS)
+          log[0] = '\0';
+      }
+    else
+      log = g_strdup ("");
+  }
+  set_last_log (self, log);
+
+  if (res != NVRTC_SUCCESS)
+    {
+      g_set_error (error, GCUDA_COMPILE_ERROR, (int) res,
+                   _("NVRTC could not compile the source for %s (%s):\n%s"),
+                   arch, nv->fn_nvrtcGetErrorString (res), log);
+      keep_files (job->keep, full_source, log, NULL, FALSE);
+      goto out;
+    }
+
+  {
+    size_t size = 0;
+    char *data;
+
+    if (kind == GCUDA_PROGRAM_KIND_PTX)
+      res = nv->fn_nvrtcGetPTXSize (prog, &size);
+    else
+      res = nv->fn_nvrtcGetCUBINSize (prog, &size);
+    if (!set_compile_error (res, nv, "nvrtcGetCUBINSize", error))
+      goto out;
+    data = g_malloc (MAX (size, 1));
+    res = kind == GCUDA_PROGRAM_KIND_PTX ? nv->fn_nvrtcGetPTX (prog, data) : nv->fn_nvrtcGetCUBIN (prog, data);
+    if (!set_compile_error (res, nv, "nvrtcGetCUBIN", error))
+      {
+        g_free (data);
+        goto out;
+      }
+    image = g_bytes_new_take (data, size);
+  }
+
+  lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; job->name_expressions[i] != NULL; i++)
+    {
+      const char *name = NULL;
+
+      if (!set_compile_error (nv->fn_nvrtcGetLoweredName (prog, job->name_expressions[i], &name), nv,
+                              "nvrtcGetLoweredName", error))
+        goto out;
+      g_hash_table_insert (lowered, g_strdup (job->name_expressions[i]), g_strdup (name));
+    }
+
+  if (key != NULL)
+    {
+      g_autoptr(GError) store_error = NULL;
+      g_autofree char *serialized = serialize_lowered (lowered);
+
+      if (!_gcuda_compile_cache_store (cache_dir, key, image, log, serialized, &store_error))
+        g_debug ("not cached: %s", store_error->message);
+    }
+  keep_files (job->keep, full_source, log, image, kind == GCUDA_PROGRAM_KIND_PTX);
+  ok = TRUE;
+
+out:
+  nv->fn_nvrtcDestroyProgram (&prog);
+  return ok ? _gcuda_program_new (image, kind, log, arch, lowered, FALSE) : NULL;
+}
+
+/**
+ * gcuda_compiler_compile:
+ * @self: a #GCudaCompiler
+ * @source: CUDA C++ source
+ * @error: return location for a #GError
+ *
+ * Compiles @source (PyCUDA's `compile()`), or takes it from the cache. A
+ * source that does not compile is %GCUDA_COMPILE_ERROR_COMPILATION, with
+ * NVRTC's log in the message (and in gcuda_compiler_get_last_log()); no
+ * NVRTC is %GCUDA_ERROR_NVRTC_NOT_FOUND.
+ *
+ * Returns: (transfer full): the program, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaProgram *
+gcuda_compiler_compile (GCudaCompiler  *self,
+                        const char     *source,
+                        GError        **error)
+{
+  g_autoptr(Job) job = NULL;
+
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+
+  job = job_new (self, source);
+  return compile_job (self, job, error);
+}
+
+static void
+compile_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GCudaProgram *program;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  program = compile_job (source_object, task_data, &error);
+  if (program != NULL)
+    g_task_return_pointer (task, program, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * gcuda_compiler_compile_async:
+ * @self: a #GCudaCompiler
+ * @source: CUDA C++ source
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the result
+ * @user_data: data for @callback
+ *
+ * Compiles @source in a worker thread, so a GUI stays responsive; @callback
+ * runs in the thread-default main context of the calling thread. The
+ * compiler's settings are taken as they are now.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_compiler_compile_async (GCudaCompiler       *self,
+                              const char          *source,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (GCUDA_IS_COMPILER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, gcuda_compiler_compile_async);
+  g_task_set_task_data (task, job_new (self, source), (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compile_thread);
+}
+
+/**
+ * gcuda_compiler_compile_finish:
+ * @self: a #GCudaCompiler
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes gcuda_compiler_compile_async().
+ *
+ * Returns: (transfer full): the program, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaProgram *
+gcuda_compiler_compile_finish (GCudaCompiler  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+
+  if (!g_task_is_valid (result, self) || g_task_get_source_tag (G_TASK (result)) != gcuda_compiler_compile_async)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("This result does not come from gcuda_compiler_compile_async() on this compiler"));
+      return NULL;
+    }
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

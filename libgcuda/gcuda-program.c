@@ -1,0 +1,273 @@
+/* gcuda-program.c: the result of a compile
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-program-private.h"
+
+/**
+ * GCudaProgram:
+ *
+ * Compiled code from a #GCudaCompiler: a cubin or PTX image (a #GBytes,
+ * ready for a module), the compiler's log, and the lowered (mangled) names
+ * of the name expressions the compile was given, for templates.
+ *
+ * A program is immutable and can be used from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaProgram
+{
+  GObject parent_instance;
+
+  GBytes *image;
+  GCudaProgramKind kind;
+  char *log;
+  char *arch;
+  GHashTable *lowered;  /* name expression -> lowered name */
+  gboolean from_cache;
+};
+
+G_DEFINE_FINAL_TYPE (GCudaProgram, gcuda_program, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_IMAGE,
+  PROP_KIND,
+  PROP_LOG,
+  PROP_ARCH,
+  PROP_FROM_CACHE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gcuda_program_finalize (GObject *object)
+{
+  GCudaProgram *self = GCUDA_PROGRAM (object);
+
+  g_clear_pointer (&self->image, g_bytes_unref);
+  g_clear_pointer (&self->log, g_free);
+  g_clear_pointer (&self->arch, g_free);
+  g_clear_pointer (&self->lowered, g_hash_table_unref);
+
+  G_OBJECT_CLASS (gcuda_program_parent_class)->finalize (object);
+}
+
+static void
+gcuda_program_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  GCudaProgram *self = GCUDA_PROGRAM (object);
+
+  switch (prop_id)
+    {
+    case PROP_IMAGE:
+      g_value_set_boxed (value, self->image);
+      break;
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case PROP_LOG:
+      g_value_set_string (value, self->log);
+      break;
+    case PROP_ARCH:
+      g_value_set_string (value, self->arch);
+      break;
+    case PROP_FROM_CACHE:
+      g_value_set_boolean (value, self->from_cache);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_program_class_init (GCudaProgramClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_program_finalize;
+  object_class->get_property = gcuda_program_get_property;
+
+  /**
+   * GCudaProgram:image:
+   *
+   * The compiled image: cubin or PTX (NUL-terminated text), see
+   * #GCudaProgram:kind.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_IMAGE] = g_param_spec_boxed ("image", NULL, NULL, G_TYPE_BYTES, ro);
+
+  /**
+   * GCudaProgram:kind:
+   *
+   * Whether the image is a cubin or PTX.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_KIND] = g_param_spec_enum ("kind", NULL, NULL, GCUDA_TYPE_PROGRAM_KIND,
+                                             GCUDA_PROGRAM_KIND_CUBIN, ro);
+
+  /**
+   * GCudaProgram:log:
+   *
+   * NVRTC's log (warnings), possibly empty.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LOG] = g_param_spec_string ("log", NULL, NULL, NULL, ro);
+
+  /**
+   * GCudaProgram:arch:
+   *
+   * The architecture the program was compiled for, such as `sm_90`.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, ro);
+
+  /**
+   * GCudaProgram:from-cache:
+   *
+   * Whether the program came from the compile cache instead of NVRTC.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_FROM_CACHE] = g_param_spec_boolean ("from-cache", NULL, NULL, FALSE, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_program_init (GCudaProgram *self)
+{
+}
+
+GCudaProgram *
+_gcuda_program_new (GBytes           *image,
+                    GCudaProgramKind  kind,
+                    const char       *log,
+                    const char       *arch,
+                    GHashTable       *lowered,
+                    gboolean          from_cache)
+{
+  GCudaProgram *self = g_object_new (GCUDA_TYPE_PROGRAM, NULL);
+
+  self->image = g_bytes_ref (image);
+  self->kind = kind;
+  self->log = g_strdup (log ? log : "");
+  self->arch = g_strdup (arch);
+  self->lowered = lowered ? g_hash_table_ref (lowered)
+                          : g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->from_cache = from_cache;
+  return self;
+}
+
+/**
+ * gcuda_program_get_image:
+ * @self: a #GCudaProgram
+ *
+ * Returns: (transfer none): the compiled image, see #GCudaProgram:image
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_program_get_image (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
+  return self->image;
+}
+
+/**
+ * gcuda_program_get_kind:
+ * @self: a #GCudaProgram
+ *
+ * Returns: whether the image is a cubin or PTX
+ *
+ * Since: 1.0
+ */
+GCudaProgramKind
+gcuda_program_get_kind (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), GCUDA_PROGRAM_KIND_CUBIN);
+  return self->kind;
+}
+
+/**
+ * gcuda_program_get_log:
+ * @self: a #GCudaProgram
+ *
+ * Returns: NVRTC's log, possibly empty
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_program_get_log (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
+  return self->log;
+}
+
+/**
+ * gcuda_program_get_arch:
+ * @self: a #GCudaProgram
+ *
+ * Returns: the architecture compiled for, such as `sm_90`
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_program_get_arch (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
+  return self->arch;
+}
+
+/**
+ * gcuda_program_is_from_cache:
+ * @self: a #GCudaProgram
+ *
+ * Returns: %TRUE if the program came from the compile cache
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_program_is_from_cache (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), FALSE);
+  return self->from_cache;
+}
+
+/**
+ * gcuda_program_get_lowered_name:
+ * @self: a #GCudaProgram
+ * @name_expression: a name expression given to gcuda_compiler_add_name_expression()
+ *
+ * The lowered (mangled) name of a `__global__` function or `__device__`
+ * variable named by a name expression, such as `my_kernel<float>`: the name
+ * to look the function up by in a module.
+ *
+ * Returns: (nullable): the lowered name, or %NULL if @name_expression was
+ *   not given to the compile
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_program_get_lowered_name (GCudaProgram *self,
+                                const char   *name_expression)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
+
+  if (name_expression == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->lowered, name_expression);
+}
