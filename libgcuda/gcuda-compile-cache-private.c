@@ -33,7 +33,7 @@
  * crash fails verification, is deleted and recompiled.
  */
 
-#define _GNU_SOURCE 1  /* dl_iterate_phdr */
+#define _GNU_SOURCE 1  /* dl_iterate_phdr, memmem */
 
 #include "config.h"
 
@@ -118,11 +118,13 @@ hash_stat (GChecksum         *cs,
            const char        *canonical,
            const struct stat *st)
 {
+  /* Not the inode or device: those change when a container's overlay is
+   * mounted again, and a file rewritten with the same size and the same
+   * nanosecond mtime is not a case worth a miss on every start. */
   g_autofree char *identity =
-    g_strdup_printf ("%s size=%" G_GUINT64_FORMAT " mtime=%" G_GINT64_FORMAT ".%09ld ino=%"
-                     G_GUINT64_FORMAT " dev=%" G_GUINT64_FORMAT,
+    g_strdup_printf ("%s size=%" G_GUINT64_FORMAT " mtime=%" G_GINT64_FORMAT ".%09ld",
                      canonical, (guint64) st->st_size, (gint64) st->st_mtim.tv_sec,
-                     (long) st->st_mtim.tv_nsec, (guint64) st->st_ino, (guint64) st->st_dev);
+                     (long) st->st_mtim.tv_nsec);
 
   hash_string (cs, tag, identity);
 }
@@ -232,8 +234,8 @@ library_search_dirs (void)
       GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
 
       parse_ld_so_conf (found, "/etc/ld.so.conf", 0);
-      g_once_init_leave (&once, 1);
       conf_dirs = found;
+      g_once_init_leave (&once, 1);
     }
 
   if (ld_library_path != NULL && *ld_library_path != '\0')
@@ -260,10 +262,14 @@ static void
 add_library_file (NvrtcIdentity *id,
                   const char    *path)
 {
-  g_autofree char *canonical = realpath (path, NULL);
+  g_autofree char *canonical = NULL;
   g_autofree char *base = NULL;
   struct stat st;
 
+  /* stat() first: most candidates do not exist, and it is one system call */
+  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return;
+  canonical = realpath (path, NULL);
   if (canonical == NULL || stat (canonical, &st) != 0 || !S_ISREG (st.st_mode))
     return;
   if (g_hash_table_contains (id->seen, canonical))
@@ -349,23 +355,32 @@ hash_nvrtc_identity (GChecksum *cs)
         }
     }
 
-  /* An NVRTC some other code loaded from elsewhere (a Python wheel, say) is
-   * the one dlopen() returns for its soname. Already-seen files add nothing,
-   * so a key does not change once GCuda itself has loaded NVRTC. */
-  dl_iterate_phdr (find_loaded_nvrtc, loaded);
-  for (guint i = 0; i < loaded->len; i++)
-    add_library_file (&id, loaded->pdata[i]);
-
   if (id.found)
-    return TRUE;
+    {
+      /* An NVRTC some other code loaded from elsewhere (a Python wheel, say)
+       * is the one dlopen() returns for its soname. Files already seen add
+       * nothing, so a key does not change once GCuda has loaded NVRTC. */
+      dl_iterate_phdr (find_loaded_nvrtc, loaded);
+      for (guint i = 0; i < loaded->len; i++)
+        add_library_file (&id, loaded->pdata[i]);
+      return TRUE;
+    }
 
+  /* Not found where the loader looks: load it, and hash what it says it is
+   * and the file it came from (the same before and after loading). */
   nvrtc = _gcuda_nvrtc_get (NULL);
   if (nvrtc == NULL)
     return FALSE;
   {
-    g_autofree char *version = g_strdup_printf ("nvrtc %d.%d %s", nvrtc->major, nvrtc->minor,
-                                                nvrtc->path != NULL ? nvrtc->path : "");
+    g_autofree char *version = g_strdup_printf ("nvrtc %d.%d", nvrtc->major, nvrtc->minor);
+    g_autofree char *canonical = nvrtc->path != NULL ? realpath (nvrtc->path, NULL) : NULL;
+    struct stat st;
+
     hash_string (cs, "nvrtc-loaded", version);
+    if (canonical != NULL && stat (canonical, &st) == 0)
+      hash_stat (cs, "nvrtc-loaded-file", canonical, &st);
+    else
+      hash_string (cs, "nvrtc-loaded-path", nvrtc->path);
   }
   return TRUE;
 }
@@ -561,15 +576,12 @@ resolve_include (ScanState  *state,
         }
     }
 
+  /* Found nowhere. Where it was looked for is not recorded: creating it in
+   * any of those places adds a match, which changes the key anyway, and
+   * leaving the directories out keeps the key independent of the current
+   * directory for the (common) headers NVRTC has built in. */
   if (!matched)
-    {
-      g_autoptr(GString) missing = g_string_new (inc);
-
-      if (!angle)
-        for (guint i = 0; i < including_dirs->len; i++)
-          g_string_append_printf (missing, "@%s", (const char *) including_dirs->pdata[i]);
-      hash_string (state->cs, "include-missing", missing->str);
-    }
+    hash_string (state->cs, "include-missing", inc);
 }
 
 static const char *
@@ -582,7 +594,7 @@ skip_space (const char *p,
         p++;
       else if (p + 1 < end && p[0] == '/' && p[1] == '*')
         {
-          const char *close = g_strstr_len (p + 2, end - (p + 2), "*/");
+          const char *close = memmem (p + 2, end - (p + 2), "*/", 2);
 
           if (close == NULL)
             return end;
@@ -627,19 +639,39 @@ scan_header_name (ScanState   *state,
   state->indeterminate = TRUE;
 }
 
+/* Whether a '#' at @hash begins a directive: only blanks and comments
+ * before it on the line, or the end of a comment that began earlier. */
+static gboolean
+at_line_start (const char *line,
+               const char *hash)
+{
+  const char *p = hash;
+
+  if (skip_space (line, hash) == hash)
+    return TRUE;
+  while (p > line && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r' || p[-1] == '\f' || p[-1] == '\v'))
+    p--;
+  return p - line >= 2 && p[-2] == '*' && p[-1] == '/';
+}
+
 static void
 scan_line (ScanState  *state,
            const char *line,
            const char *end,
            GPtrArray  *dirs)
 {
-  const char *p = skip_space (line, end);
+  const char *p;
 
-  if (p < end && *p == '#')
+  /* Every '#': "#include" in a comment or a string is followed too (more
+   * than NVRTC reads, never less); only a real directive naming a macro
+   * makes the compile uncacheable. */
+  for (p = memchr (line, '#', end - line); p != NULL && !state->indeterminate;
+       p = memchr (p + 1, '#', end - (p + 1)))
     {
       static const char * const keywords[] = { "include_next", "include", "import", "embed" };
       const char *word = skip_space (p + 1, end);
       const char *word_end = word;
+      const char *name;
 
       while (word_end < end && is_ident_char (*word_end))
         word_end++;
@@ -647,15 +679,21 @@ scan_line (ScanState  *state,
         if ((gsize) (word_end - word) == strlen (keywords[i]) &&
             memcmp (word, keywords[i], word_end - word) == 0)
           {
-            scan_header_name (state, word_end, end, dirs, FALSE);
+            name = skip_space (word_end, end);
+            if (name < end && (*name == '"' || *name == '<'))
+              scan_header_name (state, name, end, dirs, FALSE);
+            else if (at_line_start (line, p))
+              scan_header_name (state, name, end, dirs, FALSE);
             break;
           }
+      if (word_end >= end)
+        break;
     }
 
   /* __has_include ("x.h"), __has_include_next (<x.h>): anywhere */
   for (p = line; p < end && !state->indeterminate; )
     {
-      const char *hit = g_strstr_len (p, end - p, "__has_include");
+      const char *hit = memmem (p, end - p, "__has_include", 13);
       const char *after;
 
       if (hit == NULL)
@@ -705,7 +743,7 @@ scan_text (ScanState  *state,
             break;
         }
 
-      if (memchr (p, '#', line_end - p) != NULL || g_strstr_len (p, line_end - p, "__has_include") != NULL)
+      if (memchr (p, '#', line_end - p) != NULL || memmem (p, line_end - p, "__has_include", 13) != NULL)
         {
           if (continued)
             {
@@ -838,7 +876,6 @@ hash_includes (GChecksum                *cs,
   if (inputs->include_dirs != NULL)
     for (guint i = 0; inputs->include_dirs[i] != NULL; i++)
       add_search_dir (search_dirs, cwd, inputs->include_dirs[i]);
-  hash_string (cs, "cwd", cwd);
 
   add_toolkit_dir (toolkit_dirs, GCUDA_TOOLKIT_LIB_DIR "/../include");
   add_toolkit_dir (toolkit_dirs, "/usr/local/cuda/include");

@@ -43,7 +43,7 @@ char    *_gcuda_compile_cache_default_dir (void);
  * length and a SHA-256 of the payload); a corrupt entry is deleted and
  * missed; entries not owned by the user, or in a directory that is not
  * private to the user (mode 0700, owned by the user), are ignored.
- * @log_out receives the stored compiler log. @kind_out the stored target. */
+ * @log_out receives the stored compiler log. */
 GBytes  *_gcuda_compile_cache_lookup  (const char  *dir,
                                        const char  *key,
                                        char       **log_out,

@@ -987,8 +987,12 @@ compile_job (GCudaCompiler  *self,
     {
       g_autoptr(GError) store_error = NULL;
       g_autofree char *serialized = serialize_lowered (lowered);
+      g_autofree char *key_after = _gcuda_compile_cache_key (&inputs);
 
-      if (!_gcuda_compile_cache_store (cache_dir, key, image, log, serialized, &store_error))
+      /* A header edited while NVRTC ran: the output matches neither key. */
+      if (g_strcmp0 (key, key_after) != 0)
+        g_debug ("not cached: a header changed during the compile");
+      else if (!_gcuda_compile_cache_store (cache_dir, key, image, log, serialized, &store_error))
         g_debug ("not cached: %s", store_error->message);
     }
   keep_files (job->keep, full_source, log, image, kind == GCUDA_PROGRAM_KIND_PTX);

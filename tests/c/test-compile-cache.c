@@ -1,0 +1,1254 @@
+/* test-compile-cache.c: the compile cache's key, its disk format and its
+ * safety rules (gcuda-compile-cache-private.c). Needs no GPU and never loads
+ * NVRTC: the key identifies NVRTC's file without loading it.
+ *
+ * Linked with the library's objects, as the private functions are hidden in
+ * libgcuda-1.so. The program also runs itself as a child (--child-*) to see
+ * the disk cache from a fresh process, with an empty in-process cache.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <gcuda.h>
+
+#include "gcuda-compile-cache-private.h"
+#include "gcuda-nvrtc-private.h"
+
+#define KEY_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define KEY_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define HEADER_SIZE 140
+
+static char *self_exe;
+
+/* ------------------------------------------------------------------ helpers */
+
+static void
+rm_rf (const char *path)
+{
+  struct stat st;
+
+  if (lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      GDir *dir;
+      const char *name;
+
+      chmod (path, 0700);
+      dir = g_dir_open (path, 0, NULL);
+      if (dir != NULL)
+        {
+          while ((name = g_dir_read_name (dir)) != NULL)
+            {
+              g_autofree char *child = g_build_filename (path, name, NULL);
+              rm_rf (child);
+            }
+          g_dir_close (dir);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static char *
+make_tmp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("gcuda-cache-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (dir, 0700), ==, 0);
+  return dir;
+}
+
+static void
+write_file (const char *path,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static GCudaCompileInputs
+inputs_for (const char *source)
+{
+  static const char * const options[] = { "--gpu-architecture=sm_90", "-default-device", NULL };
+  GCudaCompileInputs inputs = {
+    .source = source,
+    .source_name = "kernel.cu",
+    .options = options,
+    .include_dirs = NULL,
+    .headers = NULL,
+    .name_expressions = NULL,
+    .target = "cubin",
+  };
+
+  return inputs;
+}
+
+/* The key, asserting it is a SHA-256 in lower-case hex and that computing
+ * it did not load NVRTC (when NVRTC's file could be found, that is always;
+ * without any NVRTC installed there is no key at all). */
+static char *
+key_of (const GCudaCompileInputs *inputs)
+{
+  char *key = _gcuda_compile_cache_key (inputs);
+
+  if (key != NULL)
+    {
+      g_assert_cmpuint (strlen (key), ==, 64);
+      for (guint i = 0; i < 64; i++)
+        g_assert_true (g_ascii_isxdigit (key[i]) && !g_ascii_isupper (key[i]));
+    }
+  g_assert_false (_gcuda_nvrtc_is_loaded ());
+  return key;
+}
+
+/* Skips the test when no NVRTC can be identified on this machine. */
+static gboolean
+require_nvrtc (void)
+{
+  GCudaCompileInputs inputs = inputs_for ("__global__ void f() {}\n");
+  g_autofree char *key = key_of (&inputs);
+
+  if (key == NULL)
+    {
+      g_test_skip ("No NVRTC library was found: no compile can be cached");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GBytes *
+test_image (guint seed,
+            gsize size)
+{
+  guint8 *data = g_malloc (size);
+
+  for (gsize i = 0; i < size; i++)
+    data[i] = (guint8) (i * 31 + seed * 7 + (i >> 8));
+  return g_bytes_new_take (data, size);
+}
+
+static char *
+entry_path (const char *dir,
+            const char *key)
+{
+  g_autofree char *name = g_strconcat (key, ".bin", NULL);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Runs this program as a child: "hit CHECKSUM LOG LOWERED" or "miss". */
+static char *
+child_run (const char * const *args,
+           const char * const *envp)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, self_exe);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp, G_SPAWN_DEFAULT, NULL, NULL,
+                &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (err != NULL && *err != '\0')
+    g_test_message ("child stderr: %s", err);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  g_strchomp (out);
+  return out;
+}
+
+static char *
+child_lookup (const char *dir,
+              const char *key)
+{
+  const char *args[] = { "--child-lookup", dir, key, NULL };
+  return child_run (args, NULL);
+}
+
+static char *
+expected_hit (GBytes     *image,
+              const char *log,
+              const char *lowered)
+{
+  g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, image);
+
+  return g_strdup_printf ("hit %s %s %s", sum, log ? log : "(null)", lowered ? lowered : "(null)");
+}
+
+/* -------------------------------------------------------------- child modes */
+
+static int
+child_main (int    argc,
+            char **argv)
+{
+  if (g_str_equal (argv[1], "--child-lookup") && argc == 4)
+    {
+      g_autofree char *log = NULL;
+      g_autofree char *lowered = NULL;
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(GBytes) image = _gcuda_compile_cache_lookup (argv[2], argv[3], &log, &lowered);
+      gint64 elapsed = g_get_monotonic_time () - start;
+
+      if (image == NULL)
+        g_print ("miss\n");
+      else
+        {
+          g_autofree char *line = expected_hit (image, log, lowered);
+          g_print ("%s\n", line);
+        }
+      if (g_getenv ("GCUDA_TEST_TIMING") != NULL)
+        g_printerr ("a lookup in a fresh process took %" G_GINT64_FORMAT " us\n", elapsed);
+      return _gcuda_nvrtc_is_loaded () ? 3 : 0;
+    }
+  if (g_str_equal (argv[1], "--child-store") && argc == 5)
+    {
+      guint n = atoi (argv[4]);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(GBytes) image = test_image (1, 100000);
+          g_autoptr(GError) error = NULL;
+
+          if (!_gcuda_compile_cache_store (argv[2], argv[3], image, "the log", "lowered", &error))
+            {
+              g_printerr ("store failed: %s\n", error->message);
+              return 1;
+            }
+        }
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-key") && argc == 2)
+    {
+      GCudaCompileInputs inputs = inputs_for ("__global__ void f() {}\n");
+      gint64 start = g_get_monotonic_time ();
+      g_autofree char *key = _gcuda_compile_cache_key (&inputs);
+      gint64 elapsed = g_get_monotonic_time () - start;
+
+      g_print ("%s\n", key != NULL ? key : "NULL");
+      if (g_getenv ("GCUDA_TEST_TIMING") != NULL)
+        g_printerr ("a key in a fresh process took %" G_GINT64_FORMAT " us (NVRTC %s)\n", elapsed,
+                    _gcuda_nvrtc_is_loaded () ? "loaded" : "not loaded");
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-key-load") && argc == 2)
+    {
+      /* The key is the same before and after NVRTC is loaded */
+      GCudaCompileInputs inputs = inputs_for ("__global__ void f() {}\n");
+      g_autofree char *before = _gcuda_compile_cache_key (&inputs);
+      g_autofree char *after = NULL;
+
+      if (_gcuda_nvrtc_is_loaded ())
+        {
+          g_print ("loaded by the key\n");
+          return 0;
+        }
+      if (_gcuda_nvrtc_get (NULL) == NULL)
+        {
+          g_print ("no nvrtc\n");
+          return 0;
+        }
+      after = _gcuda_compile_cache_key (&inputs);
+      g_print ("%s\n", g_strcmp0 (before, after) == 0 ? "same" : "different");
+      return 0;
+    }
+  g_printerr ("unknown child mode %s\n", argv[1]);
+  return 2;
+}
+
+/* -------------------------------------------------------------------- keys */
+
+static void
+test_key_stable (void)
+{
+  GCudaCompileInputs inputs = inputs_for ("__global__ void f(int *p) { *p = 1; }\n");
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  gint64 start;
+
+  if (!require_nvrtc ())
+    return;
+  start = g_get_monotonic_time ();
+  a = key_of (&inputs);
+  g_test_message ("a key took %" G_GINT64_FORMAT " us", g_get_monotonic_time () - start);
+  b = key_of (&inputs);
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a, ==, b);
+}
+
+static void
+test_key_changes (void)
+{
+  static const char * const options_o3[] = { "--gpu-architecture=sm_90", "-default-device", "-O3", NULL };
+  static const char * const options_arch[] = { "--gpu-architecture=sm_80", "-default-device", NULL };
+  static const char * const options_split[] = { "--gpu-architecture=sm_90-", "default-device", NULL };
+  static const char * const names_a[] = { "f<int>", NULL };
+  static const char * const names_b[] = { "f<float>", NULL };
+  static const char * const names_empty[] = { NULL };
+  static const char * const dirs[] = { "/nonexistent-gcuda-dir", NULL };
+  const char *source = "template <typename T> __global__ void f(T *p) { *p = 1; }\n";
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) headers1 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) headers2 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) headers3 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) headers4 = g_hash_table_new (g_str_hash, g_str_equal);
+  GCudaCompileInputs base = inputs_for (source);
+  GCudaCompileInputs in;
+  char *key;
+
+  if (!require_nvrtc ())
+    return;
+
+  g_hash_table_insert (headers1, "a.h", "#define A 1\n");
+  g_hash_table_insert (headers2, "a.h", "#define A 2\n");
+  g_hash_table_insert (headers3, "b.h", "#define A 1\n");
+  g_hash_table_insert (headers4, "a.h", "#define A 1\n");
+  g_hash_table_insert (headers4, "b.h", "");
+
+#define ADD_KEY(inputs) \
+  G_STMT_START { \
+    key = key_of (&(inputs)); \
+    g_assert_nonnull (key); \
+    g_ptr_array_add (keys, key); \
+  } G_STMT_END
+
+  ADD_KEY (base);
+  in = base; in.source = "template <typename T> __global__ void f(T *p) { *p = 2; }\n"; ADD_KEY (in);
+  in = base; in.source_name = "other.cu"; ADD_KEY (in);
+  in = base; in.options = options_o3; ADD_KEY (in);
+  in = base; in.options = options_arch; ADD_KEY (in);
+  in = base; in.options = options_split; ADD_KEY (in);
+  in = base; in.options = NULL; ADD_KEY (in);
+  in = base; in.target = "ptx"; ADD_KEY (in);
+  in = base; in.name_expressions = names_a; ADD_KEY (in);
+  in = base; in.name_expressions = names_b; ADD_KEY (in);
+  in = base; in.include_dirs = dirs; ADD_KEY (in);
+  in = base; in.headers = headers1; ADD_KEY (in);
+  in = base; in.headers = headers2; ADD_KEY (in);
+  in = base; in.headers = headers3; ADD_KEY (in);
+  in = base; in.headers = headers4; ADD_KEY (in);
+#undef ADD_KEY
+
+  for (guint i = 0; i < keys->len; i++)
+    for (guint j = i + 1; j < keys->len; j++)
+      if (g_str_equal (keys->pdata[i], keys->pdata[j]))
+        g_error ("variants %u and %u have the same key %s", i, j, (char *) keys->pdata[i]);
+
+  /* An empty list of name expressions is the same compile as none */
+  in = base;
+  in.name_expressions = names_empty;
+  key = key_of (&in);
+  g_assert_cmpstr (key, ==, keys->pdata[0]);
+  g_free (key);
+}
+
+/* <a.h> in an include dir; a.h includes "sub/b.h"; b.h includes "c.h",
+ * found beside it. Editing any of them changes the key; restoring the text
+ * restores it. Also: "#  include" with blanks, in -I options. */
+static void
+test_key_include_files (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *inc = g_build_filename (tmp, "inc", NULL);
+  g_autofree char *a = g_build_filename (inc, "a.h", NULL);
+  g_autofree char *b = g_build_filename (inc, "sub", "b.h", NULL);
+  g_autofree char *c = g_build_filename (inc, "sub", "c.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL, *k3 = NULL, *k4 = NULL, *k5 = NULL;
+  g_autofree char *opt_inc = g_strconcat ("-I", inc, NULL);
+  const char *dirs[] = { inc, NULL };
+  const char *options[] = { "--gpu-architecture=sm_90", opt_inc, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <a.h>\n__global__ void f() {}\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  write_file (a, "#pragma once\n  #  include \"sub/b.h\"\n");
+  write_file (b, "#pragma once\n#include \"c.h\" // beside b.h\n");
+  write_file (c, "#define C 1\n");
+  in.include_dirs = dirs;
+  in.options = options;
+
+  k0 = key_of (&in);
+  g_assert_nonnull (k0);
+
+  write_file (c, "#define C 2\n");          /* nested, two levels down */
+  k1 = key_of (&in);
+  g_assert_cmpstr (k1, !=, k0);
+
+  write_file (c, "#define C 1\n");          /* the content counts, not the time */
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, ==, k0);
+
+  write_file (b, "#pragma once\n#include \"c.h\" // edited\n");
+  k3 = key_of (&in);
+  g_assert_cmpstr (k3, !=, k0);
+
+  write_file (a, "#pragma once\n  #  include \"sub/b.h\"\n#define A\n");
+  k4 = key_of (&in);
+  g_assert_cmpstr (k4, !=, k3);
+
+  /* Only through the -I option (the include dir list empty): still found */
+  in.include_dirs = NULL;
+  k5 = key_of (&in);
+  write_file (c, "#define C 3\n");
+  g_free (k0);
+  k0 = key_of (&in);
+  g_assert_cmpstr (k0, !=, k5);
+
+  rm_rf (tmp);
+}
+
+/* Directives spelled unusually are still followed: after the end of a
+ * comment, continued over lines, after a NUL byte, #include_next, and a
+ * mere mention in a comment (more than NVRTC reads, which is harmless) */
+static void
+test_key_unusual_directives (void)
+{
+  static const char * const sources[] = {
+    "/* a comment\n   ending here */ #include \"x.h\"\n",
+    "#include \\\n  \"x.h\"\n",
+    "# \\\ninclude <x.h>\n",
+    "#include_next <x.h>\n",
+    "#import \"x.h\"\n",
+    "// #include <x.h>\n",
+    "#include <y.h>\n",       /* y.h has a NUL byte, then #include "x.h" */
+  };
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *x = g_build_filename (tmp, "x.h", NULL);
+  g_autofree char *y = g_build_filename (tmp, "y.h", NULL);
+  const char *dirs[] = { tmp, NULL };
+
+  if (!require_nvrtc ())
+    return;
+
+  static const char y_text[] = "#define Y\n\0\n#include \"x.h\"\n";
+
+  g_assert_true (g_file_set_contents (y, y_text, sizeof y_text - 1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      GCudaCompileInputs in = inputs_for (sources[i]);
+      g_autofree char *k0 = NULL;
+      g_autofree char *k1 = NULL;
+
+      in.include_dirs = dirs;
+      write_file (x, "#define X 1\n");
+      k0 = key_of (&in);
+      write_file (x, "#define X 2\n");
+      k1 = key_of (&in);
+      g_assert_nonnull (k0);
+      if (g_str_equal (k0, k1))
+        g_error ("source %u: x.h was not followed", i);
+    }
+  rm_rf (tmp);
+}
+
+/* A "..." include that is not found is recorded: creating the file (in the
+ * including file's directory, or in an include dir) changes the key. */
+static void
+test_key_missing_include (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *inc = g_build_filename (tmp, "inc", NULL);
+  g_autofree char *a = g_build_filename (inc, "a.h", NULL);
+  g_autofree char *gen = g_build_filename (inc, "generated.h", NULL);
+  g_autofree char *other = g_build_filename (tmp, "other", NULL);
+  g_autofree char *gen2 = g_build_filename (other, "generated.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL, *k3 = NULL;
+  const char *dirs[] = { inc, other, NULL };
+  GCudaCompileInputs in = inputs_for ("#include \"a.h\"\n__global__ void f() {}\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  write_file (a, "#include \"generated.h\"\n");
+  g_assert_cmpint (g_mkdir_with_parents (other, 0700), ==, 0);
+  in.include_dirs = dirs;
+
+  k0 = key_of (&in);
+  g_assert_nonnull (k0);
+  k1 = key_of (&in);
+  g_assert_cmpstr (k1, ==, k0);
+
+  write_file (gen2, "#define G 1\n");   /* in a later include dir */
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, !=, k0);
+
+  write_file (gen, "#define G 1\n");    /* beside a.h: shadows the other */
+  k3 = key_of (&in);
+  g_assert_cmpstr (k3, !=, k2);
+
+  rm_rf (tmp);
+}
+
+/* "..." in the source is looked for in the current directory, as NVRTC does */
+static void
+test_key_current_dir (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *old_cwd = g_get_current_dir ();
+  g_autofree char *h = g_build_filename (tmp, "here.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+  GCudaCompileInputs in = inputs_for ("#include \"here.h\"\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  g_assert_cmpint (g_chdir (tmp), ==, 0);
+  k0 = key_of (&in);
+  write_file (h, "#define H 1\n");
+  k1 = key_of (&in);
+  write_file (h, "#define H 2\n");
+  k2 = key_of (&in);
+  g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+
+  g_assert_nonnull (k0);
+  g_assert_cmpstr (k0, !=, k1);
+  g_assert_cmpstr (k1, !=, k2);
+
+  /* Where nothing is found relative to it, the current directory does not
+   * matter (a builtin header, say): the same key from anywhere */
+  {
+    GCudaCompileInputs builtin = inputs_for ("#include <cuda_fp16.h>\n#include \"no-such.h\"\n");
+    g_autofree char *here = NULL;
+    g_autofree char *there = NULL;
+
+    here = key_of (&builtin);
+    g_assert_cmpint (g_chdir (tmp), ==, 0);
+    there = key_of (&builtin);
+    g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+    g_assert_nonnull (here);
+    g_assert_cmpstr (here, ==, there);
+  }
+  rm_rf (tmp);
+}
+
+/* An in-memory header's own #include of a file on disk is followed */
+static void
+test_key_memory_header_includes_file (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *disk = g_build_filename (tmp, "disk.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL;
+  g_autoptr(GHashTable) headers = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#include \"mem.h\"\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  g_hash_table_insert (headers, "mem.h", "#include <disk.h>\n");
+  in.headers = headers;
+  in.include_dirs = dirs;
+  write_file (disk, "#define D 1\n");
+  k0 = key_of (&in);
+  write_file (disk, "#define D 2\n");
+  k1 = key_of (&in);
+  g_assert_nonnull (k0);
+  g_assert_cmpstr (k0, !=, k1);
+  rm_rf (tmp);
+}
+
+/* What a compile reads cannot be known: no key, no caching */
+static void
+test_key_macro_include (void)
+{
+  static const char * const sources[] = {
+    "#define H \"x.h\"\n#include H\n",
+    "#  include   HEADER_NAME\n",
+    "#include_next MACRO\n",
+    "#if __has_include(HEADER)\n#endif\n",
+    "/* a comment\n   ending here */ #include CONFIG\n",
+    "#define X 1 \\\n  + 2\n#include \\\n  NAME\n",
+  };
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *a = g_build_filename (tmp, "a.h", NULL);
+  const char *dirs[] = { tmp, NULL };
+
+  if (!require_nvrtc ())
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      GCudaCompileInputs in = inputs_for (sources[i]);
+      g_autofree char *key = key_of (&in);
+
+      g_assert_null (key);
+    }
+
+  /* ... also from a header, found in an include dir */
+  {
+    GCudaCompileInputs in = inputs_for ("#include <a.h>\n");
+    g_autofree char *k0 = NULL;
+
+    in.include_dirs = dirs;
+    write_file (a, "#include <b.h>\n");
+    k0 = key_of (&in);
+    g_assert_nonnull (k0);
+    write_file (a, "#include CONFIG_HEADER\n");
+    g_assert_null (key_of (&in));
+  }
+
+  /* ... but not a mere mention, nor "defined(__has_include)" */
+  {
+    GCudaCompileInputs in = inputs_for ("// see #include below\n"
+                                        "#if defined(__has_include)\n#endif\n"
+                                        "#ifdef __has_include\n#endif\n");
+    g_autofree char *key = key_of (&in);
+
+    g_assert_nonnull (key);
+  }
+  rm_rf (tmp);
+}
+
+/* More than 64 MiB of headers is not hashed: no key */
+static void
+test_key_too_much (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *big = g_build_filename (tmp, "big.h", NULL);
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <big.h>\n");
+  int fd;
+
+  if (!require_nvrtc ())
+    return;
+
+  fd = g_open (big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 65 * 1024 * 1024), ==, 0);   /* sparse */
+  close (fd);
+  in.include_dirs = dirs;
+  g_assert_null (key_of (&in));
+  rm_rf (tmp);
+}
+
+/* __has_include ("x.h") depends on x.h existing */
+static void
+test_key_has_include (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *x = g_build_filename (tmp, "x.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL;
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#if __has_include(<x.h>)\n#define HAVE_X\n#endif\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  in.include_dirs = dirs;
+  k0 = key_of (&in);
+  write_file (x, "");
+  k1 = key_of (&in);
+  g_assert_nonnull (k0);
+  g_assert_cmpstr (k0, !=, k1);
+  rm_rf (tmp);
+}
+
+/* Headers that include each other; a symlink loop in a directory */
+static void
+test_key_cycle (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *a = g_build_filename (tmp, "a.h", NULL);
+  g_autofree char *b = g_build_filename (tmp, "b.h", NULL);
+  g_autofree char *loop = g_build_filename (tmp, "loop", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL;
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <a.h>\n");
+
+  if (!require_nvrtc ())
+    return;
+
+  write_file (a, "#include \"b.h\"\n#include \"loop/a.h\"\n");
+  write_file (b, "#include \"a.h\"\n#include <b.h>\n");
+  g_assert_cmpint (symlink (".", loop), ==, 0);
+  in.include_dirs = dirs;
+  k0 = key_of (&in);
+  g_assert_nonnull (k0);
+  write_file (b, "#include \"a.h\"\n#include <b.h>\n// edited\n");
+  k1 = key_of (&in);
+  g_assert_cmpstr (k0, !=, k1);
+  rm_rf (tmp);
+}
+
+/* Toolkit headers are taken by identity, not read */
+static void
+test_key_toolkit_headers (void)
+{
+  const char *include = g_getenv ("GCUDA_TOOLKIT_INCLUDE_DIR");
+  g_autofree char *fp16 = NULL;
+  g_autofree char *opt = NULL;
+  const char *options[] = { "--gpu-architecture=sm_90", NULL, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <cuda_fp16.h>\n#include <cuda_runtime.h>\n");
+  g_autofree char *key = NULL;
+  gint64 start;
+
+  if (!require_nvrtc ())
+    return;
+  if (include == NULL)
+    include = "/usr/local/cuda/include";
+  fp16 = g_build_filename (include, "cuda_fp16.h", NULL);
+  if (!g_file_test (fp16, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no toolkit headers");
+      return;
+    }
+  opt = g_strconcat ("-I", include, NULL);
+  options[1] = opt;
+  in.options = options;
+  start = g_get_monotonic_time ();
+  key = key_of (&in);
+  g_test_message ("a key with toolkit headers took %" G_GINT64_FORMAT " us",
+                  g_get_monotonic_time () - start);
+  g_assert_nonnull (key);
+}
+
+/* NVRTC's file identity is in the key; no NVRTC at all: no key */
+static void
+test_key_nvrtc_identity (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *fake = g_build_filename (tmp, "libnvrtc.so.13.0.0", NULL);
+  g_autofree char *missing = g_build_filename (tmp, "nonexistent", "libnvrtc.so.13", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL, *k3 = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  g_auto(GStrv) env_missing = NULL;
+  const char *args[] = { "--child-key", NULL };
+
+  write_file (fake, "not really a library");
+  env = g_environ_setenv (env, "GCUDA_NVRTC_LIBRARY", fake, TRUE);
+  k0 = child_run (args, (const char * const *) env);
+  k1 = child_run (args, (const char * const *) env);
+  g_assert_cmpuint (strlen (k0), ==, 64);
+  g_assert_cmpstr (k0, ==, k1);
+
+  write_file (fake, "not really a library, version 2");
+  k2 = child_run (args, (const char * const *) env);
+  g_assert_cmpuint (strlen (k2), ==, 64);
+  g_assert_cmpstr (k2, !=, k0);
+
+  /* the real NVRTC, where there is one: loading it does not change keys */
+  {
+    const char *load_args[] = { "--child-key-load", NULL };
+    g_autofree char *out = child_run (load_args, NULL);
+
+    if (g_str_equal (out, "no nvrtc") || g_str_equal (out, "loaded by the key"))
+      g_test_message ("NVRTC %s: keys before and after loading it not compared",
+                      g_str_equal (out, "no nvrtc") ? "cannot be loaded here" : "was not found without loading it");
+    else
+      g_assert_cmpstr (out, ==, "same");
+  }
+
+  env_missing = g_environ_setenv (g_strdupv (env), "GCUDA_NVRTC_LIBRARY", missing, TRUE);
+  k3 = child_run (args, (const char * const *) env_missing);
+  g_assert_cmpstr (k3, ==, "NULL");
+  rm_rf (tmp);
+}
+
+/* ----------------------------------------------------------------- entries */
+
+static void
+test_store_memory (void)
+{
+  g_autoptr(GBytes) image = test_image (1, 1000);
+  g_autoptr(GBytes) empty = g_bytes_new (NULL, 0);
+  g_autoptr(GBytes) got = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *lowered = NULL;
+  const char *key = "1111111111111111111111111111111111111111111111111111111111111111";
+
+  got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
+  g_assert_null (got);
+
+  g_assert_true (_gcuda_compile_cache_store (NULL, key, image, "a log", NULL, &error));
+  g_assert_no_error (error);
+  got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
+  g_assert_nonnull (got);
+  g_assert_true (g_bytes_equal (got, image));
+  g_assert_cmpstr (log, ==, "a log");
+  g_assert_null (lowered);
+  g_clear_pointer (&got, g_bytes_unref);
+  g_clear_pointer (&log, g_free);
+
+  /* the outputs are optional; an empty image is an image */
+  key = "2222222222222222222222222222222222222222222222222222222222222222";
+  g_assert_true (_gcuda_compile_cache_store (NULL, key, empty, NULL, "", &error));
+  got = _gcuda_compile_cache_lookup (NULL, key, NULL, NULL);
+  g_assert_nonnull (got);
+  g_assert_cmpuint (g_bytes_get_size (got), ==, 0);
+  g_clear_pointer (&got, g_bytes_unref);
+  got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
+  g_assert_null (log);
+  g_assert_cmpstr (lowered, ==, "");
+}
+
+static void
+test_store_disk (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *dir = g_build_filename (tmp, "new", "cache", NULL);
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (2, 200000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = expected_hit (image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_");
+  g_autofree char *out = NULL;
+  g_autofree char *out_b = NULL;
+  struct stat st;
+  GDir *d;
+  const char *name;
+  guint n = 0;
+
+  /* made 0700, parents too */
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (stat (dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpint (st.st_size, ==, HEADER_SIZE + 13 + 18 + 200000);
+
+  /* nothing else left in the directory */
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    n++;
+  g_dir_close (d);
+  g_assert_cmpuint (n, ==, 1);
+
+  /* a fresh process reads it from disk, without loading NVRTC */
+  {
+    g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GCUDA_TEST_TIMING", "1", TRUE);
+    const char *args[] = { "--child-lookup", dir, KEY_A, NULL };
+    const char *key_args[] = { "--child-key", NULL };
+    g_autofree char *key = NULL;
+
+    out = child_run (args, (const char * const *) env);
+    g_assert_cmpstr (out, ==, expected);
+    key = child_run (key_args, (const char * const *) env);
+  }
+  out_b = child_lookup (dir, KEY_B);
+  g_assert_cmpstr (out_b, ==, "miss");
+
+  /* an entry renamed to another key's name is that key's corrupt entry */
+  {
+    g_autofree char *path_b = entry_path (dir, KEY_B);
+    g_autofree char *data = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+    write_file (path_b, "");
+    g_assert_true (g_file_set_contents_full (path_b, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL));
+    g_free (out_b);
+    out_b = child_lookup (dir, KEY_B);
+    g_assert_cmpstr (out_b, ==, "miss");
+    g_assert_false (g_file_test (path_b, G_FILE_TEST_EXISTS));
+  }
+
+  /* Written by another process, read here first without the outputs: they
+   * are still there for the next lookup (from the in-process cache) */
+  {
+    const char *args[] = { "--child-store", dir, KEY_B, "1", NULL };
+    g_autoptr(GBytes) stored = test_image (1, 100000);
+    g_autoptr(GBytes) got = NULL;
+    g_autofree char *log = NULL;
+    g_autofree char *lowered = NULL;
+    g_autofree char *none = child_run (args, NULL);
+    g_autofree char *path_b = entry_path (dir, KEY_B);
+
+    g_assert_cmpstr (none, ==, "");
+
+    got = _gcuda_compile_cache_lookup (dir, KEY_B, NULL, NULL);
+    g_assert_nonnull (got);
+    g_assert_true (g_bytes_equal (got, stored));
+    g_clear_pointer (&got, g_bytes_unref);
+    g_assert_cmpint (g_unlink (path_b), ==, 0);
+    got = _gcuda_compile_cache_lookup (dir, KEY_B, &log, &lowered);
+    g_assert_nonnull (got);
+    g_assert_true (g_bytes_equal (got, stored));
+    g_assert_cmpstr (log, ==, "the log");
+    g_assert_cmpstr (lowered, ==, "lowered");
+  }
+
+  rm_rf (tmp);
+}
+
+/* Any damage is a miss, and the entry is deleted */
+static void
+test_store_corrupt (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (3, 5000);
+  const char *log = "warning: something";
+  const char *lowered = "x=y";
+  /* magic, version, flags, key, each length, the digest, log, lowered, payload (first, middle, last) */
+  const gsize offsets[] = { 0, 11, 12, 16, 20, 83, 84, 92, 100, 108, 139,
+                            HEADER_SIZE, HEADER_SIZE + 18, HEADER_SIZE + 18 + 3,
+                            HEADER_SIZE + 18 + 3 + 2500, HEADER_SIZE + 18 + 3 + 4999 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (offsets) + 3; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *data = NULL;
+      g_autofree char *out = NULL;
+      gsize len;
+
+      g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, log, lowered, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+      g_assert_cmpuint (len, ==, HEADER_SIZE + 18 + 3 + 5000);
+      if (i < G_N_ELEMENTS (offsets))
+        data[offsets[i]] ^= 0x20;
+      else if (i == G_N_ELEMENTS (offsets))
+        len -= 1;                /* truncated */
+      else if (i == G_N_ELEMENTS (offsets) + 1)
+        len = 10;                /* shorter than a header */
+      else
+        len = 0;                 /* empty */
+      g_assert_true (g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL));
+
+      out = child_lookup (dir, KEY_A);
+      if (!g_str_equal (out, "miss"))
+        g_error ("damage %u was not detected: %s", i, out);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+
+  /* and intact, it is a hit */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *out = NULL;
+    g_autofree char *expected = expected_hit (image, log, lowered);
+
+    g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, log, lowered, &error));
+    out = child_lookup (dir, KEY_A);
+    g_assert_cmpstr (out, ==, expected);
+  }
+  rm_rf (dir);
+}
+
+/* A directory others can read, or enter, is not used: lookups miss (the
+ * entry is left alone) and stores fail with G_IO_ERROR_PERMISSION_DENIED
+ * (the compiler reports it as a warning). */
+static void
+test_store_not_private (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (4, 300);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *out2 = NULL;
+  g_autofree char *expected = expected_hit (image, "log", NULL);
+  const guint modes[] = { 0755, 0750, 0701, 0770, 0777, 0500 };
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "log", NULL, &error));
+  g_assert_no_error (error);
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, expected);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *miss = NULL;
+
+      g_assert_cmpint (chmod (dir, modes[i]), ==, 0);
+      miss = child_lookup (dir, KEY_A);
+      g_assert_cmpstr (miss, ==, "miss");
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_assert_false (_gcuda_compile_cache_store (dir, KEY_B, image, "log", NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+      g_test_message ("%s", error->message);
+      g_clear_error (&error);
+    }
+  g_assert_cmpint (chmod (dir, 0700), ==, 0);
+  out2 = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out2, ==, expected);
+  rm_rf (dir);
+}
+
+/* Entries owned by someone else, symbolic links, and other non-files are
+ * ignored: not read, not deleted. */
+static void
+test_store_foreign_entries (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *elsewhere = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autofree char *target = g_build_filename (elsewhere, "entry.bin", NULL);
+  g_autoptr(GBytes) image = test_image (5, 300);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  /* a symlink to a valid entry */
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "log", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (rename (path, target), ==, 0);
+  g_assert_cmpint (symlink (target, path), ==, 0);
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_clear_pointer (&out, g_free);
+
+  /* a FIFO does not block the lookup */
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_clear_pointer (&out, g_free);
+
+  /* owned by another user (needs root to arrange) */
+  if (getuid () == 0)
+    {
+      g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "log", NULL, &error));
+      g_assert_cmpint (chown (path, 65534, 65534), ==, 0);
+      out = child_lookup (dir, KEY_A);
+      g_assert_cmpstr (out, ==, "miss");
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_clear_pointer (&out, g_free);
+
+      /* and a directory owned by another user */
+      g_assert_cmpint (g_unlink (path), ==, 0);
+      g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "log", NULL, &error));
+      g_assert_cmpint (chown (dir, 65534, 65534), ==, 0);
+      out = child_lookup (dir, KEY_A);
+      g_assert_cmpstr (out, ==, "miss");
+      g_assert_false (_gcuda_compile_cache_store (dir, KEY_B, image, "log", NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+      g_clear_error (&error);
+      g_assert_cmpint (chown (dir, 0, 0), ==, 0);
+    }
+  else
+    g_test_message ("not root: the foreign-owner cases were not run");
+
+  rm_rf (dir);
+  rm_rf (elsewhere);
+}
+
+typedef struct {
+  const char *dir;
+  guint       seed;
+} StoreThread;
+
+static gpointer
+store_thread (gpointer data)
+{
+  StoreThread *t = data;
+
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autoptr(GBytes) image = test_image (7, 100000);
+      g_autoptr(GBytes) got = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *log = NULL;
+
+      g_assert_true (_gcuda_compile_cache_store (t->dir, KEY_A, image, "the log", "lowered", &error));
+      g_assert_no_error (error);
+      got = _gcuda_compile_cache_lookup (t->dir, KEY_A, &log, NULL);
+      g_assert_nonnull (got);
+      g_assert_true (g_bytes_equal (got, image));
+      g_assert_cmpstr (log, ==, "the log");
+    }
+  return NULL;
+}
+
+static void
+assert_only_entry (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_assert_cmpstr (name, ==, KEY_A ".bin");
+  g_dir_close (d);
+}
+
+static void
+test_store_threads (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(GBytes) image = test_image (7, 100000);
+  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autofree char *out = NULL;
+  GThread *threads[8];
+  StoreThread t = { dir, 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("store", store_thread, &t);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, expected);
+  assert_only_entry (dir);
+  rm_rf (dir);
+}
+
+static void
+test_store_processes (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(GBytes) image = test_image (1, 100000);
+  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autofree char *out = NULL;
+  GPid pids[6];
+
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      const char *argv[] = { self_exe, "--child-store", dir, KEY_A, "40", NULL };
+
+      g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pids[i], &error);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      int status;
+
+      g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      g_spawn_close_pid (pids[i]);
+    }
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, expected);
+  assert_only_entry (dir);
+  rm_rf (dir);
+}
+
+static void
+test_invalid_keys (void)
+{
+  static const char * const bad[] = {
+    "../../etc/passwd",
+    "",
+    "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde/",
+  };
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(GBytes) image = test_image (1, 10);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *log = g_strdup ("untouched");
+
+      g_assert_false (_gcuda_compile_cache_store (dir, bad[i], image, NULL, NULL, &error));
+      g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+      g_clear_pointer (&log, g_free);
+      g_assert_null (_gcuda_compile_cache_lookup (dir, bad[i], &log, NULL));
+      g_assert_null (log);
+    }
+  assert_only_entry (dir);   /* i.e. empty */
+  rm_rf (dir);
+}
+
+static void
+test_default_dir (void)
+{
+  g_autofree char *saved_dir = g_strdup (g_getenv ("GCUDA_CACHE_DIR"));
+  g_autofree char *saved_disable = g_strdup (g_getenv ("GCUDA_DISABLE_CACHE"));
+  g_autofree char *xdg = g_build_filename (g_get_user_cache_dir (), "gcuda", NULL);
+  char *dir;
+
+  g_unsetenv ("GCUDA_CACHE_DIR");
+  g_unsetenv ("GCUDA_DISABLE_CACHE");
+  dir = _gcuda_compile_cache_default_dir ();
+  g_assert_cmpstr (dir, ==, xdg);
+  g_free (dir);
+
+  g_setenv ("GCUDA_CACHE_DIR", "", TRUE);
+  dir = _gcuda_compile_cache_default_dir ();
+  g_assert_cmpstr (dir, ==, xdg);
+  g_free (dir);
+
+  g_setenv ("GCUDA_CACHE_DIR", "/some/where", TRUE);
+  dir = _gcuda_compile_cache_default_dir ();
+  g_assert_cmpstr (dir, ==, "/some/where");
+  g_free (dir);
+
+  g_setenv ("GCUDA_DISABLE_CACHE", "0", TRUE);
+  dir = _gcuda_compile_cache_default_dir ();
+  g_assert_cmpstr (dir, ==, "/some/where");
+  g_free (dir);
+
+  g_setenv ("GCUDA_DISABLE_CACHE", "", TRUE);
+  dir = _gcuda_compile_cache_default_dir ();
+  g_assert_cmpstr (dir, ==, "/some/where");
+  g_free (dir);
+
+  g_setenv ("GCUDA_DISABLE_CACHE", "1", TRUE);
+  g_assert_null (_gcuda_compile_cache_default_dir ());
+  g_setenv ("GCUDA_DISABLE_CACHE", "yes", TRUE);
+  g_assert_null (_gcuda_compile_cache_default_dir ());
+
+  if (saved_dir != NULL)
+    g_setenv ("GCUDA_CACHE_DIR", saved_dir, TRUE);
+  else
+    g_unsetenv ("GCUDA_CACHE_DIR");
+  if (saved_disable != NULL)
+    g_setenv ("GCUDA_DISABLE_CACHE", saved_disable, TRUE);
+  else
+    g_unsetenv ("GCUDA_DISABLE_CACHE");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  if (argc >= 2 && g_str_has_prefix (argv[1], "--child-"))
+    return child_main (argc, argv);
+
+  self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_assert_nonnull (self_exe);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/compile-cache/key/stable", test_key_stable);
+  g_test_add_func ("/compile-cache/key/changes", test_key_changes);
+  g_test_add_func ("/compile-cache/key/include-files", test_key_include_files);
+  g_test_add_func ("/compile-cache/key/unusual-directives", test_key_unusual_directives);
+  g_test_add_func ("/compile-cache/key/missing-include", test_key_missing_include);
+  g_test_add_func ("/compile-cache/key/current-dir", test_key_current_dir);
+  g_test_add_func ("/compile-cache/key/memory-header-includes-file", test_key_memory_header_includes_file);
+  g_test_add_func ("/compile-cache/key/macro-include", test_key_macro_include);
+  g_test_add_func ("/compile-cache/key/has-include", test_key_has_include);
+  g_test_add_func ("/compile-cache/key/cycle", test_key_cycle);
+  g_test_add_func ("/compile-cache/key/too-much", test_key_too_much);
+  g_test_add_func ("/compile-cache/key/toolkit-headers", test_key_toolkit_headers);
+  g_test_add_func ("/compile-cache/key/nvrtc-identity", test_key_nvrtc_identity);
+  g_test_add_func ("/compile-cache/store/memory", test_store_memory);
+  g_test_add_func ("/compile-cache/store/disk", test_store_disk);
+  g_test_add_func ("/compile-cache/store/corrupt", test_store_corrupt);
+  g_test_add_func ("/compile-cache/store/not-private", test_store_not_private);
+  g_test_add_func ("/compile-cache/store/foreign-entries", test_store_foreign_entries);
+  g_test_add_func ("/compile-cache/store/threads", test_store_threads);
+  g_test_add_func ("/compile-cache/store/processes", test_store_processes);
+  g_test_add_func ("/compile-cache/invalid-keys", test_invalid_keys);
+  g_test_add_func ("/compile-cache/default-dir", test_default_dir);
+
+  return g_test_run ();
+}
