@@ -41,6 +41,7 @@ struct _GCudaBuffer
   guint64 size;
   guint64 pitch;
   GCudaBufferKind kind;
+  GObject *owner;        /* borrowed memory: what owns it (kept alive) */
   int freed;             /* atomic */
 };
 
@@ -65,7 +66,7 @@ release_memory (GCudaBuffer *self)
 {
   GCudaContextScope scope;
 
-  if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->ptr == 0)
+  if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
     return;
   /* After gcuda_context_destroy() the memory went with the context. Errors
    * are ignored: at exit the driver may be shut down already. */
@@ -87,6 +88,7 @@ gcuda_buffer_finalize (GObject *object)
   if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
     release_memory (self);
   g_clear_object (&self->parent);
+  g_clear_object (&self->owner);
   g_clear_object (&self->context);
 
   G_OBJECT_CLASS (gcuda_buffer_parent_class)->finalize (object);
@@ -210,6 +212,19 @@ buffer_wrap (GCudaContext    *context,
   self->ptr = ptr;
   self->size = size;
   self->kind = kind;
+  return self;
+}
+
+GCudaBuffer *
+_gcuda_buffer_new_borrowed (GCudaContext    *context,
+                            CUdeviceptr      ptr,
+                            guint64          size,
+                            GCudaBufferKind  kind,
+                            GObject         *owner)
+{
+  GCudaBuffer *self = buffer_wrap (context, ptr, size, kind);
+
+  self->owner = g_object_ref (owner);
   return self;
 }
 

@@ -176,6 +176,8 @@ typedef enum /*< flags >*/ {
  * @GCUDA_BUFFER_KIND_MANAGED: managed (unified) memory from gcuda_buffer_new_managed()
  * @GCUDA_BUFFER_KIND_IPC: memory of another process, from gcuda_buffer_open_ipc_handle()
  * @GCUDA_BUFFER_KIND_VIEW: a range of another buffer, from gcuda_buffer_new_view()
+ * @GCUDA_BUFFER_KIND_GLOBAL: a `__device__` or `__constant__` variable of a module,
+ *   from gcuda_module_get_global()
  *
  * Where a #GCudaBuffer's memory comes from.
  *
@@ -187,6 +189,7 @@ typedef enum {
   GCUDA_BUFFER_KIND_MANAGED,
   GCUDA_BUFFER_KIND_IPC,
   GCUDA_BUFFER_KIND_VIEW,
+  GCUDA_BUFFER_KIND_GLOBAL,
 } GCudaBufferKind;
 
 /**

@@ -105,6 +105,16 @@ G_BEGIN_DECLS
   X (cuMemHostUnregister, 4000) \
   X (cuMemHostGetDevicePointer, 3020) \
   X (cuPointerGetAttributes, 7000) \
+  X (cuModuleLoadDataEx, 2010) \
+  X (cuModuleUnload, 2000) \
+  X (cuModuleGetFunction, 2000) \
+  X (cuModuleGetGlobal, 3020) \
+  X (cuFuncGetAttribute, 2020) \
+  X (cuFuncSetAttribute, 9000) \
+  X (cuFuncSetCacheConfig, 3000) \
+  X (cuFuncGetParamInfo, 12040) \
+  X (cuLaunchKernel, 4000) \
+  X (cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
   X (cuMemcpy2D, 3020) \
   X (cuMemcpy2DUnaligned, 3020) \
   X (cuMemcpy2DAsync, 3020) \

@@ -67,4 +67,12 @@ CUevent   _gcuda_event_get_handle  (GCudaEvent  *event);
  * forms promise the data is in place when they return. */
 gboolean  _gcuda_legacy_stream_synchronize (GError **error);
 
+/* A buffer over memory someone else owns (a module's global): never freed
+ * by GCuda; @owner is kept alive as long as the buffer. */
+GCudaBuffer *_gcuda_buffer_new_borrowed (GCudaContext    *context,
+                                         CUdeviceptr      ptr,
+                                         guint64          size,
+                                         GCudaBufferKind  kind,
+                                         GObject         *owner);
+
 G_END_DECLS

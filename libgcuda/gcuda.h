@@ -25,4 +25,7 @@
 # include "gcuda-copy.h"
 # include "gcuda-program.h"
 # include "gcuda-compiler.h"
+# include "gcuda-module.h"
+# include "gcuda-function.h"
+# include "gcuda-kernel-args.h"
 #undef GCUDA_INSIDE

@@ -1,0 +1,653 @@
+/* gcuda-function.c: a kernel
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-function-private.h"
+
+/**
+ * GCudaFunction:
+ *
+ * A `__global__` function of a #GCudaModule (PyCUDA's `Function`), from
+ * gcuda_module_get_function(). Its properties are the driver's function
+ * attributes (registers, shared/constant/local memory, …), read once.
+ *
+ * gcuda_function_launch() runs it with a #GCudaKernelArgs;
+ * gcuda_function_launch_packed() with a parameter buffer packed by the
+ * caller (PyCUDA's `prepared_call`). Both check the arguments against the
+ * kernel's parameters (count and sizes, from `cuFuncGetParamInfo`) and the
+ * launch dimensions before the driver is called: a mismatch is a #GError,
+ * never a crash or garbage on the GPU. The function keeps its module
+ * loaded and can be launched from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaFunction
+{
+  GObject parent_instance;
+
+  GCudaModule *module;
+  GCudaContext *context;
+  CUfunction handle;
+  char *name;
+  guint n_params;
+  gsize *param_sizes;
+  gsize params_size;     /* offset + size of the last parameter */
+  int attrs[8];          /* see attr_ids */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaFunction, gcuda_function, G_TYPE_OBJECT)
+
+static const CUfunction_attribute attr_ids[] = {
+  CU_FUNC_ATTRIBUTE_NUM_REGS,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+  CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+  CU_FUNC_ATTRIBUTE_PTX_VERSION,
+  CU_FUNC_ATTRIBUTE_BINARY_VERSION,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+};
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_MODULE,
+  PROP_PARAM_COUNT,
+  /* in the order of attr_ids */
+  PROP_NUM_REGS,
+  PROP_SHARED_SIZE_BYTES,
+  PROP_CONST_SIZE_BYTES,
+  PROP_LOCAL_SIZE_BYTES,
+  PROP_MAX_THREADS_PER_BLOCK,
+  PROP_PTX_VERSION,
+  PROP_BINARY_VERSION,
+  PROP_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gcuda_function_finalize (GObject *object)
+{
+  GCudaFunction *self = GCUDA_FUNCTION (object);
+
+  g_clear_object (&self->module);
+  g_clear_object (&self->context);
+  g_free (self->name);
+  g_free (self->param_sizes);
+
+  G_OBJECT_CLASS (gcuda_function_parent_class)->finalize (object);
+}
+
+static void
+gcuda_function_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  GCudaFunction *self = GCUDA_FUNCTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_MODULE:
+      g_value_set_object (value, self->module);
+      break;
+    case PROP_PARAM_COUNT:
+      g_value_set_uint (value, self->n_params);
+      break;
+    case PROP_NUM_REGS ... PROP_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+      g_value_set_int (value, self->attrs[prop_id - PROP_NUM_REGS]);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_function_class_init (GCudaFunctionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_function_finalize;
+  object_class->get_property = gcuda_function_get_property;
+
+  /**
+   * GCudaFunction:name:
+   *
+   * The kernel's name in its module.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+
+  /**
+   * GCudaFunction:module:
+   *
+   * The module the kernel comes from.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MODULE] = g_param_spec_object ("module", NULL, NULL, GCUDA_TYPE_MODULE, ro);
+
+  /**
+   * GCudaFunction:param-count:
+   *
+   * The number of the kernel's parameters.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_PARAM_COUNT] = g_param_spec_uint ("param-count", NULL, NULL, 0, G_MAXUINT, 0, ro);
+
+  /**
+   * GCudaFunction:num-regs:
+   *
+   * Registers per thread.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_NUM_REGS] = g_param_spec_int ("num-regs", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:shared-size-bytes:
+   *
+   * Static shared memory per block, in bytes.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SHARED_SIZE_BYTES] = g_param_spec_int ("shared-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:const-size-bytes:
+   *
+   * Constant memory used, in bytes.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONST_SIZE_BYTES] = g_param_spec_int ("const-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:local-size-bytes:
+   *
+   * Local memory per thread, in bytes.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LOCAL_SIZE_BYTES] = g_param_spec_int ("local-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:max-threads-per-block:
+   *
+   * The largest block this kernel can be launched with on its device.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAX_THREADS_PER_BLOCK] =
+    g_param_spec_int ("max-threads-per-block", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:ptx-version:
+   *
+   * The PTX virtual architecture it was compiled for, as major × 10 + minor.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_PTX_VERSION] = g_param_spec_int ("ptx-version", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:binary-version:
+   *
+   * The binary architecture it was compiled for, as major × 10 + minor.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_BINARY_VERSION] = g_param_spec_int ("binary-version", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaFunction:max-dynamic-shared-size-bytes:
+   *
+   * The most dynamic shared memory a launch may ask for, in bytes (see
+   * gcuda_function_set_max_dynamic_shared_size()).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAX_DYNAMIC_SHARED_SIZE_BYTES] =
+    g_param_spec_int ("max-dynamic-shared-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_function_init (GCudaFunction *self)
+{
+}
+
+/* With the module's context current: reads the attributes. */
+static gboolean
+read_attributes (GCudaFunction  *self,
+                 GError        **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (attr_ids); i++)
+    if (!GCUDA_CHECK (GCUDA_DRV->fn_cuFuncGetAttribute (&self->attrs[i], attr_ids[i], self->handle),
+                      "cuFuncGetAttribute", error))
+      return FALSE;
+  return TRUE;
+}
+
+GCudaFunction *
+_gcuda_function_new (GCudaModule  *module,
+                     CUfunction    handle,
+                     const char   *name,
+                     GError      **error)
+{
+  g_autoptr(GCudaFunction) self = g_object_new (GCUDA_TYPE_FUNCTION, NULL);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  GCudaContextScope scope;
+  gboolean ok;
+
+  self->module = g_object_ref (module);
+  self->context = g_object_ref (gcuda_module_get_context (module));
+  self->handle = handle;
+  self->name = g_strdup (name);
+
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  ok = read_attributes (self, error);
+  /* The parameters: cuFuncGetParamInfo answers until the index is past the
+   * last one (CUDA_ERROR_INVALID_VALUE). */
+  for (guint i = 0; ok; i++)
+    {
+      size_t offset = 0, size = 0;
+      CUresult res = GCUDA_DRV->fn_cuFuncGetParamInfo (handle, i, &offset, &size);
+
+      if (res == CUDA_ERROR_INVALID_VALUE)
+        break;
+      if (!_gcuda_check (res, "cuFuncGetParamInfo", error))
+        ok = FALSE;
+      else
+        {
+          gsize s = size;
+
+          g_array_append_val (sizes, s);
+          self->params_size = MAX (self->params_size, offset + size);
+        }
+    }
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    return NULL;
+
+  self->n_params = sizes->len;
+  self->param_sizes = (gsize *) g_array_free (g_steal_pointer (&sizes), FALSE);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * gcuda_function_get_name:
+ * @self: a #GCudaFunction
+ *
+ * Returns: the kernel's name
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_function_get_name (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), NULL);
+  return self->name;
+}
+
+/**
+ * gcuda_function_get_module:
+ * @self: a #GCudaFunction
+ *
+ * Returns: (transfer none): the kernel's module
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_function_get_module (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), NULL);
+  return self->module;
+}
+
+/**
+ * gcuda_function_get_param_count:
+ * @self: a #GCudaFunction
+ *
+ * Returns: the number of parameters
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_function_get_param_count (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->n_params;
+}
+
+/**
+ * gcuda_function_get_param_size:
+ * @self: a #GCudaFunction
+ * @index: a parameter's index
+ *
+ * Returns: the parameter's size in bytes, or 0 past the last parameter
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_function_get_param_size (GCudaFunction *self,
+                               guint          index)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return index < self->n_params ? self->param_sizes[index] : 0;
+}
+
+/**
+ * gcuda_function_get_max_threads_per_block:
+ * @self: a #GCudaFunction
+ *
+ * Returns: #GCudaFunction:max-threads-per-block
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_max_threads_per_block (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_MAX_THREADS_PER_BLOCK - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_max_active_blocks_per_multiprocessor:
+ * @self: a #GCudaFunction
+ * @block_size: threads per block
+ * @dynamic_shared_bytes: dynamic shared memory per block
+ * @error: return location for a #GError
+ *
+ * How many blocks of this kernel fit on one multiprocessor at once (the
+ * driver's occupancy calculator).
+ *
+ * Returns: the number of blocks, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
+                                                         guint           block_size,
+                                                         guint64         dynamic_shared_bytes,
+                                                         GError        **error)
+{
+  GCudaContextScope scope;
+  int blocks = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+
+  if (block_size == 0 || dynamic_shared_bytes > G_MAXSIZE)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("A block needs at least one thread"));
+      return 0;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return 0;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, self->handle, (int) block_size,
+                                                                               dynamic_shared_bytes),
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor", error);
+  _gcuda_context_leave (&scope);
+  return ok ? blocks : 0;
+}
+
+/**
+ * gcuda_function_set_cache_config:
+ * @self: a #GCudaFunction
+ * @config: the preference
+ * @error: return location for a #GError
+ *
+ * Sets the kernel's preferred split between L1 and shared memory
+ * (PyCUDA's `Function.set_cache_config()`).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_set_cache_config (GCudaFunction     *self,
+                                 GCudaCacheConfig   config,
+                                 GError           **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetCacheConfig (self->handle, (CUfunc_cache) config),
+                    "cuFuncSetCacheConfig", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_function_set_max_dynamic_shared_size:
+ * @self: a #GCudaFunction
+ * @bytes: the most dynamic shared memory launches will ask for
+ * @error: return location for a #GError
+ *
+ * Allows launches with more than the default 48 KiB of dynamic shared
+ * memory, up to what the device offers.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_set_max_dynamic_shared_size (GCudaFunction  *self,
+                                             guint           bytes,
+                                             GError        **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if (bytes > G_MAXINT)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("%u bytes is too much shared memory"), bytes);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                       (int) bytes),
+                    "cuFuncSetAttribute", error) &&
+       read_attributes (self, error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/* The checks every launch shares; cheap (no driver call). */
+static gboolean
+check_launch (GCudaFunction  *self,
+              guint           grid_x,
+              guint           grid_y,
+              guint           grid_z,
+              guint           block_x,
+              guint           block_y,
+              guint           block_z,
+              GCudaStream    *stream,
+              GError        **error)
+{
+  guint64 threads = (guint64) block_x * block_y * block_z;
+  int max_threads = self->attrs[PROP_MAX_THREADS_PER_BLOCK - PROP_NUM_REGS];
+
+  if (G_UNLIKELY (grid_x == 0 || grid_y == 0 || grid_z == 0 || threads == 0))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with grid %u×%u×%u and block %u×%u×%u: every dimension must be at least 1"),
+                   self->name, grid_x, grid_y, grid_z, block_x, block_y, block_z);
+      return FALSE;
+    }
+  if (G_UNLIKELY (threads > (guint64) max_threads))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with %" G_GUINT64_FORMAT " threads per block: it allows at most %d"),
+                   self->name, threads, max_threads);
+      return FALSE;
+    }
+  if (G_UNLIKELY (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context)))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                   _("Launching %s on a stream that is not of its module's context"), self->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_function_launch:
+ * @self: a #GCudaFunction
+ * @grid_x: blocks in x, at least 1
+ * @grid_y: blocks in y, at least 1
+ * @grid_z: blocks in z, at least 1
+ * @block_x: threads per block in x, at least 1
+ * @block_y: threads per block in y, at least 1
+ * @block_z: threads per block in z, at least 1
+ * @shared_bytes: dynamic shared memory per block
+ * @stream: (nullable): the stream, or %NULL for the legacy default stream
+ * @args: (nullable): the arguments (%NULL for a kernel without parameters)
+ * @error: return location for a #GError
+ *
+ * Queues a launch of the kernel. Arguments that do not match the kernel's
+ * parameters in number or size are %GCUDA_ERROR_KERNEL_ARGUMENTS, naming
+ * the parameter; zero or too large dimensions are
+ * %GCUDA_ERROR_INVALID_ARGUMENT. Faults inside the kernel (an illegal
+ * address, say) are reported by the next synchronizing call, with a
+ * %GCUDA_ERROR_CATEGORY_LAUNCH driver error. Such an error is sticky: the
+ * CUDA driver keeps reporting it for the device's contexts in this process
+ * (on the H100, the primary context too, even after a fault in a dedicated
+ * one), so the only recovery is a new process.
+ *
+ * Returns: %TRUE if the launch was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_launch (GCudaFunction    *self,
+                       guint             grid_x,
+                       guint             grid_y,
+                       guint             grid_z,
+                       guint             block_x,
+                       guint             block_y,
+                       guint             block_z,
+                       guint             shared_bytes,
+                       GCudaStream      *stream,
+                       GCudaKernelArgs  *args,
+                       GError          **error)
+{
+  GCudaContextScope scope;
+  void **params;
+  CUresult res;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if (!check_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z, stream, error))
+    return FALSE;
+  if (args != NULL && !GCUDA_IS_KERNEL_ARGS (args))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaKernelArgs"));
+      return FALSE;
+    }
+  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, error);
+  if (params == NULL && self->n_params > 0)
+    return FALSE;
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  res = GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                                      shared_bytes, _gcuda_stream_get_handle (stream), params, NULL);
+  _gcuda_context_leave (&scope);
+  return _gcuda_check (res, "cuLaunchKernel", error);
+}
+
+/**
+ * gcuda_function_launch_packed:
+ * @self: a #GCudaFunction
+ * @grid_x: blocks in x, at least 1
+ * @grid_y: blocks in y, at least 1
+ * @grid_z: blocks in z, at least 1
+ * @block_x: threads per block in x, at least 1
+ * @block_y: threads per block in y, at least 1
+ * @block_z: threads per block in z, at least 1
+ * @shared_bytes: dynamic shared memory per block
+ * @stream: (nullable): the stream, or %NULL for the legacy default stream
+ * @params: (array length=params_size) (nullable): the parameters packed as
+ *   the kernel lays them out (each at its natural alignment)
+ * @params_size: the size of @params
+ * @error: return location for a #GError
+ *
+ * Queues a launch with a parameter buffer packed by the caller (PyCUDA's
+ * `prepared_call`, which packs with `struct`). A buffer of the wrong size
+ * for the kernel's parameters is %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE if the launch was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_launch_packed (GCudaFunction  *self,
+                              guint           grid_x,
+                              guint           grid_y,
+                              guint           grid_z,
+                              guint           block_x,
+                              guint           block_y,
+                              guint           block_z,
+                              guint           shared_bytes,
+                              GCudaStream    *stream,
+                              const guint8   *params,
+                              gsize           params_size,
+                              GError        **error)
+{
+  GCudaContextScope scope;
+  size_t size = params_size;
+  void *extra[] = {
+    CU_LAUNCH_PARAM_BUFFER_POINTER, (void *) params,
+    CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+    CU_LAUNCH_PARAM_END,
+  };
+  CUresult res;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if (!check_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z, stream, error))
+    return FALSE;
+  if (G_UNLIKELY (params_size != self->params_size || (params == NULL && params_size > 0)))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Kernel %s takes %" G_GSIZE_FORMAT " bytes of parameters (%u parameters), not %" G_GSIZE_FORMAT),
+                   self->name, self->params_size, self->n_params, params_size);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  res = GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                                      shared_bytes, _gcuda_stream_get_handle (stream), NULL,
+                                      params_size > 0 ? extra : NULL);
+  _gcuda_context_leave (&scope);
+  return _gcuda_check (res, "cuLaunchKernel", error);
+}

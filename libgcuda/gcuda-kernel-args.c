@@ -1,0 +1,660 @@
+/* gcuda-kernel-args.c: arguments for a kernel launch
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "gcuda-function-private.h"
+
+/**
+ * GCudaKernelArgs:
+ *
+ * The arguments of a kernel launch, built with typed `add_*()` calls in the
+ * order of the kernel's parameters and changed in place with `set_*()`, so
+ * one object serves many launches. A #GCudaBuffer argument passes its
+ * device address and keeps the buffer alive as long as the arguments name
+ * it. gcuda_function_launch() checks the count and sizes against the
+ * kernel's parameters before anything reaches the driver.
+ *
+ * Not thread-safe: do not change arguments another thread is launching with.
+ *
+ * Since: 1.0
+ */
+
+typedef struct {
+  gsize offset;
+  gsize size;
+  GObject *keep;  /* the buffer named, or NULL */
+} Arg;
+
+struct _GCudaKernelArgs
+{
+  GObject parent_instance;
+
+  GByteArray *storage;  /* the values, each aligned */
+  GArray *args;         /* Arg */
+  GPtrArray *params;    /* void * into storage, rebuilt at each launch */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaKernelArgs, gcuda_kernel_args, G_TYPE_OBJECT)
+
+static void
+clear_arg (gpointer data)
+{
+  Arg *arg = data;
+
+  g_clear_object (&arg->keep);
+}
+
+static void
+gcuda_kernel_args_finalize (GObject *object)
+{
+  GCudaKernelArgs *self = GCUDA_KERNEL_ARGS (object);
+
+  g_byte_array_unref (self->storage);
+  g_array_unref (self->args);
+  g_ptr_array_unref (self->params);
+
+  G_OBJECT_CLASS (gcuda_kernel_args_parent_class)->finalize (object);
+}
+
+static void
+gcuda_kernel_args_class_init (GCudaKernelArgsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gcuda_kernel_args_finalize;
+}
+
+static void
+gcuda_kernel_args_init (GCudaKernelArgs *self)
+{
+  self->storage = g_byte_array_new ();
+  self->args = g_array_new (FALSE, TRUE, sizeof (Arg));
+  g_array_set_clear_func (self->args, clear_arg);
+  self->params = g_ptr_array_new ();
+}
+
+/**
+ * gcuda_kernel_args_new:
+ *
+ * Returns: (transfer full): an empty argument list
+ *
+ * Since: 1.0
+ */
+GCudaKernelArgs *
+gcuda_kernel_args_new (void)
+{
+  return g_object_new (GCUDA_TYPE_KERNEL_ARGS, NULL);
+}
+
+/**
+ * gcuda_kernel_args_get_count:
+ * @self: a #GCudaKernelArgs
+ *
+ * Returns: the number of arguments
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_get_count (GCudaKernelArgs *self)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return self->args->len;
+}
+
+/**
+ * gcuda_kernel_args_clear:
+ * @self: a #GCudaKernelArgs
+ *
+ * Removes every argument (and releases the buffers they named).
+ *
+ * Since: 1.0
+ */
+void
+gcuda_kernel_args_clear (GCudaKernelArgs *self)
+{
+  g_return_if_fail (GCUDA_IS_KERNEL_ARGS (self));
+  g_array_set_size (self->args, 0);
+  g_byte_array_set_size (self->storage, 0);
+}
+
+static guint
+add_bytes (GCudaKernelArgs *self,
+           gconstpointer    data,
+           gsize            size,
+           gsize            alignment,
+           GObject         *keep)
+{
+  Arg arg = { 0 };
+  gsize offset = self->storage->len;
+
+  if (alignment > 1)
+    offset = (offset + alignment - 1) / alignment * alignment;
+  g_byte_array_set_size (self->storage, offset + size);
+  if (size > 0)
+    memcpy (self->storage->data + offset, data, size);
+  arg.offset = offset;
+  arg.size = size;
+  arg.keep = keep ? g_object_ref (keep) : NULL;
+  g_array_append_val (self->args, arg);
+  return self->args->len - 1;
+}
+
+static gboolean
+set_bytes (GCudaKernelArgs *self,
+           guint            index,
+           gconstpointer    data,
+           gsize            size,
+           GObject         *keep,
+           GError         **error)
+{
+  Arg *arg;
+
+  if (index >= self->args->len)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("There is no argument %u: %u arguments were added"), index, self->args->len);
+      return FALSE;
+    }
+  arg = &g_array_index (self->args, Arg, index);
+  if (arg->size != size)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Argument %u is %" G_GSIZE_FORMAT " bytes; a %" G_GSIZE_FORMAT "-byte value cannot replace it"),
+                   index, arg->size, size);
+      return FALSE;
+    }
+  memcpy (self->storage->data + arg->offset, data, size);
+  if (keep)
+    g_object_ref (keep);
+  g_clear_object (&arg->keep);
+  arg->keep = keep;
+  return TRUE;
+}
+
+/**
+ * gcuda_kernel_args_add_int8:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `gint8` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int8 (GCudaKernelArgs *self,
+                            gint8 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint8), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_uint8:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `guint8` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint8 (GCudaKernelArgs *self,
+                             guint8 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint8), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_int16:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `gint16` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int16 (GCudaKernelArgs *self,
+                             gint16 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint16), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_uint16:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `guint16` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint16 (GCudaKernelArgs *self,
+                              guint16 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint16), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_int32:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `gint32` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int32 (GCudaKernelArgs *self,
+                             gint32 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint32), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_uint32:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `guint32` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint32 (GCudaKernelArgs *self,
+                              guint32 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint32), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_int64:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `gint64` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int64 (GCudaKernelArgs *self,
+                             gint64 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint64), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_uint64:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `guint64` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint64 (GCudaKernelArgs *self,
+                              guint64 value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint64), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_float:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `float` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_float (GCudaKernelArgs *self,
+                             float value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (float), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_double:
+ * @self: a #GCudaKernelArgs
+ * @value: the value
+ *
+ * Appends a `double` argument.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_double (GCudaKernelArgs *self,
+                              double value)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &value, sizeof value, G_ALIGNOF (double), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int32:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
+                             guint             index,
+                             gint32 value,
+                             GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_uint32:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
+                              guint             index,
+                              guint32 value,
+                              GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_int64:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
+                             guint             index,
+                             gint64 value,
+                             GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_uint64:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint64 (GCudaKernelArgs  *self,
+                              guint             index,
+                              guint64 value,
+                              GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_float:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_float (GCudaKernelArgs  *self,
+                             guint             index,
+                             float value,
+                             GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_double:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Replaces an argument of the same size. A wrong index or size is
+ * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_double (GCudaKernelArgs  *self,
+                              guint             index,
+                              double value,
+                              GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_pointer:
+ * @self: a #GCudaKernelArgs
+ * @address: a device address (of memory GCuda does not manage, say)
+ *
+ * Appends a pointer argument. Prefer gcuda_kernel_args_add_buffer(), which
+ * keeps the memory alive.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_pointer (GCudaKernelArgs *self,
+                               guint64          address)
+{
+  CUdeviceptr ptr = address;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  return add_bytes (self, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), NULL);
+}
+
+/**
+ * gcuda_kernel_args_add_buffer:
+ * @self: a #GCudaKernelArgs
+ * @buffer: device memory
+ *
+ * Appends @buffer's device address as a pointer argument, keeping @buffer
+ * alive while the arguments name it. A buffer freed before a launch makes
+ * the launch fail with %GCUDA_ERROR_FREED.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_buffer (GCudaKernelArgs *self,
+                              GCudaBuffer     *buffer)
+{
+  CUdeviceptr ptr;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  g_return_val_if_fail (GCUDA_IS_BUFFER (buffer), 0);
+
+  ptr = gcuda_buffer_get_address (buffer);
+  return add_bytes (self, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), G_OBJECT (buffer));
+}
+
+/**
+ * gcuda_kernel_args_set_buffer:
+ * @self: a #GCudaKernelArgs
+ * @index: the argument's index
+ * @buffer: device memory
+ * @error: return location for a #GError
+ *
+ * Replaces a pointer argument with @buffer's address.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_buffer (GCudaKernelArgs  *self,
+                              guint             index,
+                              GCudaBuffer      *buffer,
+                              GError          **error)
+{
+  CUdeviceptr ptr;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!GCUDA_IS_BUFFER (buffer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      return FALSE;
+    }
+  ptr = gcuda_buffer_get_address (buffer);
+  return set_bytes (self, index, &ptr, sizeof ptr, G_OBJECT (buffer), error);
+}
+
+/**
+ * gcuda_kernel_args_add_struct:
+ * @self: a #GCudaKernelArgs
+ * @data: the struct's bytes, laid out as the kernel's C struct
+ * @alignment: the struct's alignment (a power of two; 0 for 8)
+ *
+ * Appends a struct passed by value, such as a `float3`.
+ *
+ * Returns: its index
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_struct (GCudaKernelArgs *self,
+                              GBytes          *data,
+                              guint            alignment)
+{
+  gsize size = 0;
+  gconstpointer bytes;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
+  g_return_val_if_fail (data != NULL, 0);
+
+  bytes = g_bytes_get_data (data, &size);
+  return add_bytes (self, bytes, size, alignment ? alignment : 8, NULL);
+}
+
+void **
+_gcuda_kernel_args_prepare (GCudaKernelArgs *self,
+                            const gsize     *param_sizes,
+                            guint            n_params,
+                            const char      *kernel_name,
+                            GError         **error)
+{
+  if (self == NULL)
+    {
+      if (n_params == 0)
+        return NULL;
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Kernel %s takes %u arguments; none were given"), kernel_name, n_params);
+      return NULL;
+    }
+  if (self->args->len != n_params)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Kernel %s takes %u arguments, not %u"), kernel_name, n_params, self->args->len);
+      return NULL;
+    }
+  g_ptr_array_set_size (self->params, n_params);
+  for (guint i = 0; i < n_params; i++)
+    {
+      const Arg *arg = &g_array_index (self->args, Arg, i);
+
+      if (arg->size != param_sizes[i])
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                       _("Parameter %u of kernel %s is %" G_GSIZE_FORMAT " bytes; the argument given is %"
+                         G_GSIZE_FORMAT), i, kernel_name, param_sizes[i], arg->size);
+          return NULL;
+        }
+      if (arg->keep != NULL && gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                       _("The buffer passed as parameter %u of kernel %s was freed"), i, kernel_name);
+          return NULL;
+        }
+      self->params->pdata[i] = self->storage->data + arg->offset;
+    }
+  return self->params->pdata;
+}

@@ -1,0 +1,424 @@
+/* gcuda-module.c: loaded device code
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "gcuda-function-private.h"
+
+/**
+ * GCudaModule:
+ *
+ * Device code loaded into a context (PyCUDA's `Module`): a cubin, PTX
+ * (compiled by the driver on load) or a fatbin, from memory
+ * (gcuda_module_new_from_data(), PyCUDA's `module_from_buffer()`), a file,
+ * or a #GCudaProgram.
+ *
+ * Kernels are reached with gcuda_module_get_function() (the same object for
+ * the same name) and `__device__`/`__constant__` variables with
+ * gcuda_module_get_global(), as a #GCudaBuffer the ordinary transfer API
+ * reads and writes. The module is unloaded when the last reference to it,
+ * its functions and its globals goes. Usable from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaModule
+{
+  GObject parent_instance;
+
+  GCudaContext *context;
+  CUmodule handle;
+  char *info_log;
+  GMutex lock;            /* guards functions */
+  GHashTable *functions;  /* name -> GWeakRef to its GCudaFunction: functions
+                           * hold the module, so no strong ref back */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaModule, gcuda_module, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_INFO_LOG,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gcuda_module_finalize (GObject *object)
+{
+  GCudaModule *self = GCUDA_MODULE (object);
+  GCudaContextScope scope;
+
+  g_clear_pointer (&self->functions, g_hash_table_unref);
+  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context) &&
+      _gcuda_context_enter (self->context, &scope, NULL))
+    {
+      GCUDA_DRV->fn_cuModuleUnload (self->handle);
+      _gcuda_context_leave (&scope);
+    }
+  g_clear_object (&self->context);
+  g_free (self->info_log);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (gcuda_module_parent_class)->finalize (object);
+}
+
+static void
+gcuda_module_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  GCudaModule *self = GCUDA_MODULE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_INFO_LOG:
+      g_value_set_string (value, self->info_log);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_module_class_init (GCudaModuleClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_module_finalize;
+  object_class->get_property = gcuda_module_get_property;
+
+  /**
+   * GCudaModule:context:
+   *
+   * The context the module is loaded in.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
+
+  /**
+   * GCudaModule:info-log:
+   *
+   * The driver's JIT information log (for PTX), possibly empty.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+static void
+gcuda_module_init (GCudaModule *self)
+{
+  g_mutex_init (&self->lock);
+  self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_weak_ref);
+}
+
+CUmodule
+_gcuda_module_get_handle (GCudaModule *self)
+{
+  return self->handle;
+}
+
+/* A PTX image must be NUL-terminated for the driver; cubins and fatbins
+ * start with their magic numbers. Anything else is refused before the
+ * driver sees it. */
+static gboolean
+check_image (GBytes  *image,
+             GError **error)
+{
+  gsize size = 0;
+  const guint8 *data;
+
+  if (image == NULL || (data = g_bytes_get_data (image, &size)) == NULL || size < 4)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("A module image needs cubin, fatbin or PTX data"));
+      return FALSE;
+    }
+  if (memcmp (data, "\177ELF", 4) == 0 ||                 /* cubin */
+      (data[0] == 0x50 && data[1] == 0xed && data[2] == 0x55 && data[3] == 0xba) ||  /* fatbin */
+      (data[0] == 0x46 && data[1] == 0x62 && data[2] == 0x1b && data[3] == 0x46))    /* fatbin wrapper */
+    return TRUE;
+  if (memchr (data, '\0', size) != NULL && g_strstr_len ((const char *) data, size, ".version") != NULL)
+    return TRUE;                                           /* PTX text */
+  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The module image is neither a cubin, a fatbin nor NUL-terminated PTX"));
+  return FALSE;
+}
+
+/**
+ * gcuda_module_new_from_data:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @image: a cubin, fatbin, or NUL-terminated PTX
+ * @error: return location for a #GError
+ *
+ * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not
+ * device code is %GCUDA_ERROR_INVALID_ARGUMENT; code for another
+ * architecture is the driver's %GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU.
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_data (GCudaContext  *context,
+                            GBytes        *image,
+                            GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  char info[4096] = "", err_log[4096] = "";
+  CUjit_option keys[] = {
+    CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+  };
+  void *values[] = {
+    info, GSIZE_TO_POINTER (sizeof info - 1), err_log, GSIZE_TO_POINTER (sizeof err_log - 1),
+  };
+  GCudaContextScope scope;
+  GCudaModule *self;
+  CUmodule handle = NULL;
+  CUresult res;
+
+  if (!check_image (image, error))
+    return NULL;
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+  res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, g_bytes_get_data (image, NULL), G_N_ELEMENTS (keys), keys, values);
+  _gcuda_context_leave (&scope);
+  if (!_gcuda_check (res, "cuModuleLoadDataEx", error))
+    {
+      if (err_log[0] != '\0')
+        g_prefix_error (error, "%s\n", err_log);
+      return NULL;
+    }
+
+  self = g_object_new (GCUDA_TYPE_MODULE, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = handle;
+  self->info_log = g_strdup (info);
+  return self;
+}
+
+/**
+ * gcuda_module_new_from_file:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @path: (type filename): a cubin, fatbin or PTX file
+ * @error: return location for a #GError
+ *
+ * Loads device code from a file (PyCUDA's `module_from_file()`).
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_file (GCudaContext  *context,
+                            const char    *path,
+                            GError       **error)
+{
+  g_autoptr(GBytes) image = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (path == NULL || !g_file_get_contents (path, &contents, &length, error))
+    {
+      if (path == NULL)
+        g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No file given"));
+      return NULL;
+    }
+  /* g_file_get_contents() NUL-terminates: keep the NUL for PTX. */
+  image = g_bytes_new_take (contents, length + 1);
+  return gcuda_module_new_from_data (context, image, error);
+}
+
+/**
+ * gcuda_module_new_from_program:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @program: a compiled program
+ * @error: return location for a #GError
+ *
+ * Loads a #GCudaProgram's image.
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_program (GCudaContext  *context,
+                               GCudaProgram  *program,
+                               GError       **error)
+{
+  if (!GCUDA_IS_PROGRAM (program))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
+      return NULL;
+    }
+  return gcuda_module_new_from_data (context, gcuda_program_get_image (program), error);
+}
+
+/**
+ * gcuda_module_get_context:
+ * @self: a #GCudaModule
+ *
+ * Returns: (transfer none): the module's context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_module_get_context (GCudaModule *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
+  return self->context;
+}
+
+/**
+ * gcuda_module_get_info_log:
+ * @self: a #GCudaModule
+ *
+ * Returns: the JIT information log, possibly empty
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_module_get_info_log (GCudaModule *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
+  return self->info_log;
+}
+
+static gboolean
+module_check (GCudaModule  *self,
+              const char   *name,
+              GError      **error)
+{
+  if (!GCUDA_IS_MODULE (self) || self->handle == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaModule made by a gcuda_module constructor"));
+      return FALSE;
+    }
+  if (name == NULL || *name == '\0')
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No name given"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_module_get_function:
+ * @self: a #GCudaModule
+ * @name: the kernel's name (its lowered name for C++ kernels)
+ * @error: return location for a #GError
+ *
+ * A `__global__` function of the module (PyCUDA's `get_function()`); the
+ * same object for the same name. An unknown name is the driver's
+ * %GCUDA_DRIVER_ERROR_NOT_FOUND, with the name in the message.
+ *
+ * Returns: (transfer full): the function, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaFunction *
+gcuda_module_get_function (GCudaModule  *self,
+                           const char   *name,
+                           GError      **error)
+{
+  GCudaFunction *function;
+  GCudaContextScope scope;
+  CUfunction handle = NULL;
+  gboolean ok;
+
+  if (!module_check (self, name, error))
+    return NULL;
+
+  g_mutex_lock (&self->lock);
+  {
+    GWeakRef *ref = g_hash_table_lookup (self->functions, name);
+
+    function = ref ? g_weak_ref_get (ref) : NULL;
+  }
+  if (function != NULL)
+    {
+      g_mutex_unlock (&self->lock);
+      return function;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    {
+      g_mutex_unlock (&self->lock);
+      return NULL;
+    }
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetFunction (&handle, self->handle, name), "cuModuleGetFunction", error);
+  _gcuda_context_leave (&scope);
+  if (ok)
+    function = _gcuda_function_new (self, handle, name, error);
+  else
+    g_prefix_error (error, _("No kernel “%s” in the module: "), name);
+  if (function != NULL)
+    {
+      GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (ref, function);
+      g_hash_table_insert (self->functions, g_strdup (name), ref);
+    }
+  g_mutex_unlock (&self->lock);
+  return function;
+}
+
+/**
+ * gcuda_module_get_global:
+ * @self: a #GCudaModule
+ * @name: the variable's name
+ * @error: return location for a #GError
+ *
+ * A `__device__` or `__constant__` variable of the module, as a buffer of
+ * kind %GCUDA_BUFFER_KIND_GLOBAL (PyCUDA's `get_global()`): upload to it to
+ * set `__constant__` data. The buffer keeps the module loaded; freeing it
+ * frees nothing. An unknown name is %GCUDA_DRIVER_ERROR_NOT_FOUND.
+ *
+ * Returns: (transfer full): the variable's memory, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_module_get_global (GCudaModule  *self,
+                         const char   *name,
+                         GError      **error)
+{
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  size_t size = 0;
+  gboolean ok;
+
+  if (!module_check (self, name, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetGlobal (&ptr, &size, self->handle, name), "cuModuleGetGlobal", error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    {
+      g_prefix_error (error, _("No global “%s” in the module: "), name);
+      return NULL;
+    }
+  return _gcuda_buffer_new_borrowed (self->context, ptr, size, GCUDA_BUFFER_KIND_GLOBAL, G_OBJECT (self));
+}

@@ -1,0 +1,51 @@
+/* gcuda-module.h: loaded device code
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(GCUDA_INSIDE) && !defined(GCUDA_COMPILATION)
+# error "Only <gcuda.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "gcuda-types.h"
+#include "gcuda-version-macros.h"
+#include "gcuda-enums.h"
+
+G_BEGIN_DECLS
+
+#define GCUDA_TYPE_MODULE (gcuda_module_get_type ())
+
+GCUDA_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (GCudaModule, gcuda_module, GCUDA, MODULE, GObject)
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_data    (GCudaContext  *context,
+                                              GBytes        *image,
+                                              GError       **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_file    (GCudaContext  *context,
+                                              const char    *path,
+                                              GError       **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_program (GCudaContext  *context,
+                                              GCudaProgram  *program,
+                                              GError       **error);
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaContext  *gcuda_module_get_context      (GCudaModule   *self);
+GCUDA_AVAILABLE_IN_1_0
+const char    *gcuda_module_get_info_log     (GCudaModule   *self);
+GCUDA_AVAILABLE_IN_1_0
+GCudaFunction *gcuda_module_get_function     (GCudaModule   *self,
+                                              const char    *name,
+                                              GError       **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaBuffer   *gcuda_module_get_global       (GCudaModule   *self,
+                                              const char    *name,
+                                              GError       **error);
+
+G_END_DECLS
