@@ -516,14 +516,8 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
   size_t size = 0;
   gboolean ok;
 
-  if (handle == NULL || g_bytes_get_size (handle) != sizeof ipc)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("A memory IPC handle is %u bytes long, not %u"),
-                   (guint) sizeof ipc, handle ? (guint) g_bytes_get_size (handle) : 0);
-      return NULL;
-    }
-  memcpy (&ipc, g_bytes_get_data (handle, NULL), sizeof ipc);
+  if (!_gcuda_ipc_handle_from_bytes (handle, &ipc, sizeof ipc, _("A memory"), error))
+    return NULL;
 
   if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
     return NULL;

@@ -418,19 +418,9 @@ endpoint_plan_memory (const Endpoint   *ep,
       return TRUE;
 
     case ENDPOINT_HOST_BUFFER:
-      if (gcuda_host_buffer_is_freed (ep->host_buffer))
+      if (!_gcuda_host_buffer_check (ep->host_buffer, error))
         {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                               is_src ? _("The source host buffer was freed")
-                                      : _("The destination host buffer was freed"));
-          return FALSE;
-        }
-      /* Page-locked memory went with its context. */
-      if (gcuda_host_buffer_get_kind (ep->host_buffer) == GCUDA_HOST_BUFFER_KIND_PAGELOCKED &&
-          gcuda_context_is_destroyed (gcuda_host_buffer_get_context (ep->host_buffer)))
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                               _("The page-locked host buffer was released with its context"));
+          g_prefix_error (error, is_src ? _("Source: ") : _("Destination: "));
           return FALSE;
         }
       out->memory_type = CU_MEMORYTYPE_HOST;

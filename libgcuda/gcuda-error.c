@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "gcuda-private.h"
 
 /**
@@ -78,6 +80,24 @@ gcuda_driver_error_get_name (int code)
     }
 
   return g_hash_table_lookup (names, GINT_TO_POINTER (code));
+}
+
+gboolean
+_gcuda_ipc_handle_from_bytes (GBytes      *bytes,
+                              void        *handle,
+                              gsize        size,
+                              const char  *what,
+                              GError     **error)
+{
+  if (bytes == NULL || g_bytes_get_size (bytes) != size)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%s IPC handle is %u bytes long, not %u"), what,
+                   (guint) size, bytes ? (guint) g_bytes_get_size (bytes) : 0);
+      return FALSE;
+    }
+  memcpy (handle, g_bytes_get_data (bytes, NULL), size);
+  return TRUE;
 }
 
 gboolean

@@ -210,14 +210,8 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
   CUevent event = NULL;
   gboolean ok;
 
-  if (handle == NULL || g_bytes_get_size (handle) != sizeof ipc)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("An event IPC handle is %u bytes long, not %u"),
-                   (guint) sizeof ipc, handle ? (guint) g_bytes_get_size (handle) : 0);
-      return NULL;
-    }
-  memcpy (&ipc, g_bytes_get_data (handle, NULL), sizeof ipc);
+  if (!_gcuda_ipc_handle_from_bytes (handle, &ipc, sizeof ipc, _("An event"), error))
+    return NULL;
 
   ctx = _gcuda_context_resolve (context, error);
   if (ctx == NULL || !_gcuda_context_enter (ctx, &scope, error))

@@ -355,9 +355,9 @@ gcuda_host_buffer_register (GCudaContext            *context,
             : NULL;
 }
 
-static gboolean
-host_buffer_check (GCudaHostBuffer  *self,
-                   GError          **error)
+gboolean
+_gcuda_host_buffer_check (GCudaHostBuffer  *self,
+                          GError          **error)
 {
   if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
     {
@@ -388,7 +388,7 @@ host_buffer_check_range (GCudaHostBuffer  *self,
                          guint64           size,
                          GError          **error)
 {
-  if (!host_buffer_check (self, error))
+  if (!_gcuda_host_buffer_check (self, error))
     return FALSE;
   if (offset > self->size || size > self->size - offset)
     {
@@ -497,7 +497,7 @@ gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
   CUdeviceptr dptr = 0;
   gboolean ok;
 
-  if (!host_buffer_check (self, error))
+  if (!_gcuda_host_buffer_check (self, error))
     return 0;
   if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED || !(self->flags & GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP))
     {
@@ -564,7 +564,7 @@ gboolean
 gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
                               GError          **error)
 {
-  if (!host_buffer_check (self, error))
+  if (!_gcuda_host_buffer_check (self, error))
     return FALSE;
   if (self->kind != GCUDA_HOST_BUFFER_KIND_REGISTERED)
     {

@@ -75,4 +75,17 @@ GCudaBuffer *_gcuda_buffer_new_borrowed (GCudaContext    *context,
                                          GCudaBufferKind  kind,
                                          GObject         *owner);
 
+/* Usable host memory: a host buffer from a constructor, not freed, and
+ * (page-locked) not gone with a destroyed context. */
+gboolean _gcuda_host_buffer_check (GCudaHostBuffer  *self,
+                                   GError          **error);
+
+/* Copies an IPC handle of @size bytes out of @bytes, or says which kind of
+ * handle (@what) has which size. */
+gboolean _gcuda_ipc_handle_from_bytes (GBytes      *bytes,
+                                       void        *handle,
+                                       gsize        size,
+                                       const char  *what,
+                                       GError     **error);
+
 G_END_DECLS
