@@ -1031,6 +1031,30 @@ gcuda_compiler_compile (GCudaCompiler  *self,
   return compile_job (self, job, error);
 }
 
+/* For #GCudaLinker: the compiler's settings plus relocatable device code,
+ * as PTX (what NVRTC's documentation links with cudadevrt). */
+GCudaProgram *
+_gcuda_compiler_compile_relocatable (GCudaCompiler  *self,
+                                     const char     *source,
+                                     GError        **error)
+{
+  g_autoptr(Job) job = job_new (self, source);
+  gboolean has_rdc = FALSE;
+  guint n = g_strv_length (job->options);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (job->options[i], "-rdc=true") || g_str_equal (job->options[i], "--relocatable-device-code=true"))
+      has_rdc = TRUE;
+  if (!has_rdc)
+    {
+      job->options = g_renew (char *, job->options, n + 2);
+      job->options[n] = g_strdup ("--relocatable-device-code=true");
+      job->options[n + 1] = NULL;
+    }
+  job->target = GCUDA_PROGRAM_KIND_PTX;
+  return compile_job (self, job, error);
+}
+
 static void
 compile_thread (GTask        *task,
                 gpointer      source_object,

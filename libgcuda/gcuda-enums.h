@@ -321,4 +321,112 @@ typedef enum {
   GCUDA_PROGRAM_KIND_PTX,
 } GCudaProgramKind;
 
+/**
+ * GCudaFunctionAttribute:
+ * @GCUDA_FUNCTION_ATTRIBUTE_MAX_THREADS_PER_BLOCK: the most threads a block may have
+ * @GCUDA_FUNCTION_ATTRIBUTE_SHARED_SIZE_BYTES: static shared memory per block
+ * @GCUDA_FUNCTION_ATTRIBUTE_CONST_SIZE_BYTES: constant memory the kernel uses
+ * @GCUDA_FUNCTION_ATTRIBUTE_LOCAL_SIZE_BYTES: local memory per thread
+ * @GCUDA_FUNCTION_ATTRIBUTE_NUM_REGS: registers per thread
+ * @GCUDA_FUNCTION_ATTRIBUTE_PTX_VERSION: PTX version × 10 + minor
+ * @GCUDA_FUNCTION_ATTRIBUTE_BINARY_VERSION: binary (SM) version × 10 + minor
+ * @GCUDA_FUNCTION_ATTRIBUTE_CACHE_MODE_CA: compiled with `-Xptxas --dlcm=ca`
+ * @GCUDA_FUNCTION_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: the most dynamic
+ *   shared memory a launch may ask for (settable)
+ * @GCUDA_FUNCTION_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: preferred
+ *   shared memory share of L1, in percent (settable)
+ * @GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: the kernel needs a
+ *   cluster size at launch
+ * @GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: compiled-in cluster width
+ * @GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: compiled-in cluster height
+ * @GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: compiled-in cluster depth
+ * @GCUDA_FUNCTION_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: clusters
+ *   larger than the portable 8 blocks are allowed (settable)
+ * @GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: the
+ *   cluster scheduling policy (settable)
+ *
+ * A kernel attribute (`CUfunction_attribute`), see
+ * gcuda_function_get_attribute().
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_FUNCTION_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  GCUDA_FUNCTION_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  GCUDA_FUNCTION_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+  GCUDA_FUNCTION_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  GCUDA_FUNCTION_ATTRIBUTE_NUM_REGS = 4,
+  GCUDA_FUNCTION_ATTRIBUTE_PTX_VERSION = 5,
+  GCUDA_FUNCTION_ATTRIBUTE_BINARY_VERSION = 6,
+  GCUDA_FUNCTION_ATTRIBUTE_CACHE_MODE_CA = 7,
+  GCUDA_FUNCTION_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  GCUDA_FUNCTION_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+  GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
+  GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
+  GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
+  GCUDA_FUNCTION_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
+  GCUDA_FUNCTION_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+  GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
+} GCudaFunctionAttribute;
+
+/**
+ * GCudaLinkInputType:
+ * @GCUDA_LINK_INPUT_TYPE_AUTO: guess from the data (ELF cubin, fatbin magic,
+ *   PTX text, `ar` archive) or the file name's extension
+ * @GCUDA_LINK_INPUT_TYPE_CUBIN: a (relocatable) cubin
+ * @GCUDA_LINK_INPUT_TYPE_PTX: PTX text
+ * @GCUDA_LINK_INPUT_TYPE_FATBINARY: a fatbin
+ * @GCUDA_LINK_INPUT_TYPE_OBJECT: a host object file with embedded device code
+ * @GCUDA_LINK_INPUT_TYPE_LIBRARY: a static library of device code (`.a`)
+ *
+ * What a #GCudaLinker input is (`CUjitInputType`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_LINK_INPUT_TYPE_AUTO = -1,
+  GCUDA_LINK_INPUT_TYPE_CUBIN = 0,
+  GCUDA_LINK_INPUT_TYPE_PTX = 1,
+  GCUDA_LINK_INPUT_TYPE_FATBINARY = 2,
+  GCUDA_LINK_INPUT_TYPE_OBJECT = 3,
+  GCUDA_LINK_INPUT_TYPE_LIBRARY = 4,
+} GCudaLinkInputType;
+
+/**
+ * GCudaCaptureMode:
+ * @GCUDA_CAPTURE_MODE_GLOBAL: potentially unsafe calls (synchronous
+ *   transfers, context synchronization, …) are refused in every thread while
+ *   any thread captures in this mode
+ * @GCUDA_CAPTURE_MODE_THREAD_LOCAL: such calls are refused in the capturing
+ *   thread only
+ * @GCUDA_CAPTURE_MODE_RELAXED: nothing is refused
+ *
+ * How strictly a graph capture guards against calls that would break it
+ * (`CUstreamCaptureMode`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_CAPTURE_MODE_GLOBAL = 0,
+  GCUDA_CAPTURE_MODE_THREAD_LOCAL = 1,
+  GCUDA_CAPTURE_MODE_RELAXED = 2,
+} GCudaCaptureMode;
+
+/**
+ * GCudaCaptureStatus:
+ * @GCUDA_CAPTURE_STATUS_NONE: the stream is not capturing
+ * @GCUDA_CAPTURE_STATUS_ACTIVE: the stream is capturing
+ * @GCUDA_CAPTURE_STATUS_INVALIDATED: the capture was broken by an illegal
+ *   call; gcuda_stream_end_capture() will fail
+ *
+ * A stream's graph-capture state (`CUstreamCaptureStatus`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_CAPTURE_STATUS_NONE = 0,
+  GCUDA_CAPTURE_STATUS_ACTIVE = 1,
+  GCUDA_CAPTURE_STATUS_INVALIDATED = 2,
+} GCudaCaptureStatus;
+
 G_END_DECLS

@@ -10,6 +10,10 @@
 G_BEGIN_DECLS
 
 CUmodule       _gcuda_module_get_handle (GCudaModule *self);
+GCudaModule   *_gcuda_module_new_for_handle (GCudaContext *context,
+                                             CUmodule      handle,
+                                             char         *info_log,
+                                             char         *error_log);
 GCudaFunction *_gcuda_function_new      (GCudaModule *module,
                                          CUfunction   handle,
                                          const char  *name,

@@ -651,3 +651,286 @@ gcuda_function_launch_packed (GCudaFunction  *self,
   _gcuda_context_leave (&scope);
   return _gcuda_check (res, "cuLaunchKernel", error);
 }
+
+/**
+ * gcuda_function_launch_with_config:
+ * @self: a #GCudaFunction
+ * @config: the launch's shape, stream and attributes
+ * @args: (nullable): the arguments (%NULL for a kernel without parameters)
+ * @error: return location for a #GError
+ *
+ * Queues a launch through `cuLaunchKernelEx`, for what
+ * gcuda_function_launch() cannot express: cooperative launches and thread
+ * block clusters (see #GCudaLaunchConfig). Arguments and dimensions are
+ * checked as gcuda_function_launch() checks them; a grid that is not a
+ * multiple of the cluster, or a cooperative grid too large to be resident
+ * at once, is the driver's error.
+ *
+ * Returns: %TRUE if the launch was queued
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_launch_with_config (GCudaFunction     *self,
+                                   GCudaLaunchConfig *config,
+                                   GCudaKernelArgs   *args,
+                                   GError           **error)
+{
+  const guint *grid, *block, *cluster;
+  guint shared_bytes;
+  GCudaStream *stream;
+  gboolean cooperative;
+  CUlaunchAttribute attrs[2];
+  CUlaunchConfig cfg = { 0 };
+  GCudaContextScope scope;
+  void **params;
+  CUresult res;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if (!GCUDA_IS_LAUNCH_CONFIG (config) || (args != NULL && !GCUDA_IS_KERNEL_ARGS (args)))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaLaunchConfig and GCudaKernelArgs"));
+      return FALSE;
+    }
+  _gcuda_launch_config_get (config, &grid, &block, &cluster, &shared_bytes, &stream, &cooperative);
+  if (!check_launch (self, grid[0], grid[1], grid[2], block[0], block[1], block[2], stream, error))
+    return FALSE;
+  if ((cluster[0] | cluster[1] | cluster[2]) != 0 && (cluster[0] == 0 || cluster[1] == 0 || cluster[2] == 0))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with clusters of %u×%u×%u blocks: every dimension must be at least 1"),
+                   self->name, cluster[0], cluster[1], cluster[2]);
+      return FALSE;
+    }
+  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, error);
+  if (params == NULL && self->n_params > 0)
+    return FALSE;
+
+  cfg.gridDimX = grid[0];
+  cfg.gridDimY = grid[1];
+  cfg.gridDimZ = grid[2];
+  cfg.blockDimX = block[0];
+  cfg.blockDimY = block[1];
+  cfg.blockDimZ = block[2];
+  cfg.sharedMemBytes = shared_bytes;
+  cfg.hStream = _gcuda_stream_get_handle (stream);
+  cfg.attrs = attrs;
+  if (cooperative)
+    {
+      attrs[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attrs[cfg.numAttrs].value.cooperative = 1;
+      cfg.numAttrs++;
+    }
+  if (cluster[0] != 0)
+    {
+      attrs[cfg.numAttrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attrs[cfg.numAttrs].value.clusterDim.x = cluster[0];
+      attrs[cfg.numAttrs].value.clusterDim.y = cluster[1];
+      attrs[cfg.numAttrs].value.clusterDim.z = cluster[2];
+      cfg.numAttrs++;
+    }
+
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  res = GCUDA_DRV->fn_cuLaunchKernelEx (&cfg, self->handle, params, NULL);
+  _gcuda_context_leave (&scope);
+  return _gcuda_check (res, "cuLaunchKernelEx", error);
+}
+
+/**
+ * gcuda_function_launch_timed:
+ * @self: a #GCudaFunction
+ * @grid_x: blocks in x, at least 1
+ * @grid_y: blocks in y, at least 1
+ * @grid_z: blocks in z, at least 1
+ * @block_x: threads per block in x, at least 1
+ * @block_y: threads per block in y, at least 1
+ * @block_z: threads per block in z, at least 1
+ * @shared_bytes: dynamic shared memory per block
+ * @stream: (nullable): the stream, or %NULL for the legacy default stream
+ * @args: (nullable): the arguments (%NULL for a kernel without parameters)
+ * @error: return location for a #GError
+ *
+ * Launches as gcuda_function_launch() does, between two events, waits for
+ * the kernel to finish and returns its GPU time (PyCUDA's `time_kernel=True`
+ * and `prepared_timed_call()`, which give seconds). A fault inside the
+ * kernel is reported here.
+ *
+ * Returns: the kernel's time in milliseconds, or a negative value with
+ *   @error set
+ *
+ * Since: 1.0
+ */
+double
+gcuda_function_launch_timed (GCudaFunction    *self,
+                             guint             grid_x,
+                             guint             grid_y,
+                             guint             grid_z,
+                             guint             block_x,
+                             guint             block_y,
+                             guint             block_z,
+                             guint             shared_bytes,
+                             GCudaStream      *stream,
+                             GCudaKernelArgs  *args,
+                             GError          **error)
+{
+  CUevent start = NULL, end = NULL;
+  CUstream handle = _gcuda_stream_get_handle (stream);
+  GCudaContextScope scope;
+  float ms = -1.0f;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), -1.0);
+
+  if (!check_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z, stream, error))
+    return -1.0;
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return -1.0;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventCreate (&start, CU_EVENT_DEFAULT), "cuEventCreate", error) &&
+       GCUDA_CHECK (GCUDA_DRV->fn_cuEventCreate (&end, CU_EVENT_DEFAULT), "cuEventCreate", error) &&
+       GCUDA_CHECK (GCUDA_DRV->fn_cuEventRecord (start, handle), "cuEventRecord", error) &&
+       gcuda_function_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                              shared_bytes, stream, args, error) &&
+       GCUDA_CHECK (GCUDA_DRV->fn_cuEventRecord (end, handle), "cuEventRecord", error) &&
+       GCUDA_CHECK (GCUDA_DRV->fn_cuEventSynchronize (end), "cuEventSynchronize", error) &&
+       GCUDA_CHECK (GCUDA_DRV->fn_cuEventElapsedTime (&ms, start, end), "cuEventElapsedTime", error);
+  if (start != NULL)
+    GCUDA_DRV->fn_cuEventDestroy (start);
+  if (end != NULL)
+    GCUDA_DRV->fn_cuEventDestroy (end);
+  _gcuda_context_leave (&scope);
+  return ok ? (double) ms : -1.0;
+}
+
+/**
+ * gcuda_function_get_attribute:
+ * @self: a #GCudaFunction
+ * @attribute: the attribute
+ * @error: return location for a #GError
+ *
+ * Reads one of the kernel's attributes from the driver (PyCUDA's
+ * `Function.get_attribute()`); the common ones are also properties.
+ *
+ * Returns: the value, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_attribute (GCudaFunction           *self,
+                              GCudaFunctionAttribute   attribute,
+                              GError                 **error)
+{
+  GCudaContextScope scope;
+  int value = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+
+  if ((guint) attribute > GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
+      return 0;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return 0;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
+                    "cuFuncGetAttribute", error);
+  _gcuda_context_leave (&scope);
+  return ok ? value : 0;
+}
+
+/**
+ * gcuda_function_set_attribute:
+ * @self: a #GCudaFunction
+ * @attribute: a settable attribute
+ * @value: the new value
+ * @error: return location for a #GError
+ *
+ * Sets one of the kernel's settable attributes (`cuFuncSetAttribute`):
+ * %GCUDA_FUNCTION_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+ * %GCUDA_FUNCTION_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, the required
+ * cluster dimensions, %GCUDA_FUNCTION_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+ * and %GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE. Others
+ * are the driver's %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_set_attribute (GCudaFunction           *self,
+                              GCudaFunctionAttribute   attribute,
+                              int                      value,
+                              GError                 **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if ((guint) attribute > GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, (CUfunction_attribute) attribute, value),
+                    "cuFuncSetAttribute", error) &&
+       read_attributes (self, error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_function_get_potential_block_size:
+ * @self: a #GCudaFunction
+ * @dynamic_shared_bytes: dynamic shared memory per block the launches will use
+ * @block_size_limit: the largest block size to consider, 0 for no limit
+ * @min_grid_size: (out) (optional): the smallest grid that fills the device
+ * @block_size: (out) (optional): the block size with the best occupancy
+ * @error: return location for a #GError
+ *
+ * The driver's occupancy calculator (`cuOccupancyMaxPotentialBlockSize`):
+ * the block size that keeps the most warps resident.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_function_get_potential_block_size (GCudaFunction  *self,
+                                         guint64         dynamic_shared_bytes,
+                                         guint           block_size_limit,
+                                         int            *min_grid_size,
+                                         int            *block_size,
+                                         GError        **error)
+{
+  GCudaContextScope scope;
+  int grid = 0, block = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+
+  if (dynamic_shared_bytes > G_MAXSIZE || block_size_limit > G_MAXINT)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Shared memory size or block size limit out of range"));
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxPotentialBlockSize (&grid, &block, self->handle, NULL,
+                                                                    dynamic_shared_bytes, (int) block_size_limit),
+                    "cuOccupancyMaxPotentialBlockSize", error);
+  _gcuda_context_leave (&scope);
+  if (min_grid_size != NULL)
+    *min_grid_size = grid;
+  if (block_size != NULL)
+    *block_size = block;
+  return ok;
+}

@@ -73,4 +73,38 @@ gboolean     gcuda_function_launch_packed            (GCudaFunction    *self,
                                                       gsize             params_size,
                                                       GError          **error);
 
+GCUDA_AVAILABLE_IN_1_0
+gboolean     gcuda_function_launch_with_config       (GCudaFunction     *self,
+                                                      GCudaLaunchConfig *config,
+                                                      GCudaKernelArgs   *args,
+                                                      GError           **error);
+GCUDA_AVAILABLE_IN_1_0
+double       gcuda_function_launch_timed             (GCudaFunction    *self,
+                                                      guint             grid_x,
+                                                      guint             grid_y,
+                                                      guint             grid_z,
+                                                      guint             block_x,
+                                                      guint             block_y,
+                                                      guint             block_z,
+                                                      guint             shared_bytes,
+                                                      GCudaStream      *stream,
+                                                      GCudaKernelArgs  *args,
+                                                      GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+int          gcuda_function_get_attribute            (GCudaFunction    *self,
+                                                      GCudaFunctionAttribute attribute,
+                                                      GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean     gcuda_function_set_attribute            (GCudaFunction    *self,
+                                                      GCudaFunctionAttribute attribute,
+                                                      int               value,
+                                                      GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean     gcuda_function_get_potential_block_size (GCudaFunction    *self,
+                                                      guint64           dynamic_shared_bytes,
+                                                      guint             block_size_limit,
+                                                      int              *min_grid_size,
+                                                      int              *block_size,
+                                                      GError          **error);
+
 G_END_DECLS

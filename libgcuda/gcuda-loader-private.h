@@ -115,6 +115,23 @@ G_BEGIN_DECLS
   X (cuFuncGetParamInfo, 12040) \
   X (cuLaunchKernel, 4000) \
   X (cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050) \
+  X (cuOccupancyMaxPotentialBlockSize, 6050) \
+  X (cuLaunchKernelEx, 11060) \
+  X (cuLinkCreate, 6050) \
+  X (cuLinkAddData, 6050) \
+  X (cuLinkAddFile, 6050) \
+  X (cuLinkComplete, 5050) \
+  X (cuLinkDestroy, 5050) \
+  X (cuStreamBeginCapture, 10010) \
+  X (cuStreamEndCapture, 10000) \
+  X (cuStreamIsCapturing, 10000) \
+  X (cuGraphInstantiateWithFlags, 11040) \
+  X (cuGraphLaunch, 10000) \
+  X (cuGraphExecUpdate, 12000) \
+  X (cuGraphDestroy, 10000) \
+  X (cuGraphExecDestroy, 10000) \
+  X (cuGraphGetNodes, 10000) \
+  X (cuGraphDebugDotPrint, 11030) \
   X (cuMemcpy2D, 3020) \
   X (cuMemcpy2DUnaligned, 3020) \
   X (cuMemcpy2DAsync, 3020) \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcuda-function-private.h"
+#include "gcuda-jit-options-private.h"
 
 /**
  * GCudaModule:
@@ -33,6 +34,7 @@ struct _GCudaModule
   GCudaContext *context;
   CUmodule handle;
   char *info_log;
+  char *error_log;
   GMutex lock;            /* guards functions */
   GHashTable *functions;  /* name -> GWeakRef to its GCudaFunction: functions
                            * hold the module, so no strong ref back */
@@ -44,6 +46,7 @@ enum {
   PROP_0,
   PROP_CONTEXT,
   PROP_INFO_LOG,
+  PROP_ERROR_LOG,
   N_PROPS
 };
 
@@ -64,6 +67,7 @@ gcuda_module_finalize (GObject *object)
     }
   g_clear_object (&self->context);
   g_free (self->info_log);
+  g_free (self->error_log);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (gcuda_module_parent_class)->finalize (object);
@@ -84,6 +88,9 @@ gcuda_module_get_property (GObject    *object,
       break;
     case PROP_INFO_LOG:
       g_value_set_string (value, self->info_log);
+      break;
+    case PROP_ERROR_LOG:
+      g_value_set_string (value, self->error_log);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -116,6 +123,16 @@ gcuda_module_class_init (GCudaModuleClass *klass)
    * Since: 1.0
    */
   properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
+
+  /**
+   * GCudaModule:error-log:
+   *
+   * The driver's JIT error log, possibly empty. A load that fails puts it
+   * in the #GError's message too.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ERROR_LOG] = g_param_spec_string ("error-log", NULL, NULL, NULL, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -167,56 +184,77 @@ check_image (GBytes  *image,
   return FALSE;
 }
 
+/* Wraps a loaded handle; takes the logs' strings. */
+GCudaModule *
+_gcuda_module_new_for_handle (GCudaContext *context,
+                              CUmodule      handle,
+                              char         *info_log,
+                              char         *error_log)
+{
+  GCudaModule *self = g_object_new (GCUDA_TYPE_MODULE, NULL);
+
+  self->context = g_object_ref (context);
+  self->handle = handle;
+  self->info_log = info_log;
+  self->error_log = error_log;
+  return self;
+}
+
 /**
  * gcuda_module_new_from_data:
  * @context: (nullable): the context, or %NULL for the default context
  * @image: a cubin, fatbin, or NUL-terminated PTX
+ * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a #GError
  *
  * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not
  * device code is %GCUDA_ERROR_INVALID_ARGUMENT; code for another
- * architecture is the driver's %GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU.
+ * architecture is the driver's %GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU. The
+ * JIT's logs are the #GCudaModule:info-log and #GCudaModule:error-log
+ * properties; a failed load has the error log in @error's message.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
  * Since: 1.0
  */
 GCudaModule *
-gcuda_module_new_from_data (GCudaContext  *context,
-                            GBytes        *image,
-                            GError       **error)
+gcuda_module_new_from_data (GCudaContext     *context,
+                            GBytes           *image,
+                            GCudaJitOptions  *options,
+                            GError          **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  char info[4096] = "", err_log[4096] = "";
-  CUjit_option keys[] = {
-    CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-  };
-  void *values[] = {
-    info, GSIZE_TO_POINTER (sizeof info - 1), err_log, GSIZE_TO_POINTER (sizeof err_log - 1),
-  };
+  CUjit_option keys[GCUDA_JIT_MAX_OPTIONS];
+  void *values[GCUDA_JIT_MAX_OPTIONS];
+  GCudaJitLogs logs;
   GCudaContextScope scope;
   GCudaModule *self;
   CUmodule handle = NULL;
   CUresult res;
+  guint n;
 
   if (!check_image (image, error))
     return NULL;
+  if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
+      return NULL;
+    }
   if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
     return NULL;
-  res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, g_bytes_get_data (image, NULL), G_N_ELEMENTS (keys), keys, values);
+  _gcuda_jit_logs_init (&logs);
+  n = _gcuda_jit_options_build (options, &logs, keys, values);
+  res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, g_bytes_get_data (image, NULL), n, keys, values);
   _gcuda_context_leave (&scope);
   if (!_gcuda_check (res, "cuModuleLoadDataEx", error))
     {
-      if (err_log[0] != '\0')
-        g_prefix_error (error, "%s\n", err_log);
+      if (logs.error[0] != '\0')
+        g_prefix_error (error, "%s\n", logs.error);
+      _gcuda_jit_logs_clear (&logs);
       return NULL;
     }
 
-  self = g_object_new (GCUDA_TYPE_MODULE, NULL);
-  self->context = g_steal_pointer (&ctx);
-  self->handle = handle;
-  self->info_log = g_strdup (info);
+  self = _gcuda_module_new_for_handle (ctx, handle, g_steal_pointer (&logs.info), g_steal_pointer (&logs.error));
   return self;
 }
 
@@ -224,6 +262,7 @@ gcuda_module_new_from_data (GCudaContext  *context,
  * gcuda_module_new_from_file:
  * @context: (nullable): the context, or %NULL for the default context
  * @path: (type filename): a cubin, fatbin or PTX file
+ * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a #GError
  *
  * Loads device code from a file (PyCUDA's `module_from_file()`).
@@ -233,9 +272,10 @@ gcuda_module_new_from_data (GCudaContext  *context,
  * Since: 1.0
  */
 GCudaModule *
-gcuda_module_new_from_file (GCudaContext  *context,
-                            const char    *path,
-                            GError       **error)
+gcuda_module_new_from_file (GCudaContext     *context,
+                            const char       *path,
+                            GCudaJitOptions  *options,
+                            GError          **error)
 {
   g_autoptr(GBytes) image = NULL;
   char *contents = NULL;
@@ -249,7 +289,7 @@ gcuda_module_new_from_file (GCudaContext  *context,
     }
   /* g_file_get_contents() NUL-terminates: keep the NUL for PTX. */
   image = g_bytes_new_take (contents, length + 1);
-  return gcuda_module_new_from_data (context, image, error);
+  return gcuda_module_new_from_data (context, image, options, error);
 }
 
 /**
@@ -274,7 +314,7 @@ gcuda_module_new_from_program (GCudaContext  *context,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
       return NULL;
     }
-  return gcuda_module_new_from_data (context, gcuda_program_get_image (program), error);
+  return gcuda_module_new_from_data (context, gcuda_program_get_image (program), NULL, error);
 }
 
 /**
@@ -305,6 +345,21 @@ gcuda_module_get_info_log (GCudaModule *self)
 {
   g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
   return self->info_log;
+}
+
+/**
+ * gcuda_module_get_error_log:
+ * @self: a #GCudaModule
+ *
+ * Returns: the JIT error log, possibly empty
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_module_get_error_log (GCudaModule *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
+  return self->error_log;
 }
 
 static gboolean
@@ -421,4 +476,138 @@ gcuda_module_get_global (GCudaModule  *self,
       return NULL;
     }
   return _gcuda_buffer_new_borrowed (self->context, ptr, size, GCUDA_BUFFER_KIND_GLOBAL, G_OBJECT (self));
+}
+
+static GCudaCompiler *
+source_module_compiler (GCudaContext       *context,
+                        const char * const *options)
+{
+  GCudaCompiler *compiler = gcuda_compiler_new (context);
+
+  if (options != NULL)
+    gcuda_compiler_set_options (compiler, options);
+  return compiler;
+}
+
+/**
+ * gcuda_source_module_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @source: CUDA C++ source (wrapped in `extern "C"`)
+ * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
+ * @error: return location for a #GError
+ *
+ * PyCUDA's `SourceModule` in one call: compiles @source with NVRTC for the
+ * context device's architecture (through the compile cache, so a source
+ * compiled before loads without NVRTC) and loads it. For the other knobs
+ * (include directories, headers, PTX, `keep`) use a #GCudaCompiler and
+ * gcuda_module_new_from_program().
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set (a
+ *   %GCUDA_COMPILE_ERROR carries the compiler's log)
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_source_module_new (GCudaContext        *context,
+                         const char          *source,
+                         const char * const  *options,
+                         GError             **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  g_autoptr(GCudaCompiler) compiler = NULL;
+  g_autoptr(GCudaProgram) program = NULL;
+
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+    return NULL;
+  compiler = source_module_compiler (ctx, options);
+  if ((program = gcuda_compiler_compile (compiler, source, error)) == NULL)
+    return NULL;
+  return gcuda_module_new_from_program (ctx, program, error);
+}
+
+static void
+source_module_compiled (GObject      *source_object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GCudaProgram) program = NULL;
+  GCudaModule *module;
+  GError *error = NULL;
+
+  program = gcuda_compiler_compile_finish (GCUDA_COMPILER (source_object), result, &error);
+  if (program == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Loading a cubin takes about a millisecond: done here, in the caller's
+   * main context, rather than holding the context on a worker thread. */
+  module = gcuda_module_new_from_program (g_task_get_task_data (task), program, &error);
+  if (module == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, module, g_object_unref);
+}
+
+/**
+ * gcuda_source_module_new_async:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @source: CUDA C++ source (wrapped in `extern "C"`)
+ * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the module is ready
+ * @user_data: data for @callback
+ *
+ * gcuda_source_module_new() without blocking: the compile runs on a worker
+ * thread (a cache hit is quick), @callback runs in the thread-default main
+ * context of the caller. Finish with gcuda_source_module_new_finish().
+ *
+ * Since: 1.0
+ */
+void
+gcuda_source_module_new_async (GCudaContext        *context,
+                               const char          *source,
+                               const char * const  *options,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GCudaCompiler) compiler = NULL;
+  GCudaContext *ctx;
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, gcuda_source_module_new_async);
+  if ((ctx = _gcuda_context_resolve (context, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_set_task_data (task, ctx, g_object_unref);
+  compiler = source_module_compiler (ctx, options);
+  gcuda_compiler_compile_async (compiler, source, cancellable, source_module_compiled, g_steal_pointer (&task));
+}
+
+/**
+ * gcuda_source_module_new_finish:
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_source_module_new_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  if (!g_task_is_valid (result, NULL) ||
+      g_task_get_source_tag (G_TASK (result)) != gcuda_source_module_new_async)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("This result is not from gcuda_source_module_new_async()"));
+      return NULL;
+    }
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -23,13 +23,15 @@ GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaModule, gcuda_module, GCUDA, MODULE, GObject)
 
 GCUDA_AVAILABLE_IN_1_0
-GCudaModule   *gcuda_module_new_from_data    (GCudaContext  *context,
-                                              GBytes        *image,
-                                              GError       **error);
+GCudaModule   *gcuda_module_new_from_data    (GCudaContext     *context,
+                                              GBytes           *image,
+                                              GCudaJitOptions  *options,
+                                              GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-GCudaModule   *gcuda_module_new_from_file    (GCudaContext  *context,
-                                              const char    *path,
-                                              GError       **error);
+GCudaModule   *gcuda_module_new_from_file    (GCudaContext     *context,
+                                              const char       *path,
+                                              GCudaJitOptions  *options,
+                                              GError          **error);
 GCUDA_AVAILABLE_IN_1_0
 GCudaModule   *gcuda_module_new_from_program (GCudaContext  *context,
                                               GCudaProgram  *program,
@@ -40,6 +42,8 @@ GCudaContext  *gcuda_module_get_context      (GCudaModule   *self);
 GCUDA_AVAILABLE_IN_1_0
 const char    *gcuda_module_get_info_log     (GCudaModule   *self);
 GCUDA_AVAILABLE_IN_1_0
+const char    *gcuda_module_get_error_log    (GCudaModule   *self);
+GCUDA_AVAILABLE_IN_1_0
 GCudaFunction *gcuda_module_get_function     (GCudaModule   *self,
                                               const char    *name,
                                               GError       **error);
@@ -47,5 +51,21 @@ GCUDA_AVAILABLE_IN_1_0
 GCudaBuffer   *gcuda_module_get_global       (GCudaModule   *self,
                                               const char    *name,
                                               GError       **error);
+
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_source_module_new        (GCudaContext        *context,
+                                               const char          *source,
+                                               const char * const  *options,
+                                               GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+void           gcuda_source_module_new_async  (GCudaContext        *context,
+                                               const char          *source,
+                                               const char * const  *options,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_source_module_new_finish (GAsyncResult        *result,
+                                               GError             **error);
 
 G_END_DECLS

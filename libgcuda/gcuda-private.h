@@ -60,6 +60,25 @@ GCudaContext *_gcuda_context_resolve (GCudaContext  *context,
 CUstream  _gcuda_stream_get_handle (GCudaStream *stream);  /* NULL stream: legacy default */
 CUevent   _gcuda_event_get_handle  (GCudaEvent  *event);
 
+void _gcuda_launch_config_get (GCudaLaunchConfig  *self,
+                               const guint       **grid,
+                               const guint       **block,
+                               const guint       **cluster,
+                               guint              *shared_bytes,
+                               GCudaStream       **stream,
+                               gboolean           *cooperative);
+
+GCudaProgram *_gcuda_compiler_compile_relocatable (GCudaCompiler  *self,
+                                                  const char     *source,
+                                                  GError        **error);
+
+/* Takes ownership of @handle. */
+GCudaGraph *_gcuda_graph_new_for_handle (GCudaContext *context,
+                                         CUgraph       handle);
+CUgraph     _gcuda_graph_get_handle     (GCudaGraph   *graph);
+GCudaGraphExec *_gcuda_graph_exec_new_for_handle (GCudaContext    *context,
+                                                  CUgraphExec      handle);
+
 /* With a context current: waits for its legacy default stream. The driver
  * may return from "synchronous" cuMemcpyHtoD (from pageable memory),
  * cuMemcpyDtoD, memsets and 2D/3D copies before the work is done, and work

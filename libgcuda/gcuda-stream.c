@@ -636,3 +636,114 @@ _gcuda_legacy_stream_synchronize (GError **error)
 {
   return GCUDA_CHECK (GCUDA_DRV->fn_cuStreamSynchronize (CU_STREAM_LEGACY), "cuStreamSynchronize", error);
 }
+
+/**
+ * gcuda_stream_begin_capture:
+ * @self: a #GCudaStream
+ * @mode: which calls the capture refuses while it runs
+ * @error: return location for a #GError
+ *
+ * Starts capturing the work queued on the stream into a graph instead of
+ * running it (`cuStreamBeginCapture`); gcuda_stream_end_capture() returns
+ * the graph. Work on other streams that waits for an event recorded here
+ * joins the capture. GCuda's synchronous transfers and synchronizing calls
+ * are refused while a %GCUDA_CAPTURE_MODE_GLOBAL capture runs (the driver's
+ * %GCUDA_DRIVER_ERROR_STREAM_CAPTURE_UNSUPPORTED), and break the capture:
+ * use the `_on_stream` forms.
+ *
+ * Returns: %TRUE if the capture started
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_begin_capture (GCudaStream       *self,
+                            GCudaCaptureMode   mode,
+                            GError           **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+
+  if (!stream_check (self, error))
+    return FALSE;
+  if (mode != GCUDA_CAPTURE_MODE_GLOBAL && mode != GCUDA_CAPTURE_MODE_THREAD_LOCAL &&
+      mode != GCUDA_CAPTURE_MODE_RELAXED)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a graph capture mode"), (int) mode);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamBeginCapture (self->handle, (CUstreamCaptureMode) mode),
+                    "cuStreamBeginCapture", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_stream_end_capture:
+ * @self: a #GCudaStream
+ * @error: return location for a #GError
+ *
+ * Ends the capture begun by gcuda_stream_begin_capture() (in the same
+ * thread, for the non-relaxed modes). A capture broken by an illegal call
+ * fails here with %GCUDA_DRIVER_ERROR_STREAM_CAPTURE_INVALIDATED; a stream
+ * that was not capturing is %GCUDA_DRIVER_ERROR_ILLEGAL_STATE.
+ *
+ * Returns: (transfer full): the captured graph, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaGraph *
+gcuda_stream_end_capture (GCudaStream  *self,
+                          GError      **error)
+{
+  GCudaContextScope scope;
+  CUgraph graph = NULL;
+  CUresult res;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), NULL);
+
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  res = GCUDA_DRV->fn_cuStreamEndCapture (self->handle, &graph);
+  _gcuda_context_leave (&scope);
+  if (res == CUDA_SUCCESS && graph == NULL)
+    res = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  if (!_gcuda_check (res, "cuStreamEndCapture", error))
+    {
+      if (graph != NULL)
+        GCUDA_DRV->fn_cuGraphDestroy (graph);
+      return NULL;
+    }
+  return _gcuda_graph_new_for_handle (self->context, graph);
+}
+
+/**
+ * gcuda_stream_get_capture_status:
+ * @self: a #GCudaStream
+ * @error: return location for a #GError
+ *
+ * Returns: whether the stream is capturing into a graph, or
+ *   %GCUDA_CAPTURE_STATUS_NONE with @error set
+ *
+ * Since: 1.0
+ */
+GCudaCaptureStatus
+gcuda_stream_get_capture_status (GCudaStream  *self,
+                                 GError      **error)
+{
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  GCudaContextScope scope;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), GCUDA_CAPTURE_STATUS_NONE);
+
+  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return GCUDA_CAPTURE_STATUS_NONE;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuStreamIsCapturing (self->handle, &status), "cuStreamIsCapturing", error))
+    status = CU_STREAM_CAPTURE_STATUS_NONE;
+  _gcuda_context_leave (&scope);
+  return (GCudaCaptureStatus) status;
+}

@@ -87,4 +87,15 @@ gboolean          gcuda_stream_synchronize_finish     (GCudaStream         *self
                                                        GAsyncResult        *result,
                                                        GError             **error);
 
+GCUDA_AVAILABLE_IN_1_0
+gboolean           gcuda_stream_begin_capture         (GCudaStream         *self,
+                                                       GCudaCaptureMode     mode,
+                                                       GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaGraph        *gcuda_stream_end_capture           (GCudaStream         *self,
+                                                       GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaCaptureStatus gcuda_stream_get_capture_status    (GCudaStream         *self,
+                                                       GError             **error);
+
 G_END_DECLS

@@ -28,4 +28,9 @@
 # include "gcuda-module.h"
 # include "gcuda-function.h"
 # include "gcuda-kernel-args.h"
+# include "gcuda-jit-options.h"
+# include "gcuda-launch-config.h"
+# include "gcuda-linker.h"
+# include "gcuda-graph.h"
+# include "gcuda-graph-exec.h"
 #undef GCUDA_INSIDE

@@ -1,0 +1,396 @@
+/* gcuda-jit-options.c: options for the driver's JIT compiler and linker
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-jit-options-private.h"
+
+/**
+ * GCudaJitOptions:
+ *
+ * Options for the driver's JIT compiler, used when PTX is loaded into a
+ * module (gcuda_module_new_from_data()) or linked (#GCudaLinker): the
+ * `options` of PyCUDA's `module_from_buffer()`. The logs the JIT writes are
+ * properties of the module or linker.
+ *
+ * Every option starts at the driver's default.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaJitOptions
+{
+  GObject parent_instance;
+
+  guint max_registers;
+  int optimization_level;
+  guint threads_per_block;
+  gboolean generate_debug_info;
+  gboolean generate_line_info;
+  gboolean log_verbose;
+};
+
+G_DEFINE_FINAL_TYPE (GCudaJitOptions, gcuda_jit_options, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_MAX_REGISTERS,
+  PROP_OPTIMIZATION_LEVEL,
+  PROP_THREADS_PER_BLOCK,
+  PROP_GENERATE_DEBUG_INFO,
+  PROP_GENERATE_LINE_INFO,
+  PROP_LOG_VERBOSE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gcuda_jit_options_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  GCudaJitOptions *self = GCUDA_JIT_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_REGISTERS:
+      g_value_set_uint (value, self->max_registers);
+      break;
+    case PROP_OPTIMIZATION_LEVEL:
+      g_value_set_int (value, self->optimization_level);
+      break;
+    case PROP_THREADS_PER_BLOCK:
+      g_value_set_uint (value, self->threads_per_block);
+      break;
+    case PROP_GENERATE_DEBUG_INFO:
+      g_value_set_boolean (value, self->generate_debug_info);
+      break;
+    case PROP_GENERATE_LINE_INFO:
+      g_value_set_boolean (value, self->generate_line_info);
+      break;
+    case PROP_LOG_VERBOSE:
+      g_value_set_boolean (value, self->log_verbose);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_jit_options_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  GCudaJitOptions *self = GCUDA_JIT_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_REGISTERS:
+      gcuda_jit_options_set_max_registers (self, g_value_get_uint (value));
+      break;
+    case PROP_OPTIMIZATION_LEVEL:
+      gcuda_jit_options_set_optimization_level (self, g_value_get_int (value));
+      break;
+    case PROP_THREADS_PER_BLOCK:
+      gcuda_jit_options_set_threads_per_block (self, g_value_get_uint (value));
+      break;
+    case PROP_GENERATE_DEBUG_INFO:
+      gcuda_jit_options_set_generate_debug_info (self, g_value_get_boolean (value));
+      break;
+    case PROP_GENERATE_LINE_INFO:
+      gcuda_jit_options_set_generate_line_info (self, g_value_get_boolean (value));
+      break;
+    case PROP_LOG_VERBOSE:
+      gcuda_jit_options_set_log_verbose (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->get_property = gcuda_jit_options_get_property;
+  object_class->set_property = gcuda_jit_options_set_property;
+
+  /**
+   * GCudaJitOptions:max-registers:
+   *
+   * The most registers a thread may use (`CU_JIT_MAX_REGISTERS`); 0 leaves
+   * it to the JIT.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAX_REGISTERS] =
+    g_param_spec_uint ("max-registers", NULL, NULL, 0, 255, 0, rw);
+
+  /**
+   * GCudaJitOptions:optimization-level:
+   *
+   * The JIT's optimization level, 0 to 4 (`CU_JIT_OPTIMIZATION_LEVEL`);
+   * -1 leaves the driver's default (4).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_OPTIMIZATION_LEVEL] =
+    g_param_spec_int ("optimization-level", NULL, NULL, -1, 4, -1, rw);
+
+  /**
+   * GCudaJitOptions:threads-per-block:
+   *
+   * Compile so that blocks of this many threads can run
+   * (`CU_JIT_THREADS_PER_BLOCK`); 0 for no constraint.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_THREADS_PER_BLOCK] =
+    g_param_spec_uint ("threads-per-block", NULL, NULL, 0, 1024, 0, rw);
+
+  /**
+   * GCudaJitOptions:generate-debug-info:
+   *
+   * Whether to generate debug information (`CU_JIT_GENERATE_DEBUG_INFO`).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_GENERATE_DEBUG_INFO] =
+    g_param_spec_boolean ("generate-debug-info", NULL, NULL, FALSE, rw);
+
+  /**
+   * GCudaJitOptions:generate-line-info:
+   *
+   * Whether to generate line-number information (`CU_JIT_GENERATE_LINE_INFO`).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_GENERATE_LINE_INFO] =
+    g_param_spec_boolean ("generate-line-info", NULL, NULL, FALSE, rw);
+
+  /**
+   * GCudaJitOptions:log-verbose:
+   *
+   * Whether the JIT's information log is verbose (`CU_JIT_LOG_VERBOSE`):
+   * it then lists registers and memory per kernel.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LOG_VERBOSE] =
+    g_param_spec_boolean ("log-verbose", NULL, NULL, FALSE, rw);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_jit_options_init (GCudaJitOptions *self)
+{
+  self->optimization_level = -1;
+}
+
+/**
+ * gcuda_jit_options_new:
+ *
+ * Returns: (transfer full): options with the driver's defaults
+ *
+ * Since: 1.0
+ */
+GCudaJitOptions *
+gcuda_jit_options_new (void)
+{
+  return g_object_new (GCUDA_TYPE_JIT_OPTIONS, NULL);
+}
+
+/* The setters clamp instead of failing: out-of-range values are programmer
+ * errors in C, and the property system clamps for the other languages. */
+#define GCUDA_JIT_ACCESSORS(prop, field, type, PROP, valid)                        \
+type                                                                              \
+gcuda_jit_options_get_##prop (GCudaJitOptions *self)                               \
+{                                                                                 \
+  g_return_val_if_fail (GCUDA_IS_JIT_OPTIONS (self), 0);                          \
+  return self->field;                                                             \
+}                                                                                 \
+void                                                                              \
+gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                   \
+{                                                                                 \
+  g_return_if_fail (GCUDA_IS_JIT_OPTIONS (self));                                 \
+  g_return_if_fail (valid);                                                       \
+  if (self->field == value)                                                       \
+    return;                                                                       \
+  self->field = value;                                                            \
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP]);                   \
+}
+
+/**
+ * gcuda_jit_options_get_max_registers:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: the #GCudaJitOptions:max-registers limit, 0 for none
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_max_registers:
+ * @self: a #GCudaJitOptions
+ * @max_registers: the most registers per thread (at most 255), 0 for the JIT's choice
+ *
+ * Sets #GCudaJitOptions:max-registers.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, value <= 255)
+
+/**
+ * gcuda_jit_options_get_optimization_level:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: the #GCudaJitOptions:optimization-level, -1 for the default
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_optimization_level:
+ * @self: a #GCudaJitOptions
+ * @level: 0 to 4, or -1 for the driver's default
+ *
+ * Sets #GCudaJitOptions:optimization-level.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZATION_LEVEL,
+                     value >= -1 && value <= 4)
+
+/**
+ * gcuda_jit_options_get_threads_per_block:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: the #GCudaJitOptions:threads-per-block constraint, 0 for none
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_threads_per_block:
+ * @self: a #GCudaJitOptions
+ * @threads: threads per block to compile for (at most 1024), 0 for none
+ *
+ * Sets #GCudaJitOptions:threads-per-block.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_PER_BLOCK,
+                     value <= 1024)
+
+/**
+ * gcuda_jit_options_get_generate_debug_info:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: whether debug information is generated
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_generate_debug_info:
+ * @self: a #GCudaJitOptions
+ * @enable: whether to generate debug information
+ *
+ * Sets #GCudaJitOptions:generate-debug-info.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GENERATE_DEBUG_INFO,
+                     TRUE)
+
+/**
+ * gcuda_jit_options_get_generate_line_info:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: whether line-number information is generated
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_generate_line_info:
+ * @self: a #GCudaJitOptions
+ * @enable: whether to generate line-number information
+ *
+ * Sets #GCudaJitOptions:generate-line-info.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENERATE_LINE_INFO,
+                     TRUE)
+
+/**
+ * gcuda_jit_options_get_log_verbose:
+ * @self: a #GCudaJitOptions
+ *
+ * Returns: whether the information log is verbose
+ *
+ * Since: 1.0
+ */
+/**
+ * gcuda_jit_options_set_log_verbose:
+ * @self: a #GCudaJitOptions
+ * @enable: whether the information log is verbose
+ *
+ * Sets #GCudaJitOptions:log-verbose.
+ *
+ * Since: 1.0
+ */
+GCUDA_JIT_ACCESSORS (log_verbose, log_verbose, gboolean, PROP_LOG_VERBOSE, TRUE)
+
+#define LOG_SIZE 16384
+
+void
+_gcuda_jit_logs_init (GCudaJitLogs *logs)
+{
+  logs->info = g_malloc0 (LOG_SIZE);
+  logs->error = g_malloc0 (LOG_SIZE);
+}
+
+void
+_gcuda_jit_logs_clear (GCudaJitLogs *logs)
+{
+  g_clear_pointer (&logs->info, g_free);
+  g_clear_pointer (&logs->error, g_free);
+}
+
+guint
+_gcuda_jit_options_build (GCudaJitOptions *options,
+                          GCudaJitLogs    *logs,
+                          CUjit_option     keys[GCUDA_JIT_MAX_OPTIONS],
+                          void            *values[GCUDA_JIT_MAX_OPTIONS])
+{
+  guint n = 0;
+
+#define ADD(key, value) G_STMT_START { keys[n] = (key); values[n] = (void *) (guintptr) (value); n++; } G_STMT_END
+  ADD (CU_JIT_INFO_LOG_BUFFER, logs->info);
+  ADD (CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, LOG_SIZE - 1);
+  ADD (CU_JIT_ERROR_LOG_BUFFER, logs->error);
+  ADD (CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, LOG_SIZE - 1);
+  if (options != NULL)
+    {
+      if (options->max_registers > 0)
+        ADD (CU_JIT_MAX_REGISTERS, options->max_registers);
+      if (options->optimization_level >= 0)
+        ADD (CU_JIT_OPTIMIZATION_LEVEL, options->optimization_level);
+      if (options->threads_per_block > 0)
+        ADD (CU_JIT_THREADS_PER_BLOCK, options->threads_per_block);
+      if (options->generate_debug_info)
+        ADD (CU_JIT_GENERATE_DEBUG_INFO, 1);
+      if (options->generate_line_info)
+        ADD (CU_JIT_GENERATE_LINE_INFO, 1);
+      if (options->log_verbose)
+        ADD (CU_JIT_LOG_VERBOSE, 1);
+    }
+#undef ADD
+  g_assert (n <= GCUDA_JIT_MAX_OPTIONS);
+  return n;
+}
