@@ -39,6 +39,10 @@ struct _GCudaLinker
   GCudaContext *context;
   CUlinkState state;
   GCudaJitLogs logs;       /* written by the driver until cuLinkDestroy */
+  /* The driver writes output options (log sizes) back into the values at
+   * cuLinkComplete(): they must live as long as the link state. */
+  CUjit_option keys[GCUDA_JIT_MAX_OPTIONS];
+  void *values[GCUDA_JIT_MAX_OPTIONS];
   guint n_inputs;
   gboolean completed;
 };
@@ -168,8 +172,6 @@ gcuda_linker_new (GCudaContext     *context,
 {
   g_autoptr(GCudaLinker) self = NULL;
   g_autoptr(GCudaContext) ctx = NULL;
-  CUjit_option keys[GCUDA_JIT_MAX_OPTIONS];
-  void *values[GCUDA_JIT_MAX_OPTIONS];
   GCudaContextScope scope;
   gboolean ok;
   guint n;
@@ -183,8 +185,8 @@ gcuda_linker_new (GCudaContext     *context,
     return NULL;
   self = g_object_new (GCUDA_TYPE_LINKER, NULL);
   self->context = g_steal_pointer (&ctx);
-  n = _gcuda_jit_options_build (options, &self->logs, keys, values);
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuLinkCreate (n, keys, values, &self->state), "cuLinkCreate", error);
+  n = _gcuda_jit_options_build (options, &self->logs, self->keys, self->values);
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuLinkCreate (n, self->keys, self->values, &self->state), "cuLinkCreate", error);
   _gcuda_context_leave (&scope);
   return ok ? g_steal_pointer (&self) : NULL;
 }
