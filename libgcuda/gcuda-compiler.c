@@ -874,9 +874,10 @@ compile_job (GCudaCompiler  *self,
   g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
   g_ptr_array_add (options, NULL);
 
-  /* PyCUDA wraps the whole source, so kernels keep their plain names. */
+  /* PyCUDA wraps the whole source, so kernels keep their plain names; the
+   * #line keeps the log's line numbers those of the caller's source. */
   full_source = job->no_extern_c ? g_strdup (job->source)
-                                 : g_strconcat ("extern \"C\" {\n", job->source, "\n}\n", NULL);
+                                 : g_strconcat ("extern \"C\" {\n#line 1 \"kernel.cu\"\n", job->source, "\n}\n", NULL);
 
   /* The cache: "" turns it off; NULL means the default (or none when the
    * environment says so). */

@@ -392,10 +392,16 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
-  if (block_size == 0 || dynamic_shared_bytes > G_MAXSIZE)
+  if (block_size == 0 || block_size > G_MAXINT)
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("A block needs at least one thread"));
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%u is not a block size: a block needs at least one thread"), block_size);
+      return 0;
+    }
+  if (dynamic_shared_bytes > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%" G_GUINT64_FORMAT " bytes is too much shared memory"), dynamic_shared_bytes);
       return 0;
     }
   if (!_gcuda_context_enter (self->context, &scope, error))
@@ -561,6 +567,7 @@ gcuda_function_launch (GCudaFunction    *self,
                        GCudaKernelArgs  *args,
                        GError          **error)
 {
+  GError *local_error = NULL;
   GCudaContextScope scope;
   void **params;
   CUresult res;
@@ -574,9 +581,12 @@ gcuda_function_launch (GCudaFunction    *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaKernelArgs"));
       return FALSE;
     }
-  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, error);
-  if (params == NULL && self->n_params > 0)
-    return FALSE;
+  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
+  if (G_UNLIKELY (local_error != NULL))
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
   if (!_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   res = GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y, block_z,
@@ -682,6 +692,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
   gboolean cooperative;
   CUlaunchAttribute attrs[2];
   CUlaunchConfig cfg = { 0 };
+  GError *local_error = NULL;
   GCudaContextScope scope;
   void **params;
   CUresult res;
@@ -704,9 +715,12 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
                    self->name, cluster[0], cluster[1], cluster[2]);
       return FALSE;
     }
-  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, error);
-  if (params == NULL && self->n_params > 0)
-    return FALSE;
+  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
+  if (G_UNLIKELY (local_error != NULL))
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
 
   cfg.gridDimX = grid[0];
   cfg.gridDimY = grid[1];
