@@ -118,3 +118,46 @@ managed_zeros = GCuda.managed_zeros
 managed_empty_like = GCuda.managed_empty_like
 managed_zeros_like = GCuda.managed_zeros_like
 register_host_memory = GCuda.register_host_memory
+
+# ---------------------------------------------------------------- code on the device
+#
+# Function(*args, block=..., grid=..., stream=..., shared=..., time_kernel=...)
+# and prepare()/prepared_call() follow PyCUDA; a kernel's parameters are
+# checked against the kernel (count and sizes) before every launch.
+
+Module = GCuda.Module
+Function = GCuda.Function
+ArgumentHandler = GCuda.ArgumentHandler
+In = GCuda.In
+Out = GCuda.Out
+InOut = GCuda.InOut
+module_from_buffer = GCuda.module_from_buffer
+module_from_file = GCuda.module_from_file
+
+function_attribute = GCuda.FunctionAttribute
+jit_input_type = GCuda.LinkInputType
+JitOptions = GCuda.JitOptions
+LaunchConfig = GCuda.LaunchConfig
+Linker = GCuda.Linker
+Graph = GCuda.Graph
+GraphExec = GCuda.GraphExec
+capture_mode = GCuda.CaptureMode
+
+
+class jit_option:  # noqa: N801 - PyCUDA's name
+    """Names for module_from_buffer(options=[(jit_option.X, value), …]):
+    the GCuda.JitOptions properties. The log buffers, the wall time and the
+    target are handled by GCuda (logs: module.get_info_log() and
+    get_error_log(); target: the context's device) and accepted as no-ops."""
+    MAX_REGISTERS = 'max_registers'
+    THREADS_PER_BLOCK = 'threads_per_block'
+    OPTIMIZATION_LEVEL = 'optimization_level'
+    GENERATE_DEBUG_INFO = 'generate_debug_info'
+    GENERATE_LINE_INFO = 'generate_line_info'
+    LOG_VERBOSE = 'log_verbose'
+    WALL_TIME = 'wall_time'
+    INFO_LOG_BUFFER = 'info_log_buffer'
+    INFO_LOG_BUFFER_SIZE_BYTES = 'info_log_buffer_size_bytes'
+    ERROR_LOG_BUFFER = 'error_log_buffer'
+    ERROR_LOG_BUFFER_SIZE_BYTES = 'error_log_buffer_size_bytes'
+    TARGET_FROM_CUCONTEXT = 'target_from_cucontext'
