@@ -35,6 +35,7 @@ struct _GCudaFunction
   char *name;
   guint n_params;
   gsize *param_sizes;
+  gsize *param_offsets;
   gsize params_size;     /* offset + size of the last parameter */
   int attrs[8];          /* see attr_ids */
 };
@@ -80,6 +81,7 @@ gcuda_function_finalize (GObject *object)
   g_clear_object (&self->context);
   g_free (self->name);
   g_free (self->param_sizes);
+  g_free (self->param_offsets);
 
   G_OBJECT_CLASS (gcuda_function_parent_class)->finalize (object);
 }
@@ -250,6 +252,7 @@ _gcuda_function_new (GCudaModule  *module,
 {
   g_autoptr(GCudaFunction) self = g_object_new (GCUDA_TYPE_FUNCTION, NULL);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
   GCudaContextScope scope;
   gboolean ok;
 
@@ -274,9 +277,10 @@ _gcuda_function_new (GCudaModule  *module,
         ok = FALSE;
       else
         {
-          gsize s = size;
+          gsize s = size, o = offset;
 
           g_array_append_val (sizes, s);
+          g_array_append_val (offsets, o);
           self->params_size = MAX (self->params_size, offset + size);
         }
     }
@@ -286,6 +290,7 @@ _gcuda_function_new (GCudaModule  *module,
 
   self->n_params = sizes->len;
   self->param_sizes = (gsize *) g_array_free (g_steal_pointer (&sizes), FALSE);
+  self->param_offsets = (gsize *) g_array_free (g_steal_pointer (&offsets), FALSE);
   return g_steal_pointer (&self);
 }
 
@@ -349,6 +354,28 @@ gcuda_function_get_param_size (GCudaFunction *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
   return index < self->n_params ? self->param_sizes[index] : 0;
+}
+
+/**
+ * gcuda_function_get_param_offset:
+ * @self: a #GCudaFunction
+ * @index: a parameter's index
+ *
+ * Where the parameter lies in the kernel's parameter buffer, the layout
+ * gcuda_function_launch_packed() expects (vector types such as `float4`
+ * are aligned more than their fields, so offsets cannot always be guessed
+ * from sizes).
+ *
+ * Returns: the parameter's offset in bytes, or 0 past the last parameter
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_function_get_param_offset (GCudaFunction *self,
+                                 guint          index)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return index < self->n_params ? self->param_offsets[index] : 0;
 }
 
 /**

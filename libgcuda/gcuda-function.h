@@ -32,6 +32,9 @@ GCUDA_AVAILABLE_IN_1_0
 guint64      gcuda_function_get_param_size           (GCudaFunction    *self,
                                                       guint             index);
 GCUDA_AVAILABLE_IN_1_0
+guint64      gcuda_function_get_param_offset         (GCudaFunction    *self,
+                                                      guint             index);
+GCUDA_AVAILABLE_IN_1_0
 int          gcuda_function_get_max_threads_per_block (GCudaFunction   *self);
 GCUDA_AVAILABLE_IN_1_0
 int          gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction *self,

@@ -331,6 +331,16 @@ test_all_argument_types (void)
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     g_assert_cmpuint (gcuda_function_get_param_size (echo, i), ==, sizes[i]);
   g_assert_cmpuint (gcuda_function_get_param_size (echo, 13), ==, 0);
+  /* Offsets: in order, not overlapping, each at its natural alignment. */
+  g_assert_cmpuint (gcuda_function_get_param_offset (echo, 0), ==, 0);
+  for (guint i = 1; i < G_N_ELEMENTS (sizes); i++)
+    {
+      guint64 offset = gcuda_function_get_param_offset (echo, i);
+
+      g_assert_cmpuint (offset, >=, gcuda_function_get_param_offset (echo, i - 1) + sizes[i - 1]);
+      g_assert_cmpuint (offset % (sizes[i] == 12 ? 4 : sizes[i]), ==, 0);
+    }
+  g_assert_cmpuint (gcuda_function_get_param_offset (echo, 13), ==, 0);
 
   random_echo_values (&v);
   pointee = buffer_with (&v.pointee, 4);

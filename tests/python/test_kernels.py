@@ -273,6 +273,34 @@ def test_struct_by_value(mod):
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-5)
 
 
+FLOAT4_SRC = r"""
+__global__ void vec4(char c, float4 v, float *out)
+{
+    out[0] = c; out[1] = v.x; out[2] = v.y; out[3] = v.z; out[4] = v.w;
+}
+"""
+
+
+def test_vector_type_alignment():
+    # float4 is 16-byte aligned although its fields are floats: the packed
+    # layout must come from the kernel (get_param_offset), not be guessed.
+    mod = GCuda.SourceModule(FLOAT4_SRC)
+    f = mod.get_function('vec4')
+    assert [f.get_param_offset(i) for i in range(3)] == [0, 16, 32]
+    float4 = np.dtype([('x', np.float32), ('y', np.float32), ('z', np.float32), ('w', np.float32)])
+    r = rng()
+    c = np.int8(r.integers(-100, 100))
+    v = np.array(tuple(r.uniform(-10, 10, 4)), float4)[()]
+    want = np.array([c, v['x'], v['y'], v['z'], v['w']], np.float32)
+    out = GCuda.mem_alloc(5 * 4)
+    f(c, v, out, block=(1, 1, 1))
+    np.testing.assert_array_equal(GCuda.from_device(out, 5, np.float32), want)
+    GCuda.memset_d8(out, 0, 20)
+    f.prepare([np.int8, float4, np.intp])
+    f.prepared_call((1, 1), (1, 1, 1), int(c), v, out)
+    np.testing.assert_array_equal(GCuda.from_device(out, 5, np.float32), want)
+
+
 def test_mixed_alignment(mod):
     f = mod.get_function('mixed')
     r = rng()
