@@ -436,16 +436,20 @@ def test_prepared_no_params(mod):
         f.prepared_call((1, 1), (32, 1, 1), 5)
 
 
-@pytest.fixture(params=['ctypes', 'pygobject'])
+@pytest.fixture(params=['extension', 'ctypes', 'pygobject'])
 def launch_path(request):
-    """Runs a test with the ctypes fast path and with the pure-PyGObject one."""
+    """Runs a test with each launch path: the _gcuda_launch extension, ctypes,
+    and plain PyGObject."""
     from gi.overrides import GCuda as impl
     saved = list(impl._fast_state)
     if request.param == 'pygobject':
         impl._fast_state[:] = [None]
     else:
-        impl._fast_state[:] = []
-        assert impl._fast_launch() is not None, 'the ctypes fast launch path could not be bound'
+        if request.param == 'extension' and os.environ.get('GCUDA_TEST_LAUNCH_EXTENSION') != '1':
+            pytest.skip('the _gcuda_launch extension was not built (no Python headers at build time)')
+        binding = impl._bind_fast_launch(request.param)
+        assert binding is not None, 'the %s fast launch path could not be bound' % request.param
+        impl._fast_state[:] = [binding]
     yield request.param
     impl._fast_state[:] = saved
 

@@ -675,9 +675,10 @@ class HostBuffer(GCuda.HostBuffer):
 # first, so a mismatch is GCuda.Error.KERNEL_ARGUMENTS naming the parameter)
 # and makes ONE call into C, gcuda_function_launch_packed().
 #
-# prepare() generates a launcher for its signature. When ctypes can reach the
-# libgcuda that GI loaded, the launcher calls launch_packed through ctypes,
-# which costs a fraction of a PyGObject call; it passes no GError location
+# prepare() generates a launcher for its signature. It calls launch_packed
+# through the _gcuda_launch extension (built with GCuda), else through ctypes
+# when ctypes can reach the libgcuda that GI loaded: either costs a fraction
+# of a PyGObject call. It passes no GError location
 # (NULL), so nothing is shared between threads, and a failed launch (which
 # queued nothing) is repeated through PyGObject to raise the proper
 # exception. GCUDA_PYTHON_FAST_LAUNCH=0 turns the ctypes path off.
@@ -689,7 +690,7 @@ class HostBuffer(GCuda.HostBuffer):
 # .gpudata, numpy integers and plain ints (raw addresses, as
 # `int(buf) + offset`).
 
-_fast_state = []  # [the ctypes function or None], bound on first use
+_fast_state = []  # [(launch function, pointer type, cache attribute) or None], bound on first use
 
 
 _capsule_pointer = []  # [PyCapsule_GetPointer], a prototype of our own
@@ -724,9 +725,25 @@ def _loaded_libgcuda():
     return None
 
 
-def _bind_fast_launch():
+def _bind_fast_launch(kind=None):
+    """(launch_packed, pointer type, attribute caching pointers): the
+    _gcuda_launch extension (built with GCuda when Python's headers were
+    there) taking ints, else ctypes on the libgcuda GI loaded taking
+    c_void_p; None without either. @kind ('extension' or 'ctypes') asks
+    for one of them."""
     if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') == '0' or sys.implementation.name != 'cpython':
         return None
+    try:
+        _gobject_pointer(GCuda.JitOptions.new())  # the capsule API works
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if kind in (None, 'extension'):
+        try:
+            import _gcuda_launch
+            return _gcuda_launch.launch_packed, int, '_gcuda_pointer'
+        except ImportError:
+            if kind is not None:
+                return None
     try:
         lib = _loaded_libgcuda()
         if lib is None:
@@ -736,17 +753,20 @@ def _bind_fast_launch():
         # the launchers pass ctypes objects made once (pointers, the size),
         # bytes and ints they have checked (see _FAST_LAUNCH).
         fn.restype = ctypes.c_int
-        _gobject_pointer(GCuda.JitOptions.new())  # the capsule API works
-        return fn
-    except (AttributeError, OSError, TypeError, ValueError):
+        return fn, ctypes.c_void_p, '_gcuda_cpointer'
+    except (AttributeError, OSError):
         return None
 
 
-def _fast_launch():
-    """gcuda_function_launch_packed through ctypes, or None."""
+def _fast_binding():
     if not _fast_state:
         _fast_state.append(_bind_fast_launch())
-    return _fast_state[0]
+    return _fast_state[0] or (None, ctypes.c_void_p, '_gcuda_cpointer')
+
+
+def _fast_launch():
+    """gcuda_function_launch_packed the fast way, or None."""
+    return _fast_binding()[0]
 
 
 def _kernel_args_error(message):
@@ -766,19 +786,22 @@ def _dims(value, what):
 
 def _stream_pointer(stream):
     """A c_void_p of @stream's GObject, remembered on the stream."""
-    ptr = getattr(stream, '_gcuda_pointer', None)
+    _, pointer, attr = _fast_binding()
+    ptr = getattr(stream, attr, None)
     if ptr is None:
         if not isinstance(stream, GCuda.Stream):
             raise TypeError('stream must be a GCuda.Stream or None, not %s' % type(stream).__name__)
-        ptr = ctypes.c_void_p(_gobject_pointer(stream))
-        stream._gcuda_pointer = ptr
+        ptr = pointer(_gobject_pointer(stream))
+        setattr(stream, attr, ptr)
     return ptr
 
 
 def _function_pointer(func):
-    ptr = func.__dict__.get('_gcuda_pointer')
+    _, pointer, attr = _fast_binding()
+    ptr = func.__dict__.get(attr)
     if ptr is None:
-        ptr = func._gcuda_pointer = ctypes.c_void_p(_gobject_pointer(func))
+        ptr = pointer(_gobject_pointer(func))
+        setattr(func, attr, ptr)
     return ptr
 
 
@@ -1061,7 +1084,7 @@ _STREAM_POINTER = '''
     if stream is None:
         sptr = None
     else:
-        sptr = getattr(stream, '_gcuda_pointer', None)
+        sptr = getattr(stream, _attr, None)
         if sptr is None:
             sptr = _stream_pointer(stream)
 '''
@@ -1080,7 +1103,7 @@ def _make_launchers(func, fields, packer, fast):
         '_owner': func, '_fields': fields, '_pack': packer.pack, '_struct_error': struct.error,
         '_dims': _dims, '_pack_error': _pack_error, '_pointer_value': _pointer_value, '_blob': _blob,
         '_complex': _complex, '_stream_pointer': _stream_pointer, '_launch_failed': _launch_failed,
-        '_fast': fast, '_ArgumentError': ctypes.ArgumentError,
+        '_fast': fast, '_ArgumentError': ctypes.ArgumentError, '_attr': _fast_binding()[2],
         '_fptr': _function_pointer(func) if fast is not None else None,
         '_psize': ctypes.c_size_t(packer.size),
         '_count_error': lambda got: _kernel_args_error(

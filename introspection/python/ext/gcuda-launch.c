@@ -1,0 +1,103 @@
+/* gcuda-launch.c: the Python override's launch call, without PyGObject
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A prepared Python launch packs its parameters with struct and makes one
+ * call into gcuda_function_launch_packed(). Through PyGObject or ctypes
+ * that call costs microseconds (argument marshalling, GError boxing); here
+ * it is a vectorcall taking ints. It is private to the override
+ * (gi/overrides/GCuda.py), which passes the C pointers of objects it keeps
+ * alive and repeats a failed launch through PyGObject to raise the
+ * GCuda exception: this module only says whether the launch was queued.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <gcuda.h>
+
+static int
+as_uint (PyObject *obj,
+         guint    *out)
+{
+  unsigned long v = PyLong_AsUnsignedLong (obj);
+
+  if (v == (unsigned long) -1 && PyErr_Occurred ())
+    return 0;
+  if (v > G_MAXUINT)
+    {
+      PyErr_SetString (PyExc_OverflowError, "launch dimension out of range");
+      return 0;
+    }
+  *out = (guint) v;
+  return 1;
+}
+
+static void *
+as_pointer (PyObject *obj)
+{
+  return obj == Py_None ? NULL : PyLong_AsVoidPtr (obj);
+}
+
+/* launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params, ...)
+ * -> bool: function and stream are GObject pointers (ints; stream may be
+ * None), params a bytes object. Arguments after params are ignored (the
+ * ctypes path passes its size and error location there). */
+static PyObject *
+launch_packed (PyObject         *module,
+               PyObject *const  *args,
+               Py_ssize_t        nargs)
+{
+  guint dims[7];
+  void *function, *stream;
+  char *params;
+  Py_ssize_t size;
+  gboolean ok;
+
+  if (nargs < 10)
+    {
+      PyErr_SetString (PyExc_TypeError, "launch_packed takes at least 10 arguments");
+      return NULL;
+    }
+  for (int i = 0; i < 7; i++)
+    if (!as_uint (args[1 + i], &dims[i]))
+      return NULL;
+  function = as_pointer (args[0]);
+  stream = as_pointer (args[8]);
+  if (PyErr_Occurred () || function == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no function");
+      return NULL;
+    }
+  if (PyBytes_AsStringAndSize (args[9], &params, &size) < 0)
+    return NULL;
+
+  /* The GPU work is queued, not waited for: no reason to release the GIL
+   * for the fraction of a microsecond the driver takes. */
+  ok = gcuda_function_launch_packed (function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
+                                     dims[6], stream, (const guint8 *) params, (gsize) size, NULL);
+  return PyBool_FromLong (ok);
+}
+
+static PyMethodDef methods[] = {
+  { "launch_packed", (PyCFunction) (void (*) (void)) launch_packed, METH_FASTCALL,
+    "launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params) -> bool" },
+  { NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef module_def = {
+  PyModuleDef_HEAD_INIT,
+  .m_name = "_gcuda_launch",
+  .m_doc = "GCuda's launch call for the Python override (private).",
+  .m_size = 0,
+  .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__gcuda_launch (void);
+
+PyMODINIT_FUNC
+PyInit__gcuda_launch (void)
+{
+  return PyModule_Create (&module_def);
+}
