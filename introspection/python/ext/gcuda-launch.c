@@ -80,7 +80,79 @@ launch_packed (PyObject         *module,
   return PyBool_FromLong (ok);
 }
 
+/* A grid or block: a tuple or list of 1 to 3 ints (anything else is left to
+ * the override's checked path). */
+static int
+dims3 (PyObject *seq,
+       guint     out[3])
+{
+  Py_ssize_t n;
+
+  if (!PyTuple_Check (seq) && !PyList_Check (seq))
+    {
+      PyErr_SetString (PyExc_TypeError, "dimensions must be a tuple or list");
+      return 0;
+    }
+  n = PySequence_Fast_GET_SIZE (seq);
+  if (n < 1 || n > 3)
+    {
+      PyErr_SetString (PyExc_ValueError, "1 to 3 dimensions");
+      return 0;
+    }
+  out[1] = out[2] = 1;
+  for (Py_ssize_t i = 0; i < n; i++)
+    {
+      PyObject *item = PySequence_Fast_GET_ITEM (seq, i);
+
+      if (!PyLong_CheckExact (item))
+        {
+          PyErr_SetString (PyExc_TypeError, "dimensions must be ints");
+          return 0;
+        }
+      if (!as_uint (item, &out[i]))
+        return 0;
+    }
+  return 1;
+}
+
+/* launch(function, grid, block, shared, stream, params) -> bool: what a
+ * prepared call needs, with grid and block as given by the caller. */
+static PyObject *
+launch (PyObject         *module,
+        PyObject *const  *args,
+        Py_ssize_t        nargs)
+{
+  guint grid[3], block[3], shared;
+  void *function, *stream;
+  char *params;
+  Py_ssize_t size;
+  gboolean ok;
+
+  if (nargs != 6)
+    {
+      PyErr_SetString (PyExc_TypeError, "launch takes 6 arguments");
+      return NULL;
+    }
+  if (!dims3 (args[1], grid) || !dims3 (args[2], block) || !as_uint (args[3], &shared))
+    return NULL;
+  function = as_pointer (args[0]);
+  stream = as_pointer (args[4]);
+  if (PyErr_Occurred () || function == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no function");
+      return NULL;
+    }
+  if (PyBytes_AsStringAndSize (args[5], &params, &size) < 0)
+    return NULL;
+  ok = gcuda_function_launch_packed (function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                     shared, stream, (const guint8 *) params, (gsize) size, NULL);
+  return PyBool_FromLong (ok);
+}
+
 static PyMethodDef methods[] = {
+  { "launch", (PyCFunction) (void (*) (void)) launch, METH_FASTCALL,
+    "launch(function, grid, block, shared, stream, params) -> bool" },
   { "launch_packed", (PyCFunction) (void (*) (void)) launch_packed, METH_FASTCALL,
     "launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params) -> bool" },
   { NULL, NULL, 0, NULL },

@@ -740,7 +740,7 @@ def _bind_fast_launch(kind=None):
     if kind in (None, 'extension'):
         try:
             import _gcuda_launch
-            return _gcuda_launch.launch_packed, int, '_gcuda_pointer'
+            return _gcuda_launch.launch_packed, int, '_gcuda_pointer', _gcuda_launch.launch
         except ImportError:
             if kind is not None:
                 return None
@@ -753,7 +753,7 @@ def _bind_fast_launch(kind=None):
         # the launchers pass ctypes objects made once (pointers, the size),
         # bytes and ints they have checked (see _FAST_LAUNCH).
         fn.restype = ctypes.c_int
-        return fn, ctypes.c_void_p, '_gcuda_cpointer'
+        return fn, ctypes.c_void_p, '_gcuda_cpointer', None
     except (AttributeError, OSError):
         return None
 
@@ -761,7 +761,7 @@ def _bind_fast_launch(kind=None):
 def _fast_binding():
     if not _fast_state:
         _fast_state.append(_bind_fast_launch())
-    return _fast_state[0] or (None, ctypes.c_void_p, '_gcuda_cpointer')
+    return _fast_state[0] or (None, ctypes.c_void_p, '_gcuda_cpointer', None)
 
 
 def _fast_launch():
@@ -786,7 +786,7 @@ def _dims(value, what):
 
 def _stream_pointer(stream):
     """A c_void_p of @stream's GObject, remembered on the stream."""
-    _, pointer, attr = _fast_binding()
+    _, pointer, attr, _ = _fast_binding()
     ptr = getattr(stream, attr, None)
     if ptr is None:
         if not isinstance(stream, GCuda.Stream):
@@ -797,7 +797,7 @@ def _stream_pointer(stream):
 
 
 def _function_pointer(func):
-    _, pointer, attr = _fast_binding()
+    _, pointer, attr, _ = _fast_binding()
     ptr = func.__dict__.get(attr)
     if ptr is None:
         ptr = pointer(_gobject_pointer(func))
@@ -1047,6 +1047,14 @@ def {name}(grid, block, {stream_arg}*args, shared_size=0):
     except ValueError:
         raise _count_error(len(args)) from None
 {convert}
+    try:
+        params = _pack({values})
+    except _struct_error as e:
+        raise _pack_error(_owner, _fields, ({values}), e) from None
+{launch}
+'''
+
+_UNPACK_DIMS = '''
     if len(grid) == 3:
         gx, gy, gz = grid
     elif len(grid) == 2:
@@ -1058,18 +1066,25 @@ def {name}(grid, block, {stream_arg}*args, shared_size=0):
         bx, by, bz = block
     else:
         bx, by, bz = _dims(block, 'block')
+'''
+
+# The extension takes grid and block as given and checks them itself: any
+# value it refuses (numpy integers, a wrong shape) takes the checked way.
+_EXT_LAUNCH = '''
+{stream_ptr}
     try:
-        params = _pack({values})
-    except _struct_error as e:
-        raise _pack_error(_owner, _fields, ({values}), e) from None
-{launch}
+        ok = _launch(_fptr, grid, block, shared_size, sptr, params)
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        _launch_failed(_owner, grid, block, shared_size, {stream}, params)
 '''
 
 # Without argtypes, ctypes passes a float as a double, a str as a pointer
 # and an int as its low 32 bits: only ints in guint range go the fast way
 # (the | refuses floats, strings and None; numpy integers pass it and are
 # refused by ctypes).
-_FAST_LAUNCH = '''
+_FAST_LAUNCH = _UNPACK_DIMS + '''
 {stream_ptr}
     try:
         ok = not (gx | gy | gz | bx | by | bz | shared_size) >> 32 and \\
@@ -1089,7 +1104,7 @@ _STREAM_POINTER = '''
             sptr = _stream_pointer(stream)
 '''
 
-_GI_LAUNCH = '''
+_GI_LAUNCH = _UNPACK_DIMS + '''
     _launch_failed(_owner, (gx, gy, gz), (bx, by, bz), shared_size, {stream}, params)
 '''
 
@@ -1104,6 +1119,7 @@ def _make_launchers(func, fields, packer, fast):
         '_dims': _dims, '_pack_error': _pack_error, '_pointer_value': _pointer_value, '_blob': _blob,
         '_complex': _complex, '_stream_pointer': _stream_pointer, '_launch_failed': _launch_failed,
         '_fast': fast, '_ArgumentError': ctypes.ArgumentError, '_attr': _fast_binding()[2],
+        '_launch': _fast_binding()[3],
         '_fptr': _function_pointer(func) if fast is not None else None,
         '_psize': ctypes.c_size_t(packer.size),
         '_count_error': lambda got: _kernel_args_error(
@@ -1127,7 +1143,10 @@ def _make_launchers(func, fields, packer, fast):
     launchers = {}
     for name, with_stream in (('prepared_call', False), ('prepared_async_call', True)):
         stream = 'stream' if with_stream else 'None'
-        if fast is not None:
+        if fast is not None and namespace['_launch'] is not None:
+            launch = _EXT_LAUNCH.format(stream=stream,
+                                        stream_ptr=_STREAM_POINTER if with_stream else '    sptr = None')
+        elif fast is not None:
             launch = _FAST_LAUNCH.format(stream=stream,
                                          stream_ptr=_STREAM_POINTER if with_stream else '    sptr = None')
         else:
