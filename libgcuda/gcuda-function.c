@@ -845,6 +845,17 @@ gcuda_function_launch_timed (GCudaFunction    *self,
   return ok ? (double) ms : -1.0;
 }
 
+static gboolean
+check_attribute (GCudaFunctionAttribute   attribute,
+                 GError                 **error)
+{
+  if ((guint) attribute <= GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+               _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
+  return FALSE;
+}
+
 /**
  * gcuda_function_get_attribute:
  * @self: a #GCudaFunction
@@ -869,12 +880,8 @@ gcuda_function_get_attribute (GCudaFunction           *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
-  if ((guint) attribute > GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
-      return 0;
-    }
+  if (!check_attribute (attribute, error))
+    return 0;
   if (!_gcuda_context_enter (self->context, &scope, error))
     return 0;
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
@@ -912,12 +919,8 @@ gcuda_function_set_attribute (GCudaFunction           *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
-  if ((guint) attribute > GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
-      return FALSE;
-    }
+  if (!check_attribute (attribute, error))
+    return FALSE;
   if (!_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, (CUfunction_attribute) attribute, value),

@@ -1475,6 +1475,21 @@ def _image_bytes(data):
     return image
 
 
+def _load_module(load, options, message_handler):
+    """Loads with @options as JIT options, telling PyCUDA's message_handler
+    (success, info log, error log) how it went."""
+    jit = _jit_options(options)
+    try:
+        module = load(jit)
+    except GLib.Error as e:
+        if message_handler is not None:
+            message_handler(False, '', e.message)
+        raise
+    if message_handler is not None:
+        message_handler(True, module.get_info_log() or '', module.get_error_log() or '')
+    return module
+
+
 @_raising
 def module_from_buffer(buffer, options=None, message_handler=None, context=None):
     """Loads a cubin, fatbin or PTX from memory (PyCUDA's
@@ -1483,31 +1498,15 @@ def module_from_buffer(buffer, options=None, message_handler=None, context=None)
     JitOptions, a dict or (name, value) pairs); @message_handler is called
     with (success, info_log, error_log) before the module is returned or the
     error raised."""
-    jit = _jit_options(options)
-    try:
-        module = Module.new_from_data(context, _image_bytes(buffer), jit)
-    except GLib.Error as e:
-        if message_handler is not None:
-            message_handler(False, '', e.message)
-        raise
-    if message_handler is not None:
-        message_handler(True, module.get_info_log() or '', module.get_error_log() or '')
-    return module
+    return _load_module(lambda jit: Module.new_from_data(context, _image_bytes(buffer), jit),
+                        options, message_handler)
 
 
 @_raising
 def module_from_file(filename, options=None, message_handler=None, context=None):
     """module_from_buffer() with the contents of @filename."""
-    jit = _jit_options(options)
-    try:
-        module = Module.new_from_file(context, os.fspath(filename), jit)
-    except GLib.Error as e:
-        if message_handler is not None:
-            message_handler(False, '', e.message)
-        raise
-    if message_handler is not None:
-        message_handler(True, module.get_info_log() or '', module.get_error_log() or '')
-    return module
+    return _load_module(lambda jit: Module.new_from_file(context, os.fspath(filename), jit),
+                        options, message_handler)
 
 
 # ---------------------------------------------------------------- compiling (pycuda.compiler)
