@@ -52,6 +52,8 @@
 
 #include <gcuda.h>
 
+#include "bench-util.h"
+
 static const char source[] = "__global__ void empty (float *a, float *b, int n) {}";
 
 typedef struct {
@@ -111,66 +113,15 @@ typedef struct {
   CUlaunchConfig raw_config;
 } Bench;
 
-static void
-raw_check (CUresult    res,
-           const char *what)
-{
-  if (res != CUDA_SUCCESS)
-    {
-      fprintf (stderr, "bench-launch: %s failed: CUresult %d\n", what, (int) res);
-      exit (1);
-    }
-}
-
-static void
-gcuda_check (gboolean    ok,
-             GError     *error,
-             const char *what)
-{
-  if (!ok)
-    {
-      fprintf (stderr, "bench-launch: %s failed: %s\n", what, error ? error->message : "?");
-      exit (1);
-    }
-}
-
-/* A driver function: dlsym() of the exported (versioned) name, else through
- * cuGetProcAddress_v2 (for drivers that only offer that). */
-static void *
-resolve (void       *lib,
-         const char *exported,
-         const char *base)
-{
-  CUresult (*get_proc) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-  void *fn = dlsym (lib, exported);
-
-  if (fn != NULL)
-    return fn;
-  get_proc = (CUresult (*) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *))
-    dlsym (lib, "cuGetProcAddress_v2");
-  if (get_proc == NULL || get_proc (base, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, NULL) != CUDA_SUCCESS)
-    fn = NULL;
-  if (fn == NULL)
-    {
-      fprintf (stderr, "bench-launch: the driver has no %s\n", exported);
-      exit (1);
-    }
-  return fn;
-}
-
 static gboolean
 raw_load (Raw *raw)
 {
-  const char *path = g_getenv ("GCUDA_DRIVER_LIBRARY");
-  void *lib = dlopen (path != NULL && *path != '\0' ? path : "libcuda.so.1", RTLD_NOW);
+  void *lib = bench_open_driver ();
 
   if (lib == NULL)
-    {
-      fprintf (stderr, "bench-launch: %s\n", dlerror ());
-      return FALSE;
-    }
+    return FALSE;
 #define RESOLVE(field, exported, base) \
-  raw->field = (__typeof__ (raw->field)) resolve (lib, exported, base)
+  raw->field = (__typeof__ (raw->field)) bench_resolve (lib, exported, base)
   RESOLVE (ctx_push, "cuCtxPushCurrent_v2", "cuCtxPushCurrent");
   RESOLVE (ctx_pop, "cuCtxPopCurrent_v2", "cuCtxPopCurrent");
   RESOLVE (module_load_data, "cuModuleLoadData", "cuModuleLoadData");
@@ -186,7 +137,7 @@ raw_load (Raw *raw)
 static void
 push (Raw *raw)
 {
-  raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
+  bench_raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
 }
 
 static void
@@ -194,7 +145,7 @@ pop (Raw *raw)
 {
   CUcontext popped = NULL;
 
-  raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
+  bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
 }
 
 static double
@@ -224,36 +175,36 @@ launches (Bench *b,
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY ((res = raw->launch_kernel (b->raw_function, 1, 1, 1, bx, 1, 1, 0, b->raw_stream,
                                                    b->params, NULL)) != CUDA_SUCCESS))
-          raw_check (res, "cuLaunchKernel");
+          bench_raw_check (res, "cuLaunchKernel");
       break;
     case RAW_EXTRA:
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY ((res = raw->launch_kernel (b->raw_function, 1, 1, 1, bx, 1, 1, 0, b->raw_stream,
                                                    NULL, b->extra)) != CUDA_SUCCESS))
-          raw_check (res, "cuLaunchKernel (extra)");
+          bench_raw_check (res, "cuLaunchKernel (extra)");
       break;
     case RAW_EX:
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY ((res = raw->launch_kernel_ex (&b->raw_config, b->raw_function, b->params, NULL)) != CUDA_SUCCESS))
-          raw_check (res, "cuLaunchKernelEx");
+          bench_raw_check (res, "cuLaunchKernelEx");
       break;
     case GCUDA_ARGS:
     case GCUDA_ARGS_CURRENT:
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY (!gcuda_function_launch (b->function, 1, 1, 1, bx, 1, 1, 0, b->stream, b->args, &error)))
-          gcuda_check (FALSE, error, "gcuda_function_launch");
+          bench_gcuda_check (FALSE, error, "gcuda_function_launch");
       break;
     case GCUDA_PACKED:
     case GCUDA_PACKED_CURRENT:
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY (!gcuda_function_launch_packed (b->function, 1, 1, 1, bx, 1, 1, 0, b->stream,
                                                        b->packed, b->packed_size, &error)))
-          gcuda_check (FALSE, error, "gcuda_function_launch_packed");
+          bench_gcuda_check (FALSE, error, "gcuda_function_launch_packed");
       break;
     case GCUDA_CONFIG:
       for (int i = 0; i < count; i++)
         if (G_UNLIKELY (!gcuda_function_launch_with_config (b->function, b->config, b->args, &error)))
-          gcuda_check (FALSE, error, "gcuda_function_launch_with_config");
+          bench_gcuda_check (FALSE, error, "gcuda_function_launch_with_config");
       break;
     default:
       g_assert_not_reached ();
@@ -281,7 +232,7 @@ round_us (Bench *b,
   if (is_raw (path))
     push (b->raw);
   if (current)
-    gcuda_check (gcuda_context_push (b->context, &error), error, "gcuda_context_push");
+    bench_gcuda_check (gcuda_context_push (b->context, &error), error, "gcuda_context_push");
 
   for (int done = 0; done < total; done += sync_every)
     {
@@ -293,13 +244,13 @@ round_us (Bench *b,
       t1 = now ();
       seconds += t1 - t0;
       if (is_raw (path))
-        raw_check (b->raw->stream_synchronize (b->raw_stream), "cuStreamSynchronize");
+        bench_raw_check (b->raw->stream_synchronize (b->raw_stream), "cuStreamSynchronize");
       else
-        gcuda_check (gcuda_stream_synchronize (b->stream, &error), error, "gcuda_stream_synchronize");
+        bench_gcuda_check (gcuda_stream_synchronize (b->stream, &error), error, "gcuda_stream_synchronize");
     }
 
   if (current)
-    gcuda_check (gcuda_context_pop (&error), error, "gcuda_context_pop");
+    bench_gcuda_check (gcuda_context_pop (&error), error, "gcuda_context_pop");
   if (is_raw (path))
     pop (b->raw);
   return seconds / total * 1e6;
@@ -352,6 +303,7 @@ main (int argc, char **argv)
   CUdeviceptr pa, pb;
   int n = 1000;
 
+  g_set_prgname ("bench-launch");
   if (total < 1 || rounds < 1 || sync_every < 1 || block < 1 || block > 1024)
     {
       fprintf (stderr, "usage: bench-launch [launches per round] [rounds] [sync every] [threads per block]\n");
@@ -377,15 +329,15 @@ main (int argc, char **argv)
       return g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_NVRTC_NOT_FOUND) ? 77 : 1;
     }
   module = gcuda_module_new_from_program (context, program, &error);
-  gcuda_check (module != NULL, error, "gcuda_module_new_from_program");
+  bench_gcuda_check (module != NULL, error, "gcuda_module_new_from_program");
   function = gcuda_module_get_function (module, "empty", &error);
-  gcuda_check (function != NULL, error, "gcuda_module_get_function");
+  bench_gcuda_check (function != NULL, error, "gcuda_module_get_function");
   stream = gcuda_stream_new (context, GCUDA_STREAM_FLAGS_DEFAULT, 0, &error);
-  gcuda_check (stream != NULL, error, "gcuda_stream_new");
+  bench_gcuda_check (stream != NULL, error, "gcuda_stream_new");
   a = gcuda_buffer_new (context, 4096, &error);
-  gcuda_check (a != NULL, error, "gcuda_buffer_new");
+  bench_gcuda_check (a != NULL, error, "gcuda_buffer_new");
   b_buf = gcuda_buffer_new (context, 4096, &error);
-  gcuda_check (b_buf != NULL, error, "gcuda_buffer_new");
+  bench_gcuda_check (b_buf != NULL, error, "gcuda_buffer_new");
 
   args = gcuda_kernel_args_new ();
   gcuda_kernel_args_add_buffer (args, a);
@@ -399,8 +351,8 @@ main (int argc, char **argv)
   /* the raw side: the same cubin, loaded again into the same context */
   image = gcuda_program_get_image (program);
   push (&raw);
-  raw_check (raw.module_load_data (&raw_module, g_bytes_get_data (image, NULL)), "cuModuleLoadData");
-  raw_check (raw.module_get_function (&b.raw_function, raw_module, "empty"), "cuModuleGetFunction");
+  bench_raw_check (raw.module_load_data (&raw_module, g_bytes_get_data (image, NULL)), "cuModuleLoadData");
+  bench_raw_check (raw.module_get_function (&b.raw_function, raw_module, "empty"), "cuModuleGetFunction");
   pop (&raw);
 
   b.raw = &raw;

@@ -42,6 +42,8 @@
 
 #include <gcuda.h>
 
+#include "bench-util.h"
+
 #define WARMUP 2
 
 typedef struct {
@@ -87,66 +89,15 @@ typedef struct {
   CUevent stop;
 } Bench;
 
-static void
-raw_check (CUresult res,
-           const char *what)
-{
-  if (res != CUDA_SUCCESS)
-    {
-      fprintf (stderr, "bench-memcpy: %s failed: CUresult %d\n", what, (int) res);
-      exit (1);
-    }
-}
-
-static void
-gcuda_check (gboolean ok,
-             GError *error,
-             const char *what)
-{
-  if (!ok)
-    {
-      fprintf (stderr, "bench-memcpy: %s failed: %s\n", what, error ? error->message : "?");
-      exit (1);
-    }
-}
-
-/* A driver function: dlsym() of the exported (versioned) name, else through
- * cuGetProcAddress_v2 (for drivers that only offer that). */
-static void *
-resolve (void       *lib,
-         const char *exported,
-         const char *base)
-{
-  CUresult (*get_proc) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-  void *fn = dlsym (lib, exported);
-
-  if (fn != NULL)
-    return fn;
-  get_proc = (CUresult (*) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *))
-    dlsym (lib, "cuGetProcAddress_v2");
-  if (get_proc == NULL || get_proc (base, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, NULL) != CUDA_SUCCESS)
-    fn = NULL;
-  if (fn == NULL)
-    {
-      fprintf (stderr, "bench-memcpy: the driver has no %s\n", exported);
-      exit (1);
-    }
-  return fn;
-}
-
 static gboolean
 raw_load (Raw *raw)
 {
-  const char *path = g_getenv ("GCUDA_DRIVER_LIBRARY");
-  void *lib = dlopen (path != NULL && *path != '\0' ? path : "libcuda.so.1", RTLD_NOW);
+  void *lib = bench_open_driver ();
 
   if (lib == NULL)
-    {
-      fprintf (stderr, "bench-memcpy: %s\n", dlerror ());
-      return FALSE;
-    }
+    return FALSE;
 #define RESOLVE(field, exported, base) \
-  raw->field = (__typeof__ (raw->field)) resolve (lib, exported, base)
+  raw->field = (__typeof__ (raw->field)) bench_resolve (lib, exported, base)
   RESOLVE (memcpy_htod, "cuMemcpyHtoD_v2", "cuMemcpyHtoD");
   RESOLVE (memcpy_dtoh, "cuMemcpyDtoH_v2", "cuMemcpyDtoH");
   RESOLVE (memcpy_dtod, "cuMemcpyDtoD_v2", "cuMemcpyDtoD");
@@ -169,7 +120,7 @@ raw_load (Raw *raw)
 static void
 push (Raw *raw)
 {
-  raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
+  bench_raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
 }
 
 static void
@@ -177,7 +128,7 @@ pop (Raw *raw)
 {
   CUcontext popped = NULL;
 
-  raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
+  bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
 }
 
 static CUdeviceptr
@@ -199,15 +150,15 @@ time_raw (Bench *b,
     {
       float ms = 0;
 
-      raw_check (raw->event_record (b->start, NULL), "cuEventRecord");
+      bench_raw_check (raw->event_record (b->start, NULL), "cuEventRecord");
       pop (raw);
       push (raw);
-      raw_check (raw->memcpy_dtod_async (dptr (b->dev_b), dptr (b->dev_a), b->size, NULL), "cuMemcpyDtoDAsync");
+      bench_raw_check (raw->memcpy_dtod_async (dptr (b->dev_b), dptr (b->dev_a), b->size, NULL), "cuMemcpyDtoDAsync");
       pop (raw);
       push (raw);
-      raw_check (raw->event_record (b->stop, NULL), "cuEventRecord");
-      raw_check (raw->event_synchronize (b->stop), "cuEventSynchronize");
-      raw_check (raw->event_elapsed (&ms, b->start, b->stop), "cuEventElapsedTime");
+      bench_raw_check (raw->event_record (b->stop, NULL), "cuEventRecord");
+      bench_raw_check (raw->event_synchronize (b->stop), "cuEventSynchronize");
+      bench_raw_check (raw->event_elapsed (&ms, b->start, b->stop), "cuEventElapsedTime");
       pop (raw);
       return ms / 1e3;
     }
@@ -217,18 +168,18 @@ time_raw (Bench *b,
     {
     case HTOD_PINNED:
     case HTOD_PAGEABLE:
-      raw_check (raw->memcpy_htod (dptr (b->dev_a), kind == HTOD_PINNED ? b->pinned : b->pageable, b->size),
+      bench_raw_check (raw->memcpy_htod (dptr (b->dev_a), kind == HTOD_PINNED ? b->pinned : b->pageable, b->size),
                  "cuMemcpyHtoD");
-      raw_check (raw->stream_synchronize (CU_STREAM_LEGACY), "cuStreamSynchronize");
+      bench_raw_check (raw->stream_synchronize (CU_STREAM_LEGACY), "cuStreamSynchronize");
       break;
     case DTOH_PINNED:
     case DTOH_PAGEABLE:
-      raw_check (raw->memcpy_dtoh (kind == DTOH_PINNED ? b->pinned : b->pageable, dptr (b->dev_a), b->size),
+      bench_raw_check (raw->memcpy_dtoh (kind == DTOH_PINNED ? b->pinned : b->pageable, dptr (b->dev_a), b->size),
                  "cuMemcpyDtoH");
       break;
     case DTOD:
-      raw_check (raw->memcpy_dtod (dptr (b->dev_b), dptr (b->dev_a), b->size), "cuMemcpyDtoD");
-      raw_check (raw->stream_synchronize (CU_STREAM_LEGACY), "cuStreamSynchronize");
+      bench_raw_check (raw->memcpy_dtod (dptr (b->dev_b), dptr (b->dev_a), b->size), "cuMemcpyDtoD");
+      bench_raw_check (raw->stream_synchronize (CU_STREAM_LEGACY), "cuStreamSynchronize");
       break;
     default:
       g_assert_not_reached ();
@@ -253,14 +204,14 @@ time_gcuda (Bench *b,
       float ms = 0;
 
       push (raw);
-      raw_check (raw->event_record (b->start, NULL), "cuEventRecord");
+      bench_raw_check (raw->event_record (b->start, NULL), "cuEventRecord");
       pop (raw);
       ok = gcuda_buffer_copy_from_on_stream (b->dev_b, 0, b->dev_a, 0, b->size, NULL, &error);
-      gcuda_check (ok, error, "gcuda_buffer_copy_from_on_stream");
+      bench_gcuda_check (ok, error, "gcuda_buffer_copy_from_on_stream");
       push (raw);
-      raw_check (raw->event_record (b->stop, NULL), "cuEventRecord");
-      raw_check (raw->event_synchronize (b->stop), "cuEventSynchronize");
-      raw_check (raw->event_elapsed (&ms, b->start, b->stop), "cuEventElapsedTime");
+      bench_raw_check (raw->event_record (b->stop, NULL), "cuEventRecord");
+      bench_raw_check (raw->event_synchronize (b->stop), "cuEventSynchronize");
+      bench_raw_check (raw->event_elapsed (&ms, b->start, b->stop), "cuEventElapsedTime");
       pop (raw);
       return ms / 1e3;
     }
@@ -285,7 +236,7 @@ time_gcuda (Bench *b,
       g_assert_not_reached ();
     }
   t1 = g_get_monotonic_time ();
-  gcuda_check (ok, error, kind_names[kind]);
+  bench_gcuda_check (ok, error, kind_names[kind]);
   return (t1 - t0) / 1e6;
 }
 
@@ -328,6 +279,7 @@ main (int argc, char **argv)
   Raw raw = { 0 };
   Bench b = { 0 };
 
+  g_set_prgname ("bench-memcpy");
   if (mib == 0 || reps < 1)
     {
       fprintf (stderr, "usage: bench-memcpy [MiB per copy] [repetitions]\n");
@@ -348,11 +300,11 @@ main (int argc, char **argv)
   b.context = context;
   b.size = mib << 20;
   dev_a = gcuda_buffer_new (context, b.size, &error);
-  gcuda_check (dev_a != NULL, error, "gcuda_buffer_new");
+  bench_gcuda_check (dev_a != NULL, error, "gcuda_buffer_new");
   dev_b = gcuda_buffer_new (context, b.size, &error);
-  gcuda_check (dev_b != NULL, error, "gcuda_buffer_new");
+  bench_gcuda_check (dev_b != NULL, error, "gcuda_buffer_new");
   pinned = gcuda_host_buffer_new_pagelocked (context, b.size, GCUDA_HOST_ALLOC_FLAGS_DEFAULT, &error);
-  gcuda_check (pinned != NULL, error, "gcuda_host_buffer_new_pagelocked");
+  bench_gcuda_check (pinned != NULL, error, "gcuda_host_buffer_new_pagelocked");
   b.dev_a = dev_a;
   b.dev_b = dev_b;
   b.pinned = GSIZE_TO_POINTER (gcuda_host_buffer_get_address (pinned));
@@ -365,11 +317,11 @@ main (int argc, char **argv)
   /* touch every page, so that no copy pays for first faults */
   memset (b.pageable, 0x5a, b.size);
   memset (b.pinned, 0xa5, b.size);
-  gcuda_check (gcuda_buffer_memset_d8 (dev_a, 0, 0x3c, b.size, NULL, &error), error, "memset");
-  gcuda_check (gcuda_buffer_memset_d8 (dev_b, 0, 0xc3, b.size, NULL, &error), error, "memset");
+  bench_gcuda_check (gcuda_buffer_memset_d8 (dev_a, 0, 0x3c, b.size, NULL, &error), error, "memset");
+  bench_gcuda_check (gcuda_buffer_memset_d8 (dev_b, 0, 0xc3, b.size, NULL, &error), error, "memset");
   push (&raw);
-  raw_check (raw.event_create (&b.start, CU_EVENT_DEFAULT), "cuEventCreate");
-  raw_check (raw.event_create (&b.stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  bench_raw_check (raw.event_create (&b.start, CU_EVENT_DEFAULT), "cuEventCreate");
+  bench_raw_check (raw.event_create (&b.stop, CU_EVENT_DEFAULT), "cuEventCreate");
   pop (&raw);
 
   raw_times = g_new (double, reps);
