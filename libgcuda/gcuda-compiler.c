@@ -33,7 +33,11 @@
  * directory; `GCUDA_DISABLE_CACHE=1` turns it off) and in the process. The
  * cache key covers the source, the options, the target, NVRTC itself and
  * the content of every header the compile could read, so an edited header
- * never yields stale code; a cache hit does not load NVRTC at all.
+ * never yields stale code; a cache hit does not load NVRTC at all (NVRTC's
+ * identity comes from its file, so the library must still be installed).
+ * The in-process cache is shared by all compilers of the process whatever
+ * their cache directory: a result found there is not written to another
+ * directory.
  *
  * Compiling takes tens of milliseconds: a GUI should use
  * gcuda_compiler_compile_async(). A compiler may be used from any thread;
@@ -336,7 +340,8 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    *
    * The compile cache's directory (PyCUDA's `cache_dir`): %NULL for the
    * default (`$GCUDA_CACHE_DIR`, else `gcuda` in the user's cache
-   * directory), "" to not cache at all.
+   * directory), "" to not cache at all (neither on disk nor in the
+   * process).
    *
    * Since: 1.0
    */
