@@ -208,8 +208,9 @@ gcuda_jit_options_new (void)
   return g_object_new (GCUDA_TYPE_JIT_OPTIONS, NULL);
 }
 
-/* The setters clamp instead of failing: out-of-range values are programmer
- * errors in C, and the property system clamps for the other languages. */
+/* Out-of-range values are programmer errors in C (g_return_if_fail keeps
+ * the old value); the Python override checks them against the properties'
+ * ranges and raises. */
 #define GCUDA_JIT_ACCESSORS(prop, field, type, PROP, valid)                        \
 type                                                                              \
 gcuda_jit_options_get_##prop (GCudaJitOptions *self)                               \

@@ -242,8 +242,7 @@ detect_data_type (const guint8 *data,
 {
   if (size >= 4 && memcmp (data, "\177ELF", 4) == 0)
     return GCUDA_LINK_INPUT_TYPE_CUBIN;
-  if (size >= 4 && ((data[0] == 0x50 && data[1] == 0xed && data[2] == 0x55 && data[3] == 0xba) ||
-                    (data[0] == 0x46 && data[1] == 0x62 && data[2] == 0x1b && data[3] == 0x46)))
+  if (size >= 4 && data[0] == 0x50 && data[1] == 0xed && data[2] == 0x55 && data[3] == 0xba)
     return GCUDA_LINK_INPUT_TYPE_FATBINARY;
   if (size >= 8 && memcmp (data, "!<arch>\n", 8) == 0)
     return GCUDA_LINK_INPUT_TYPE_LIBRARY;
@@ -583,6 +582,7 @@ gcuda_linker_complete (GCudaLinker  *self,
   void *image = NULL;
   size_t size = 0;
   CUmodule handle = NULL;
+  const char *call = "cuLinkComplete";
   CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_LINKER (self), NULL);
@@ -598,11 +598,14 @@ gcuda_linker_complete (GCudaLinker  *self,
     return NULL;
   res = GCUDA_DRV->fn_cuLinkComplete (self->state, &image, &size);
   if (res == CUDA_SUCCESS)
-    /* The image belongs to the link state: load it before destroying that. */
-    res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, image, 0, NULL, NULL);
+    {
+      /* The image belongs to the link state: load it before destroying that. */
+      call = "cuModuleLoadDataEx";
+      res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, image, 0, NULL, NULL);
+    }
   _gcuda_context_leave (&scope);
   self->completed = TRUE;
-  if (!linker_result (self, res, "cuLinkComplete", _("Linking"), error))
+  if (!linker_result (self, res, call, _("Linking"), error))
     {
       destroy_state (self);
       return NULL;

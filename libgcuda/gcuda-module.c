@@ -188,7 +188,7 @@ check_elf (const guint8 *data,
            gsize         size)
 {
   guint64 phoff, shoff;
-  guint phentsize, phnum, shentsize, shnum;
+  guint phentsize, phnum, shentsize, shnum, shstrndx;
 
   if (size < 64 || data[4] != 2 /* ELFCLASS64 */ || data[5] != 1 /* little-endian */)
     return FALSE;
@@ -198,7 +198,11 @@ check_elf (const guint8 *data,
   phnum = read_le (data + 56, 2);
   shentsize = read_le (data + 58, 2);
   shnum = read_le (data + 60, 2);
+  shstrndx = read_le (data + 62, 2);
 
+  /* The section names' table is a section header the driver reads too. */
+  if (shstrndx != 0 && shstrndx != 0xffff /* SHN_XINDEX */ && shstrndx >= shnum)
+    return FALSE;
   if (phnum > 0 && (phentsize < 56 || !range_ok (phoff, (guint64) phentsize * phnum, size)))
     return FALSE;
   if (shnum > 0 && (shentsize < 64 || !range_ok (shoff, (guint64) shentsize * shnum, size)))
@@ -241,12 +245,18 @@ check_fatbin (const guint8 *data,
     {
       guint64 entry_header, payload;
 
-      if (!range_ok (offset, 16, end))
+      if (!range_ok (offset, 64, end))
         return FALSE;
       entry_header = read_le (data + offset + 4, 4);
       payload = read_le (data + offset + 8, 8);
-      if (entry_header < 16 || !range_ok (offset, entry_header, end) ||
+      /* The driver reads 64 bytes of an entry's header (real ones are 64
+       * or 80). */
+      if (entry_header < 64 || !range_ok (offset, entry_header, end) ||
           !range_ok (offset + entry_header, payload, end))
+        return FALSE;
+      /* An uncompressed cubin entry: the driver follows its headers too. */
+      if (payload >= 4 && memcmp (data + offset + entry_header, "\177ELF", 4) == 0 &&
+          !check_elf (data + offset + entry_header, payload))
         return FALSE;
       offset += entry_header + payload;
     }

@@ -692,6 +692,11 @@ gcuda_stream_begin_capture (GCudaStream       *self,
  * fails here with %GCUDA_DRIVER_ERROR_STREAM_CAPTURE_INVALIDATED; a stream
  * that was not capturing is %GCUDA_DRIVER_ERROR_ILLEGAL_STATE.
  *
+ * Like the CUDA driver's, the graph refers to the kernels, memory and
+ * streams it uses by handle, not by reference: keep the #GCudaModule, the
+ * #GCudaBuffers and the #GCudaHostBuffers the captured work used alive as
+ * long as the graph (or a #GCudaGraphExec made from it) may run.
+ *
  * Returns: (transfer full): the captured graph, or %NULL with @error set
  *
  * Since: 1.0

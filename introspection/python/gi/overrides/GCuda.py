@@ -1349,7 +1349,11 @@ class Function(GCuda.Function):
         pointer; also F and D for complex64 and complex128; Ns: a struct of
         N bytes) or a list of numpy dtypes / type characters (a structured
         dtype passes a struct by value, aligned as C aligns it). Checked
-        against the kernel's parameters now. Returns self."""
+        against the kernel's parameters now. Returns self. @shared is old
+        PyCUDA's default dynamic shared memory: modern PyCUDA (and GCuda)
+        takes shared_size per call, so it is refused rather than ignored."""
+        if shared:
+            raise TypeError('prepare(shared=...) is gone from PyCUDA: pass shared_size= to prepared_call()')
         if texrefs:
             raise _library_error(GCuda.Error.NOT_SUPPORTED,
                                  'Texture references do not exist in CUDA 12 and later; pass texture objects')
@@ -1357,7 +1361,6 @@ class Function(GCuda.Function):
         packer = _param_layout(self, fields, 'prepared type')
         self.__dict__.update(_make_launchers(self, fields, packer, _fast_launch()))
         self.arg_format = packer.format
-        self._gcuda_prepared_shared = shared
         return self
 
     def prepared_call(self, grid, block, *args, shared_size=0):
@@ -1456,6 +1459,12 @@ def _jit_options(options):
             continue
         if key not in _JIT_SETTINGS:
             raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Unknown or unsupported JIT option %r' % (name,))
+        pspec = GCuda.JitOptions.find_property(key.replace('_', '-'))
+        low, high = getattr(pspec, 'minimum', None), getattr(pspec, 'maximum', None)
+        if low is not None and not isinstance(value, bool) and not low <= operator.index(value) <= high:
+            # the setter would only warn (a g_return_if_fail) and keep the old value
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'JIT option %s must be in %d..%d, not %r' % (key, low, high, value))
         getattr(jit, 'set_' + key)(value)
     return jit
 
