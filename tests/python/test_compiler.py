@@ -351,6 +351,12 @@ def test_jit_options():
     assert 'no_such_option' in info.value.message
     with pytest.raises(TypeError):
         GCuda.module_from_buffer(b'\x7fELF' + bytes(60), options=[42])
+    # out of the property's range: an error, not a silently kept default
+    for bad in ({'optimization_level': 9}, {'max_registers': 300}, {'threads_per_block': -1}):
+        with pytest.raises(GCuda.LogicError) as info:
+            GCuda.module_from_buffer(b'\x7fELF' + bytes(60), options=bad)
+        assert info.value.code == int(GCuda.Error.INVALID_ARGUMENT)
+        assert next(iter(bad)) in info.value.message
 
 
 def test_kernel_classes_raise_gcuda_errors():

@@ -429,6 +429,8 @@ def test_prepared_timed_call(mod):
 
 def test_prepared_no_params(mod):
     f = mod.get_function('no_params').prepare('')
+    with pytest.raises(TypeError, match='shared_size'):
+        mod.get_function('no_params').prepare('', shared=128)  # old PyCUDA's argument
     f.prepared_call((1, 1), (32, 1, 1))
     f(block=(32, 1, 1))
     GCuda.Context.get_default().synchronize()
