@@ -640,7 +640,8 @@ def test_source_module_options_and_templates():
         assert f is m.get_function(m.get_lowered_name(name))
         f(y_gpu, GCuda.to_device(x), a, np.int32(n), block=(128, 1, 1), grid=(4, 1))
         np.testing.assert_allclose(GCuda.from_device(y_gpu, n, dtype), y + a * x + 3,
-                                   rtol=1e-6 if dtype is np.float32 else 1e-12)
+                                   # the GPU fuses a * x + y (one rounding), numpy rounds twice
+                                   rtol=1e-5 if dtype is np.float32 else 1e-12)
 
 
 def test_source_module_cache_dir_and_keep(tmp_path, capsys):
