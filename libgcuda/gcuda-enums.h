@@ -429,4 +429,10 @@ typedef enum {
   GCUDA_CAPTURE_STATUS_INVALIDATED = 2,
 } GCudaCaptureStatus;
 
+/* pools (issue 6) */
+
+/* device tools (issue 6) */
+
+/* arrays and textures (issue 6) */
+
 G_END_DECLS

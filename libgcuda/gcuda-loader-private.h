@@ -132,6 +132,9 @@ G_BEGIN_DECLS
   X (cuGraphExecDestroy, 10000) \
   X (cuGraphGetNodes, 10000) \
   X (cuGraphDebugDotPrint, 11030) \
+  /* pools (issue 6) */ \
+  /* device tools (issue 6) */ \
+  /* arrays and textures (issue 6) */ \
   X (cuMemcpy2D, 3020) \
   X (cuMemcpy2DUnaligned, 3020) \
   X (cuMemcpy2DAsync, 3020) \

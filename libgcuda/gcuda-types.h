@@ -29,6 +29,9 @@ typedef struct _GCudaLaunchConfig GCudaLaunchConfig;
 typedef struct _GCudaLinker GCudaLinker;
 typedef struct _GCudaGraph GCudaGraph;
 typedef struct _GCudaGraphExec GCudaGraphExec;
+/* pools (issue 6) */
+/* device tools (issue 6) */
+/* arrays and textures (issue 6) */
 typedef struct _GCudaCopy2D GCudaCopy2D;
 typedef struct _GCudaCopy3D GCudaCopy3D;
 typedef struct _GCudaCopy3DPeer GCudaCopy3DPeer;

@@ -33,4 +33,7 @@
 # include "gcuda-linker.h"
 # include "gcuda-graph.h"
 # include "gcuda-graph-exec.h"
+/* pools (issue 6) */
+/* device tools (issue 6) */
+/* arrays and textures (issue 6) */
 #undef GCUDA_INSIDE

@@ -2127,3 +2127,12 @@ __all__ += ['pagelocked_empty', 'pagelocked_zeros', 'pagelocked_empty_like', 'pa
             'aligned_empty', 'aligned_zeros', 'aligned_empty_like', 'aligned_zeros_like',
             'managed_empty', 'managed_zeros', 'managed_empty_like', 'managed_zeros_like',
             'register_host_memory', 'get_host_buffer', 'get_buffer']
+
+
+# --- pools (issue 6) ---
+
+
+# --- device tools (issue 6) ---
+
+
+# --- arrays and textures (issue 6) ---
