@@ -371,6 +371,8 @@ _gcuda_jit_options_build (GCudaJitOptions *options,
 {
   guint n = 0;
 
+  /* four log options and at most six from @options */
+  G_STATIC_ASSERT (4 + 6 <= GCUDA_JIT_MAX_OPTIONS);
 #define ADD(key, value) G_STMT_START { keys[n] = (key); values[n] = (void *) (guintptr) (value); n++; } G_STMT_END
   ADD (CU_JIT_INFO_LOG_BUFFER, logs->info);
   ADD (CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, LOG_SIZE - 1);
@@ -392,6 +394,5 @@ _gcuda_jit_options_build (GCudaJitOptions *options,
         ADD (CU_JIT_LOG_VERBOSE, 1);
     }
 #undef ADD
-  g_assert (n <= GCUDA_JIT_MAX_OPTIONS);
   return n;
 }
