@@ -42,6 +42,7 @@ struct _GCudaBuffer
   guint64 pitch;
   GCudaBufferKind kind;
   GObject *owner;        /* borrowed memory: what owns it (kept alive) */
+  GCudaPoolReleaseFunc release;  /* pooled memory: gives it back to @owner */
   int freed;             /* atomic */
 };
 
@@ -66,6 +67,11 @@ release_memory (GCudaBuffer *self)
 {
   GCudaContextScope scope;
 
+  if (self->release != NULL)
+    {
+      self->release (self->owner, self->ptr, self->size);
+      return;
+    }
   if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
     return;
   /* After gcuda_context_destroy() the memory went with the context. Errors
@@ -225,6 +231,19 @@ _gcuda_buffer_new_borrowed (GCudaContext    *context,
   GCudaBuffer *self = buffer_wrap (context, ptr, size, kind);
 
   self->owner = g_object_ref (owner);
+  return self;
+}
+
+GCudaBuffer *
+_gcuda_buffer_new_pooled (GCudaContext          *context,
+                          CUdeviceptr            ptr,
+                          guint64                size,
+                          GObject               *pool,
+                          GCudaPoolReleaseFunc   release)
+{
+  GCudaBuffer *self = _gcuda_buffer_new_borrowed (context, ptr, size, GCUDA_BUFFER_KIND_DEVICE, pool);
+
+  self->release = release;
   return self;
 }
 

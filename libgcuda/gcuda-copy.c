@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-array-private.h"
 
 /**
  * GCudaCopy2D:
@@ -18,9 +18,11 @@
  * Describe the copy with properties and endpoints, then call
  * gcuda_copy_2d_execute(), as often as needed. Each endpoint is host memory
  * (gcuda_copy_2d_set_src_host(), gcuda_copy_2d_set_src_host_buffer()),
- * device memory (gcuda_copy_2d_set_src_buffer()) or memory of either kind
- * in the unified address space (gcuda_copy_2d_set_src_unified()), and the
- * same for the destination. Row `r` of the region starts at byte
+ * device memory (gcuda_copy_2d_set_src_buffer()), memory of either kind
+ * in the unified address space (gcuda_copy_2d_set_src_unified()) or a
+ * #GCudaArray (gcuda_copy_2d_set_src_array(), where the region must lie
+ * within the array's extent and pitches do not apply), and the same for
+ * the destination. Row `r` of the region starts at byte
  * `x-in-bytes + (y + r) × pitch` of its endpoint; #GCudaCopy2D:width-in-bytes
  * bytes of #GCudaCopy2D:height rows are copied.
  *
@@ -84,10 +86,7 @@ typedef enum {
   ENDPOINT_HOST_BUFFER,  /* a GCudaHostBuffer */
   ENDPOINT_BUFFER,       /* a GCudaBuffer */
   ENDPOINT_UNIFIED,      /* an address in the unified address space and a size */
-  /* ENDPOINT_ARRAY, a GCudaArray (CU_MEMORYTYPE_ARRAY), joins with the
-   * textures issue: endpoint_plan_memory() resolves it, and
-   * endpoint_plan_region() checks the region against the array's extent
-   * instead of a byte size (the array has no pitch). */
+  ENDPOINT_ARRAY,        /* a GCudaArray: the region is checked against its extent, no pitch */
 } EndpointKind;
 
 /* One side of a copy, as the user described it. */
@@ -97,6 +96,7 @@ typedef struct {
   guint64 size;                  /* HOST, UNIFIED */
   GCudaHostBuffer *host_buffer;  /* HOST_BUFFER: a reference */
   GCudaBuffer *buffer;           /* BUFFER: a reference */
+  GCudaArray *array;             /* ARRAY: a reference */
   GCudaContext *context;         /* GCudaCopy3DPeer's explicit context, or NULL */
 
   guint64 x_in_bytes;
@@ -125,6 +125,7 @@ typedef struct {
   CUmemorytype memory_type;
   gpointer host;
   CUdeviceptr device;
+  CUarray array;
   guint64 size;                  /* bytes reachable from the base */
   size_t x_in_bytes, y, z, pitch, height;
   GCudaContext *context;         /* the peer form's context (transfer none) */
@@ -242,6 +243,7 @@ endpoint_forget_memory (Endpoint *ep)
   ep->size = 0;
   g_clear_object (&ep->host_buffer);
   g_clear_object (&ep->buffer);
+  g_clear_object (&ep->array);
 }
 
 static void
@@ -357,6 +359,22 @@ endpoint_set_buffer (Endpoint    *ep,
 }
 
 static void
+endpoint_set_array (Endpoint   *ep,
+                    GCudaArray *array)
+{
+  g_return_if_fail (array == NULL || GCUDA_IS_ARRAY (array));
+
+  if (array != NULL)
+    g_object_ref (array);
+  endpoint_forget_memory (ep);
+  if (array != NULL)
+    {
+      ep->kind = ENDPOINT_ARRAY;
+      ep->array = array;
+    }
+}
+
+static void
 endpoint_set_context (Endpoint     *ep,
                       GCudaContext *context)
 {
@@ -380,9 +398,9 @@ endpoint_plan_memory (const Endpoint   *ep,
     case ENDPOINT_NONE:
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                            is_src ? _("The copy has no source: set one with set_src_host(), "
-                                      "set_src_host_buffer(), set_src_buffer() or set_src_unified()")
+                                      "set_src_host_buffer(), set_src_buffer(), set_src_unified() or set_src_array()")
                                   : _("The copy has no destination: set one with set_dst_host(), "
-                                      "set_dst_host_buffer(), set_dst_buffer() or set_dst_unified()"));
+                                      "set_dst_host_buffer(), set_dst_buffer(), set_dst_unified() or set_dst_array()"));
       return FALSE;
 
     case ENDPOINT_HOST:
@@ -440,11 +458,56 @@ endpoint_plan_memory (const Endpoint   *ep,
       out->device = (CUdeviceptr) gcuda_buffer_get_address (ep->buffer);
       out->size = gcuda_buffer_get_size (ep->buffer);
       return TRUE;
+
+    case ENDPOINT_ARRAY:
+      if (!_gcuda_array_check (ep->array, error))
+        {
+          g_prefix_error (error, is_src ? _("Source: ") : _("Destination: "));
+          return FALSE;
+        }
+      out->memory_type = CU_MEMORYTYPE_ARRAY;
+      out->array = _gcuda_array_get_handle (ep->array);
+      out->size = gcuda_array_get_size (ep->array);
+      return TRUE;
     }
 
   /* Unreachable: every endpoint kind is handled above. */
   g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FAILED, _("Unknown copy endpoint"));
   return FALSE;
+}
+
+/* An array endpoint: the region must lie within the array's extent (bytes
+ * per row, rows, slices); the array has no pitch. */
+static gboolean
+endpoint_plan_array_region (const Endpoint   *ep,
+                            gboolean          is_src,
+                            const CopySpec   *spec,
+                            PlannedEndpoint  *out,
+                            GError          **error)
+{
+  guint64 row_bytes, rows, slices, row_end, rows_end, slices_end;
+
+  _gcuda_array_get_extent (ep->array, &row_bytes, &rows, &slices);
+  if (!g_uint64_checked_add (&row_end, ep->x_in_bytes, spec->width_in_bytes) ||
+      !g_uint64_checked_add (&rows_end, ep->y, spec->height) ||
+      !g_uint64_checked_add (&slices_end, ep->z, spec->depth) ||
+      row_end > row_bytes || rows_end > rows || slices_end > slices)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   is_src ? _("The source region reaches outside the source array (%" G_GUINT64_FORMAT
+                              " bytes per row, %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT " slices)")
+                          : _("The destination region reaches outside the destination array (%"
+                              G_GUINT64_FORMAT " bytes per row, %" G_GUINT64_FORMAT " rows, %"
+                              G_GUINT64_FORMAT " slices)"),
+                   row_bytes, rows, slices);
+      return FALSE;
+    }
+  out->x_in_bytes = ep->x_in_bytes;
+  out->y = ep->y;
+  out->z = ep->z;
+  out->pitch = 0;
+  out->height = 0;
+  return TRUE;
 }
 
 /* Checks the region of @spec on @ep against the memory planned in @out and
@@ -464,6 +527,9 @@ endpoint_plan_region (const Endpoint   *ep,
   guint64 row_end, slice_end, last_slice, last_row, start, end;
   gboolean pitch_matters = spec->height > 1 || spec->depth > 1 || ep->y > 0 || ep->z > 0;
   gboolean slices_matter = spec->depth > 1 || ep->z > 0;
+
+  if (ep->kind == ENDPOINT_ARRAY)
+    return endpoint_plan_array_region (ep, is_src, spec, out, error);
 
   if (!g_uint64_checked_add (&row_end, ep->x_in_bytes, spec->width_in_bytes) ||
       !g_uint64_checked_add (&slice_end, ep->y, spec->height))
@@ -541,7 +607,8 @@ endpoint_get_context (const Endpoint  *ep,
                       GCudaContext   **out,
                       GError         **error)
 {
-  GCudaContext *owner = ep->kind == ENDPOINT_BUFFER ? gcuda_buffer_get_context (ep->buffer) : NULL;
+  GCudaContext *owner = ep->kind == ENDPOINT_BUFFER ? gcuda_buffer_get_context (ep->buffer)
+                        : ep->kind == ENDPOINT_ARRAY ? gcuda_array_get_context (ep->array) : NULL;
 
   if (ep->context != NULL && owner != NULL && ep->context != owner)
     {
@@ -658,12 +725,14 @@ copy_plan (const CopySpec  *spec,
     (d).srcMemoryType = (plan).src.memory_type; \
     (d).srcHost = (plan).src.host; \
     (d).srcDevice = (plan).src.device; \
+    (d).srcArray = (plan).src.array; \
     (d).srcPitch = (plan).src.pitch; \
     (d).dstXInBytes = (plan).dst.x_in_bytes; \
     (d).dstY = (plan).dst.y; \
     (d).dstMemoryType = (plan).dst.memory_type; \
     (d).dstHost = (plan).dst.host; \
     (d).dstDevice = (plan).dst.device; \
+    (d).dstArray = (plan).dst.array; \
     (d).dstPitch = (plan).dst.pitch; \
     (d).WidthInBytes = (spec)->width_in_bytes; \
     (d).Height = (spec)->height; \
@@ -995,6 +1064,46 @@ gcuda_copy_2d_set_dst_unified (GCudaCopy2D *self,
 }
 
 /**
+ * gcuda_copy_2d_set_src_array:
+ * @self: a #GCudaCopy2D
+ * @array: (nullable): the array, or %NULL to unset the source
+ *
+ * Copies from a #GCudaArray (PyCUDA's `set_src_array()`), which
+ * the copy keeps alive. The src-x-in-bytes, src-y place
+ * the region in the array; the pitch do not apply. A
+ * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_array (GCudaCopy2D *self,
+                             GCudaArray  *array)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  endpoint_set_array (&self->spec.src, array);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_array:
+ * @self: a #GCudaCopy2D
+ * @array: (nullable): the array, or %NULL to unset the destination
+ *
+ * Copies into a #GCudaArray (PyCUDA's `set_dst_array()`), which
+ * the copy keeps alive. The dst-x-in-bytes, dst-y place
+ * the region in the array; the pitch do not apply. A
+ * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
+                             GCudaArray  *array)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  endpoint_set_array (&self->spec.dst, array);
+}
+
+/**
  * gcuda_copy_2d_execute:
  * @self: a #GCudaCopy2D
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
@@ -1298,6 +1407,46 @@ gcuda_copy_3d_set_dst_unified (GCudaCopy3D *self,
 {
   g_return_if_fail (GCUDA_IS_COPY_3D (self));
   endpoint_set_address (&self->spec.dst, ENDPOINT_UNIFIED, address, size);
+}
+
+/**
+ * gcuda_copy_3d_set_src_array:
+ * @self: a #GCudaCopy3D
+ * @array: (nullable): the array, or %NULL to unset the source
+ *
+ * Copies from a #GCudaArray (PyCUDA's `set_src_array()`), which
+ * the copy keeps alive. The src-x-in-bytes, src-y, src-z place
+ * the region in the array; the pitch and rows per slice do not apply. A
+ * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_array (GCudaCopy3D *self,
+                             GCudaArray  *array)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  endpoint_set_array (&self->spec.src, array);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_array:
+ * @self: a #GCudaCopy3D
+ * @array: (nullable): the array, or %NULL to unset the destination
+ *
+ * Copies into a #GCudaArray (PyCUDA's `set_dst_array()`), which
+ * the copy keeps alive. The dst-x-in-bytes, dst-y, dst-z place
+ * the region in the array; the pitch and rows per slice do not apply. A
+ * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_array (GCudaCopy3D *self,
+                             GCudaArray  *array)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  endpoint_set_array (&self->spec.dst, array);
 }
 
 /**

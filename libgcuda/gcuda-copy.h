@@ -65,6 +65,12 @@ void             gcuda_copy_2d_set_dst_unified         (GCudaCopy2D       *self,
                                                         guint64            address,
                                                         guint64            size);
 GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_array           (GCudaCopy2D       *self,
+                                                        GCudaArray        *array);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_array           (GCudaCopy2D       *self,
+                                                        GCudaArray        *array);
+GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_copy_2d_execute                 (GCudaCopy2D       *self,
                                                         GCudaStream       *stream,
                                                         gboolean           aligned,
@@ -103,6 +109,12 @@ GCUDA_AVAILABLE_IN_1_0
 void             gcuda_copy_3d_set_dst_unified         (GCudaCopy3D       *self,
                                                         guint64            address,
                                                         guint64            size);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_array           (GCudaCopy3D       *self,
+                                                        GCudaArray        *array);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_array           (GCudaCopy3D       *self,
+                                                        GCudaArray        *array);
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_copy_3d_execute                 (GCudaCopy3D       *self,
                                                         GCudaStream       *stream,

@@ -433,6 +433,138 @@ typedef enum {
 
 /* device tools (issue 6) */
 
+/**
+ * GCudaOccupancyLimit:
+ * @GCUDA_OCCUPANCY_LIMIT_DEVICE: the device's maximum number of resident
+ *   blocks per multiprocessor
+ * @GCUDA_OCCUPANCY_LIMIT_WARPS: the multiprocessor's warp slots
+ * @GCUDA_OCCUPANCY_LIMIT_REGISTERS: the multiprocessor's register file
+ * @GCUDA_OCCUPANCY_LIMIT_SHARED_MEMORY: the multiprocessor's shared memory
+ *
+ * What limits the number of blocks of a kernel that are resident on one
+ * multiprocessor (PyCUDA's `OccupancyRecord.limited_by`: "device", "warps",
+ * "regs", "smem").
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_OCCUPANCY_LIMIT_DEVICE = 0,
+  GCUDA_OCCUPANCY_LIMIT_WARPS = 1,
+  GCUDA_OCCUPANCY_LIMIT_REGISTERS = 2,
+  GCUDA_OCCUPANCY_LIMIT_SHARED_MEMORY = 3,
+} GCudaOccupancyLimit;
+
 /* arrays and textures (issue 6) */
+
+/**
+ * GCudaArrayFormat:
+ * @GCUDA_ARRAY_FORMAT_UNSIGNED_INT8: unsigned 8-bit integers
+ * @GCUDA_ARRAY_FORMAT_UNSIGNED_INT16: unsigned 16-bit integers
+ * @GCUDA_ARRAY_FORMAT_UNSIGNED_INT32: unsigned 32-bit integers
+ * @GCUDA_ARRAY_FORMAT_SIGNED_INT8: signed 8-bit integers
+ * @GCUDA_ARRAY_FORMAT_SIGNED_INT16: signed 16-bit integers
+ * @GCUDA_ARRAY_FORMAT_SIGNED_INT32: signed 32-bit integers; with 2 or 4
+ *   channels also the carrier of 64-bit data (float64, complex64,
+ *   complex128) read as `int2`/`int4` and reassembled in the kernel
+ * @GCUDA_ARRAY_FORMAT_HALF: 16-bit floating point
+ * @GCUDA_ARRAY_FORMAT_FLOAT: 32-bit floating point
+ *
+ * The type of each channel of an array or texture element (PyCUDA's
+ * `array_format`, the driver's `CUarray_format`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_ARRAY_FORMAT_UNSIGNED_INT8 = 0x01,
+  GCUDA_ARRAY_FORMAT_UNSIGNED_INT16 = 0x02,
+  GCUDA_ARRAY_FORMAT_UNSIGNED_INT32 = 0x03,
+  GCUDA_ARRAY_FORMAT_SIGNED_INT8 = 0x08,
+  GCUDA_ARRAY_FORMAT_SIGNED_INT16 = 0x09,
+  GCUDA_ARRAY_FORMAT_SIGNED_INT32 = 0x0a,
+  GCUDA_ARRAY_FORMAT_HALF = 0x10,
+  GCUDA_ARRAY_FORMAT_FLOAT = 0x20,
+} GCudaArrayFormat;
+
+/**
+ * GCudaArrayFlags:
+ * @GCUDA_ARRAY_FLAGS_NONE: a plain 1D, 2D or 3D array
+ * @GCUDA_ARRAY_FLAGS_LAYERED: the depth counts layers of 1D or 2D arrays
+ * @GCUDA_ARRAY_FLAGS_SURFACE_LDST: surfaces may be made over the array
+ * @GCUDA_ARRAY_FLAGS_CUBEMAP: a cubemap: width equals height, depth is 6
+ *   (or a multiple of 6 with %GCUDA_ARRAY_FLAGS_LAYERED)
+ * @GCUDA_ARRAY_FLAGS_TEXTURE_GATHER: the array will be read with texture
+ *   gather
+ *
+ * How an array is laid out and what it may be used for (PyCUDA's
+ * `array3d_flags`, the driver's `CUDA_ARRAY3D_*` flags).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_ARRAY_FLAGS_NONE = 0,
+  GCUDA_ARRAY_FLAGS_LAYERED = 1 << 0,
+  GCUDA_ARRAY_FLAGS_SURFACE_LDST = 1 << 1,
+  GCUDA_ARRAY_FLAGS_CUBEMAP = 1 << 2,
+  GCUDA_ARRAY_FLAGS_TEXTURE_GATHER = 1 << 3,
+} GCudaArrayFlags;
+
+/**
+ * GCudaAddressMode:
+ * @GCUDA_ADDRESS_MODE_WRAP: coordinates wrap around (normalized
+ *   coordinates only)
+ * @GCUDA_ADDRESS_MODE_CLAMP: coordinates are clamped to the edge
+ * @GCUDA_ADDRESS_MODE_MIRROR: coordinates are mirrored at the edge
+ *   (normalized coordinates only)
+ * @GCUDA_ADDRESS_MODE_BORDER: reads outside return zero
+ *
+ * What a texture read outside its extent returns, per dimension (PyCUDA's
+ * `address_mode`, the driver's `CUaddress_mode`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_ADDRESS_MODE_WRAP = 0,
+  GCUDA_ADDRESS_MODE_CLAMP = 1,
+  GCUDA_ADDRESS_MODE_MIRROR = 2,
+  GCUDA_ADDRESS_MODE_BORDER = 3,
+} GCudaAddressMode;
+
+/**
+ * GCudaFilterMode:
+ * @GCUDA_FILTER_MODE_POINT: the nearest element
+ * @GCUDA_FILTER_MODE_LINEAR: linear interpolation between neighbouring
+ *   elements (floating-point results only)
+ *
+ * How a texture read between elements is answered (PyCUDA's
+ * `filter_mode`, the driver's `CUfilter_mode`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_FILTER_MODE_POINT = 0,
+  GCUDA_FILTER_MODE_LINEAR = 1,
+} GCudaFilterMode;
+
+/**
+ * GCudaTextureFlags:
+ * @GCUDA_TEXTURE_FLAGS_NONE: integers are read as normalized floats,
+ *   coordinates are element indices
+ * @GCUDA_TEXTURE_FLAGS_READ_AS_INTEGER: integer data is read as integers
+ *   (needed for `int2`/`int4` reads of 64-bit data)
+ * @GCUDA_TEXTURE_FLAGS_NORMALIZED_COORDINATES: coordinates run from 0 to 1
+ *   over each dimension
+ * @GCUDA_TEXTURE_FLAGS_SRGB: 8-bit data is converted from sRGB to linear
+ *
+ * Options of a texture read (PyCUDA's `TRSF_*` flags, the driver's
+ * `CU_TRSF_*`).
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_TEXTURE_FLAGS_NONE = 0,
+  GCUDA_TEXTURE_FLAGS_READ_AS_INTEGER = 0x01,
+  GCUDA_TEXTURE_FLAGS_NORMALIZED_COORDINATES = 0x02,
+  GCUDA_TEXTURE_FLAGS_SRGB = 0x10,
+} GCudaTextureFlags;
 
 G_END_DECLS

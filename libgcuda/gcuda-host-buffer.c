@@ -38,6 +38,8 @@ struct _GCudaHostBuffer
   guint64 size;
   GCudaHostBufferKind kind;
   guint flags;
+  GObject *pool;          /* pooled memory: the pool it goes back to */
+  GCudaPoolReleaseFunc release;
   int freed;              /* atomic */
 };
 
@@ -60,6 +62,11 @@ release_memory (GCudaHostBuffer *self)
 {
   GCudaContextScope scope;
 
+  if (self->release != NULL)
+    {
+      self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
+      return;
+    }
   if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
     {
       free (self->ptr);
@@ -83,6 +90,7 @@ gcuda_host_buffer_finalize (GObject *object)
 
   if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
     release_memory (self);
+  g_clear_object (&self->pool);
   g_clear_object (&self->context);
 
   G_OBJECT_CLASS (gcuda_host_buffer_parent_class)->finalize (object);
@@ -197,6 +205,21 @@ host_buffer_wrap (GCudaContext        *context,
   self->size = size;
   self->kind = kind;
   self->flags = flags;
+  return self;
+}
+
+GCudaHostBuffer *
+_gcuda_host_buffer_new_pooled (GCudaContext          *context,
+                               void                  *ptr,
+                               guint64                size,
+                               guint                  flags,
+                               GObject               *pool,
+                               GCudaPoolReleaseFunc   release)
+{
+  GCudaHostBuffer *self = host_buffer_wrap (context, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags);
+
+  self->pool = g_object_ref (pool);
+  self->release = release;
   return self;
 }
 

@@ -7,6 +7,8 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cudaProfiler.h>
+#include <cudaProfilerTypedefs.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -134,7 +136,15 @@ G_BEGIN_DECLS
   X (cuGraphDebugDotPrint, 11030) \
   /* pools (issue 6) */ \
   /* device tools (issue 6) */ \
+  X (cuProfilerStart, 4000) \
+  X (cuProfilerStop, 4000) \
   /* arrays and textures (issue 6) */ \
+  X (cuArray3DCreate, 3020) \
+  X (cuArrayDestroy, 2000) \
+  X (cuTexObjectCreate, 5000) \
+  X (cuTexObjectDestroy, 5000) \
+  X (cuSurfObjectCreate, 5000) \
+  X (cuSurfObjectDestroy, 5000) \
   X (cuMemcpy2D, 3020) \
   X (cuMemcpy2DUnaligned, 3020) \
   X (cuMemcpy2DAsync, 3020) \

@@ -94,6 +94,26 @@ GCudaBuffer *_gcuda_buffer_new_borrowed (GCudaContext    *context,
                                          GCudaBufferKind  kind,
                                          GObject         *owner);
 
+/* Pooled memory (gcuda-memory-pool.c, gcuda-host-memory-pool.c): instead
+ * of the driver's free, @release (@pool, address, size) runs exactly once,
+ * on free() or finalization, even after the context was destroyed; the
+ * buffer keeps @pool alive. */
+typedef void (*GCudaPoolReleaseFunc) (GObject  *pool,
+                                      guint64   address,
+                                      guint64   size);
+
+GCudaBuffer     *_gcuda_buffer_new_pooled      (GCudaContext          *context,
+                                                CUdeviceptr            ptr,
+                                                guint64                size,
+                                                GObject               *pool,
+                                                GCudaPoolReleaseFunc   release);
+GCudaHostBuffer *_gcuda_host_buffer_new_pooled (GCudaContext          *context,
+                                                void                  *ptr,
+                                                guint64                size,
+                                                guint                  flags,
+                                                GObject               *pool,
+                                                GCudaPoolReleaseFunc   release);
+
 /* Usable host memory: a host buffer from a constructor, not freed, and
  * (page-locked) not gone with a destroyed context. */
 gboolean _gcuda_host_buffer_check (GCudaHostBuffer  *self,

@@ -30,8 +30,17 @@ typedef struct _GCudaLinker GCudaLinker;
 typedef struct _GCudaGraph GCudaGraph;
 typedef struct _GCudaGraphExec GCudaGraphExec;
 /* pools (issue 6) */
+typedef struct _GCudaMemoryPool GCudaMemoryPool;
+typedef struct _GCudaHostMemoryPool GCudaHostMemoryPool;
 /* device tools (issue 6) */
+typedef struct _GCudaDeviceData GCudaDeviceData;
+typedef struct _GCudaOccupancy GCudaOccupancy;
 /* arrays and textures (issue 6) */
+typedef struct _GCudaArrayDescriptor GCudaArrayDescriptor;
+typedef struct _GCudaArray GCudaArray;
+typedef struct _GCudaTextureDescriptor GCudaTextureDescriptor;
+typedef struct _GCudaTexture GCudaTexture;
+typedef struct _GCudaSurface GCudaSurface;
 typedef struct _GCudaCopy2D GCudaCopy2D;
 typedef struct _GCudaCopy3D GCudaCopy3D;
 typedef struct _GCudaCopy3DPeer GCudaCopy3DPeer;

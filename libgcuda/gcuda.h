@@ -34,6 +34,14 @@
 # include "gcuda-graph.h"
 # include "gcuda-graph-exec.h"
 /* pools (issue 6) */
+#include "gcuda-memory-pool.h"
+#include "gcuda-host-memory-pool.h"
 /* device tools (issue 6) */
+#include "gcuda-device-data.h"
+#include "gcuda-occupancy.h"
+#include "gcuda-profiler.h"
 /* arrays and textures (issue 6) */
+#include "gcuda-array.h"
+#include "gcuda-texture.h"
+#include "gcuda-surface.h"
 #undef GCUDA_INSIDE

@@ -2131,8 +2131,426 @@ __all__ += ['pagelocked_empty', 'pagelocked_zeros', 'pagelocked_empty_like', 'pa
 
 # --- pools (issue 6) ---
 
+def _pool_counters(cls):
+    """PyCUDA's counter attributes (pool.held_blocks, ...) over the getters."""
+    for name in ('held_blocks', 'active_blocks', 'managed_bytes', 'active_bytes', 'max_held_bytes'):
+        getter = getattr(cls, 'get_' + name)
+        setter = getattr(cls, 'set_' + name, None)
+        setattr(cls, name, property(getter, setter))
+    cls.bin_number = staticmethod(GCuda.MemoryPool.bin_number)
+    cls.alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
+
+
+# GCuda.MemoryPool(context=None) is PyCUDA's DeviceMemoryPool: allocate(n)
+# returns a GCuda.Buffer whose free() (or garbage collection) gives the
+# block back to the pool.
+_pool_counters(MemoryPool)  # noqa: F821 - made by _wrap_namespace()
+_pool_counters(HostMemoryPool)  # noqa: F821
+DeviceMemoryPool = MemoryPool  # noqa: F821
+
+
+class PageLockedMemoryPool:
+    """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
+    ``allocate(shape, dtype, order='C')`` returns a numpy array whose .base
+    is a pooled GCuda.HostBuffer; the block goes back to the pool when the
+    array (and every view of it) is gone, or at once with
+    ``GCuda.get_host_buffer(ary).free()``. @flags are GCuda.HostAllocFlags.
+    The GCuda.HostMemoryPool is ``.pool``."""
+
+    def __init__(self, flags=0, context=None):
+        self.pool = HostMemoryPool(context=context, flags=int(flags))  # noqa: F821
+
+    @_raising
+    def allocate(self, shape, dtype, order='C'):
+        shape, dtype, _, nbytes = _layout(shape, dtype, order)
+        hb = self.pool.allocate(max(nbytes, 1))
+        return _array_over(hb, hb.get_address(), shape, dtype, order)
+
+    def free_held(self):
+        self.pool.free_held()
+
+    def stop_holding(self):
+        self.pool.stop_holding()
+
+    held_blocks = property(lambda self: self.pool.get_held_blocks())
+    active_blocks = property(lambda self: self.pool.get_active_blocks())
+    managed_bytes = property(lambda self: self.pool.get_managed_bytes())
+    active_bytes = property(lambda self: self.pool.get_active_bytes())
+    max_held_bytes = property(lambda self: self.pool.get_max_held_bytes(),
+                              lambda self, value: self.pool.set_max_held_bytes(value))
+    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
+    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
+
+
+def bitlog2(value):
+    """PyCUDA's ``bitlog2()``: the position of the highest set bit (0 for 0)."""
+    return GCuda.bitlog2(operator.index(value))
+
+
+__all__ += ['DeviceMemoryPool', 'PageLockedMemoryPool', 'bitlog2']
+
 
 # --- device tools (issue 6) ---
 
+_OCCUPANCY_LIMIT_NAMES = {GCuda.OccupancyLimit.DEVICE: 'device', GCuda.OccupancyLimit.WARPS: 'warps',
+                          GCuda.OccupancyLimit.REGISTERS: 'regs', GCuda.OccupancyLimit.SHARED_MEMORY: 'smem'}
+
+
+def _devdata_new(cls, dev=None, **props):
+    # DeviceData(dev=None) reads a device, as in PyCUDA; DeviceData(max_threads=...,
+    # ...) describes a device that is not there (the GObject is made by __init__).
+    if dev is None and props:
+        return GCuda.DeviceData.__new__(cls)
+    return cls.new(dev)
+
+
+def _devdata_init(self, dev=None, **props):
+    if dev is None and props:
+        GCuda.DeviceData.__init__(self, **props)
+
+
+DeviceData.__new__ = _devdata_new
+DeviceData.__init__ = _devdata_init
+for _name in ('max_threads', 'warp_size', 'warps_per_mp', 'thread_blocks_per_mp', 'registers',
+              'shared_memory', 'smem_granularity', 'smem_alloc_granularity'):
+    setattr(DeviceData, _name, property(lambda self, _n=_name: getattr(self.props, _n)))
+_align_bytes = DeviceData.align_bytes
+_align = DeviceData.align
+_align_words = DeviceData.align_words
+DeviceData.align_bytes = lambda self, word_size=4: _align_bytes(self, word_size)
+DeviceData.align = lambda self, bytes, word_size=4: _align(self, bytes, word_size)  # noqa: A002
+DeviceData.align_words = lambda self, word_size: _align_words(self, word_size)
+
+
+def _occupancy_new(cls, devdata, threads, shared_mem=0, registers=0):
+    return cls.new(devdata, threads, shared_mem, registers)
+
+
+Occupancy.__new__ = _occupancy_new
+Occupancy.__init__ = lambda self, *args, **kwargs: None
+Occupancy.tb_per_mp = property(lambda self: self.props.tb_per_mp)
+Occupancy.warps_per_mp = property(lambda self: self.props.warps_per_mp)
+Occupancy.occupancy = property(lambda self: self.props.occupancy)
+# PyCUDA's strings ('device', 'warps', 'regs', 'smem'); the enum is props.limited_by
+Occupancy.limited_by = property(lambda self: _OCCUPANCY_LIMIT_NAMES[self.props.limited_by])
+Occupancy.tb_per_mp_limits = property(lambda self: [
+    (self.get_limit(limit), name) for limit, name in _OCCUPANCY_LIMIT_NAMES.items()
+    if self.get_limit(limit) != GLib.MAXINT])
+OccupancyRecord = Occupancy
+
+
+class _ContextCaches:
+    """Every context_dependent_memoize cache, for clear_context_caches()."""
+    lock = threading.Lock()
+    caches = []
+
+
+def _memoize_context():
+    # the context GCuda's calls would use: the current one if GCuda knows
+    # it, else the default context
+    ctx = Context.get_current()
+    return ctx if ctx is not None else Context.get_default()
+
+
+def context_dependent_memoize(func):
+    """Caches @func's result per context and arguments (PyCUDA's
+    pycuda.tools.context_dependent_memoize): for kernels built on first
+    use. The context is the current one (``with ctx:``) if GCuda knows it,
+    else the default context; @func should build its objects in that
+    context. The arguments must be hashable. Results for a destroyed
+    context are dropped."""
+    cache = {}  # context handle -> (context, {arguments: result})
+    with _ContextCaches.lock:
+        _ContextCaches.caches.append(cache)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        ctx = _memoize_context()
+        key = (args, frozenset(kwargs.items())) if kwargs else args
+        with _ContextCaches.lock:
+            entry = cache.get(ctx.get_handle())
+            # a handle of a destroyed context may come back for a new one
+            if entry is not None and not entry[0].is_destroyed():
+                try:
+                    return entry[1][key]
+                except KeyError:
+                    pass
+        result = func(*args, **kwargs)
+        with _ContextCaches.lock:
+            entry = cache.get(ctx.get_handle())
+            if entry is None or entry[0].is_destroyed():
+                entry = cache[ctx.get_handle()] = (ctx, {})
+            entry[1][key] = result
+        return result
+
+    wrapper.clear_cache = cache.clear
+    return wrapper
+
+
+def clear_context_caches():
+    """Empties every context_dependent_memoize cache, which also drops the
+    references they hold to contexts (PyCUDA's clear_context_caches)."""
+    with _ContextCaches.lock:
+        for cache in _ContextCaches.caches:
+            cache.clear()
+
+
+def mark_cuda_test(func):
+    """PyCUDA's mark_cuda_test for users' pytest tests: marks @func with
+    pytest's 'cuda' mark (when pytest is there), makes sure the default
+    context exists (a GCuda error when there is no device), and waits for
+    the context's work after @func."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        ctx = Context.get_default()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if not ctx.is_destroyed():
+                ctx.synchronize()
+
+    try:
+        import pytest
+    except ImportError:
+        return wrapper
+    return pytest.mark.cuda(wrapper)
+
+
+def start_profiler(context=None):
+    """PyCUDA's pycuda.driver.start_profiler (cuProfilerStart)."""
+    profiler_start(context)
+
+
+def stop_profiler(context=None):
+    """PyCUDA's pycuda.driver.stop_profiler (cuProfilerStop)."""
+    profiler_stop(context)
+
+
+__all__ += ['OccupancyRecord', 'context_dependent_memoize', 'clear_context_caches', 'mark_cuda_test',
+            'start_profiler', 'stop_profiler']
+
 
 # --- arrays and textures (issue 6) ---
+
+# Arrays hold data in "packed" order: x (the width) fastest, then y, then z.
+# A C-ordered numpy array of shape (depth, height, width) and an F-ordered
+# one of shape (width, height, depth) both have exactly that layout, so
+# order 'C' makes tex3D(t, x, y, z) read a[z, y, x] and order 'F' a[x, y, z].
+
+# numpy dtype -> (array format, channels per numpy item). 64-bit types go
+# through 32-bit channels (PyCUDA's int2/int4 technique): read them with
+# tex*<int2>/<int4> (READ_AS_INTEGER) and reassemble with __hiloint2double
+# (float64) or as two floats (complex64, float2).
+_TEXTURE_DTYPES = {
+    'int8': (GCuda.ArrayFormat.SIGNED_INT8, 1),
+    'uint8': (GCuda.ArrayFormat.UNSIGNED_INT8, 1),
+    'int16': (GCuda.ArrayFormat.SIGNED_INT16, 1),
+    'uint16': (GCuda.ArrayFormat.UNSIGNED_INT16, 1),
+    'int32': (GCuda.ArrayFormat.SIGNED_INT32, 1),
+    'uint32': (GCuda.ArrayFormat.UNSIGNED_INT32, 1),
+    'float16': (GCuda.ArrayFormat.HALF, 1),
+    'float32': (GCuda.ArrayFormat.FLOAT, 1),
+    'float64': (GCuda.ArrayFormat.SIGNED_INT32, 2),
+    'int64': (GCuda.ArrayFormat.SIGNED_INT32, 2),
+    'uint64': (GCuda.ArrayFormat.UNSIGNED_INT32, 2),
+    'complex64': (GCuda.ArrayFormat.FLOAT, 2),
+    'complex128': (GCuda.ArrayFormat.SIGNED_INT32, 4),
+}
+
+_FORMAT_DTYPES = {
+    GCuda.ArrayFormat.SIGNED_INT8: 'int8', GCuda.ArrayFormat.UNSIGNED_INT8: 'uint8',
+    GCuda.ArrayFormat.SIGNED_INT16: 'int16', GCuda.ArrayFormat.UNSIGNED_INT16: 'uint16',
+    GCuda.ArrayFormat.SIGNED_INT32: 'int32', GCuda.ArrayFormat.UNSIGNED_INT32: 'uint32',
+    GCuda.ArrayFormat.HALF: 'float16', GCuda.ArrayFormat.FLOAT: 'float32',
+}
+
+
+def dtype_to_array_format(dtype):
+    """(GCuda.ArrayFormat, channels) holding one item of numpy @dtype
+    (PyCUDA's ``dtype_to_array_format`` plus the 64-bit types carried as
+    2 or 4 32-bit channels). Other dtypes are a TypeError."""
+    np = _numpy()
+    dtype = np.dtype(dtype)
+    try:
+        return _TEXTURE_DTYPES[dtype.name]
+    except KeyError:
+        raise TypeError('no texture format holds numpy %s' % dtype) from None
+
+
+def _check_order(order):
+    if not isinstance(order, str) or order.upper() not in ('C', 'F'):
+        raise ValueError("order must be 'C' or 'F', not %r" % (order,))
+    return order.upper()
+
+
+def _packed(ary, order):
+    """(C-contiguous packed data, (width, height, depth) extents) of @ary
+    read in @order: shape reversed for 'C', as is for 'F'."""
+    np = _numpy()
+    ary = np.asarray(ary)
+    if order == 'F':
+        ary = ary.T
+    return np.ascontiguousarray(ary), tuple(reversed(ary.shape))
+
+
+def _upload_array(ary, extents, dtype, channels_axis, flags, context):
+    """A new GCuda.Array of @extents (width, height[, depth]) filled with
+    the packed numpy @ary."""
+    fmt, per_item = dtype_to_array_format(dtype)
+    channels = per_item
+    if channels_axis is not None:
+        if per_item != 1:
+            raise TypeError('multichannel arrays of numpy %s are not supported' % dtype)
+        channels = channels_axis
+    width, height, depth = (tuple(extents) + (0, 0))[:3]
+    desc = GCuda.ArrayDescriptor.new(width, height, depth, fmt, channels, flags)
+    array = Array.new(context, desc)
+    array.upload_from_address(ary.__array_interface__['data'][0], ary.nbytes)
+    return array
+
+
+@_raising
+def matrix_to_array(matrix, order='C', context=None):
+    """PyCUDA's ``matrix_to_array``: a 2D GCuda.Array holding the 2D numpy
+    @matrix. With order 'C', tex2D(t, x, y) reads matrix[y, x]; with 'F',
+    matrix[x, y]. The matrix is copied in whatever memory order it has."""
+    order = _check_order(order)
+    np = _numpy()
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2:
+        raise ValueError('matrix_to_array() needs a 2D array, not %dD' % matrix.ndim)
+    packed, extents = _packed(matrix, order)
+    return _upload_array(packed, extents, packed.dtype, None, GCuda.ArrayFlags.NONE, context)
+
+
+@_raising
+def np_to_array(nparray, order='C', allow_surface_bind=False, layered=False, context=None):
+    """PyCUDA's ``np_to_array``: a GCuda.Array holding a 2D or 3D numpy
+    array. Order 'C' reads a[z, y, x] (a[y, x]) at texture coordinates
+    (x, y, z); 'F' reads a[x, y, z]. float64, int64, complex64 and
+    complex128 are carried as 2 or 4 32-bit channels (see
+    dtype_to_array_format()). @allow_surface_bind adds SURFACE_LDST;
+    @layered makes the depth (or a 2D array's single slice) layers."""
+    order = _check_order(order)
+    np = _numpy()
+    nparray = np.asarray(nparray)
+    if nparray.ndim not in (2, 3):
+        raise ValueError('np_to_array() needs a 2D or 3D array, not %dD' % nparray.ndim)
+    packed, extents = _packed(nparray, order)
+    flags = GCuda.ArrayFlags.NONE
+    if allow_surface_bind:
+        flags |= GCuda.ArrayFlags.SURFACE_LDST
+    if layered:
+        flags |= GCuda.ArrayFlags.LAYERED
+        if len(extents) == 2:
+            extents = extents + (1,)
+    return _upload_array(packed, extents, packed.dtype, None, flags, context)
+
+
+@_raising
+def buffer_to_array(buffer, shape, dtype, order='C', allow_surface_bind=False, context=None):
+    """PyCUDA's ``gpuarray_to_array``: a GCuda.Array filled on the device
+    from the contiguous data of @shape and @dtype at the start of @buffer
+    (a GCuda.Buffer) in memory @order (same reading as np_to_array())."""
+    order = _check_order(order)
+    np = _numpy()
+    dtype = np.dtype(dtype)
+    shape = tuple(int(n) for n in shape)
+    if len(shape) not in (2, 3):
+        raise ValueError('buffer_to_array() needs a 2D or 3D shape, not %r' % (shape,))
+    extents = tuple(reversed(shape)) if order == 'C' else shape
+    fmt, channels = dtype_to_array_format(dtype)
+    width, height, depth = (extents + (0,))[:3]
+    flags = GCuda.ArrayFlags.SURFACE_LDST if allow_surface_bind else GCuda.ArrayFlags.NONE
+    desc = GCuda.ArrayDescriptor.new(width, height, depth, fmt, channels, flags)
+    buffer = _device(buffer, 'buffer')
+    array = Array.new(context if context is not None else buffer.get_context(), desc)
+    array.copy_from_buffer(buffer, 0)
+    return array
+
+
+@_raising
+def make_multichannel_2d_array(matrix, order='C', context=None):
+    """PyCUDA's ``make_multichannel_2d_array``: a 2D GCuda.Array with 1, 2
+    or 4 channels from a 3D numpy array of shape (height, width, channels)
+    for order 'C' or (channels, width, height) for 'F'; tex2D<float4>(t, x,
+    y) reads the channels of pixel (x, y)."""
+    order = _check_order(order)
+    np = _numpy()
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 3:
+        raise ValueError('make_multichannel_2d_array() needs a 3D array, not %dD' % matrix.ndim)
+    packed, extents = _packed(matrix, order)
+    channels, width, height = extents
+    return _upload_array(packed, (width, height), packed.dtype, channels, GCuda.ArrayFlags.NONE, context)
+
+
+def _array_to_numpy(self, shape=None, dtype=None, order='C'):
+    """Downloads the whole array into a new numpy array. By default its
+    shape is (depth, height, width[, channels]) in C order of the channel
+    type; with @dtype (a 64-bit type, say) and @shape, the bytes are
+    reinterpreted; order 'F' reverses the axes as np_to_array() does."""
+    np = _numpy()
+    desc = self.get_descriptor()
+    order = _check_order(order)
+    if dtype is None:
+        dtype = np.dtype(_FORMAT_DTYPES[GCuda.ArrayFormat(desc.format)])
+        extents = [n for n in (desc.depth, desc.height, desc.width) if n] + \
+            ([desc.num_channels] if desc.num_channels > 1 else [])
+    else:
+        dtype = np.dtype(dtype)
+        extents = [n for n in (desc.depth, desc.height) if n]
+        extents.append(self.get_size() // dtype.itemsize // max(1, math.prod(extents)))
+    result = np.empty(tuple(extents), dtype)
+    if result.nbytes != self.get_size():
+        raise ValueError('numpy %s does not tile the array\'s %d bytes' % (dtype, self.get_size()))
+    self.download_to_address(result.__array_interface__['data'][0], result.nbytes)
+    if order == 'F':
+        result = result.T
+    if shape is not None:
+        result = result.reshape(shape, order=order)
+    return result
+
+
+Array.to_numpy = _raising(_array_to_numpy)
+GCuda.ArrayDescriptor.validate = _raising(GCuda.ArrayDescriptor.validate)
+Array.get_descriptor_3d = Array.get_descriptor  # PyCUDA's name
+
+
+@_raising
+def make_texture(source, order='C', address_mode=GCuda.AddressMode.CLAMP,
+                 filter_mode=GCuda.FilterMode.POINT, flags=None, normalized_coordinates=False,
+                 context=None):
+    """A GCuda.Texture over a numpy array (2D or 3D, copied into a new
+    GCuda.Array with np_to_array()) or over an existing GCuda.Array, in one
+    call. @address_mode is one mode or a sequence of one per dimension.
+    @flags defaults to READ_AS_INTEGER for integer data (and the 32-bit
+    channels carrying 64-bit types), as PyCUDA's element-type reads, else
+    none; @normalized_coordinates adds NORMALIZED_COORDINATES. Pass
+    ``tex.props.handle`` to the kernel (a 'Q' / numpy.uint64 argument)."""
+    if isinstance(source, GCuda.Array):
+        array = source
+    else:
+        array = np_to_array(source, order, context=context)
+    desc = GCuda.TextureDescriptor.new()
+    if isinstance(address_mode, (list, tuple)):
+        modes = list(address_mode) + [GCuda.AddressMode.CLAMP] * (3 - len(address_mode))
+        desc.address_mode_x, desc.address_mode_y, desc.address_mode_z = modes[:3]
+    else:
+        desc.set_address_mode(address_mode)
+    desc.filter_mode = filter_mode
+    if flags is None:
+        fmt = GCuda.ArrayFormat(array.get_descriptor().format)
+        flags = GCuda.TextureFlags.NONE if fmt in (GCuda.ArrayFormat.FLOAT, GCuda.ArrayFormat.HALF) \
+            else GCuda.TextureFlags.READ_AS_INTEGER
+    if normalized_coordinates:
+        flags |= GCuda.TextureFlags.NORMALIZED_COORDINATES
+    desc.flags = flags
+    texture = Texture.new_from_array(array, desc)
+    return texture
+
+
+gpuarray_to_array = buffer_to_array
+
+__all__ += ['dtype_to_array_format', 'matrix_to_array', 'np_to_array', 'buffer_to_array',
+            'gpuarray_to_array', 'make_multichannel_2d_array', 'make_texture']

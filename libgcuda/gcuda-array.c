@@ -1,0 +1,889 @@
+/* gcuda-array.c: CUDA arrays, the storage of textures and surfaces
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "gcuda-array-private.h"
+
+/**
+ * GCudaArray:
+ *
+ * Opaque device memory laid out for texture and surface access (PyCUDA's
+ * `Array`, the driver's `CUarray`): 1D, 2D or 3D, layered or cubemap, made
+ * from a #GCudaArrayDescriptor with gcuda_array_new().
+ *
+ * Arrays have no address: data goes in and out by copies. The whole array
+ * is copied from and to tightly packed host memory
+ * (gcuda_array_upload(), gcuda_array_download()), device buffers
+ * (gcuda_array_copy_from_buffer(), gcuda_array_copy_to_buffer()) and other
+ * arrays (gcuda_array_copy_from_array()); part of it with #GCudaCopy2D and
+ * #GCudaCopy3D (gcuda_copy_3d_set_src_array()). In the packed layout, x
+ * (the width) varies fastest, then y, then z (or the layer).
+ *
+ * The array is destroyed when the last reference goes, or at once with
+ * gcuda_array_free(); every later use is %GCUDA_ERROR_FREED. Textures and
+ * surfaces keep their array alive, but do not free an array that a texture
+ * or surface still reads. An array holds a reference to its context and
+ * may be used from any thread.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaArray
+{
+  GObject parent_instance;
+
+  GCudaContext *context;
+  CUarray handle;
+  GCudaArrayDescriptor desc;
+  int freed;             /* atomic */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaArray, gcuda_array, G_TYPE_OBJECT)
+
+G_DEFINE_BOXED_TYPE (GCudaArrayDescriptor, gcuda_array_descriptor,
+                     gcuda_array_descriptor_copy, gcuda_array_descriptor_free)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_DESCRIPTOR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------ formats */
+
+guint
+_gcuda_array_format_size (GCudaArrayFormat format)
+{
+  switch (format)
+    {
+    case GCUDA_ARRAY_FORMAT_UNSIGNED_INT8:
+    case GCUDA_ARRAY_FORMAT_SIGNED_INT8:
+      return 1;
+    case GCUDA_ARRAY_FORMAT_UNSIGNED_INT16:
+    case GCUDA_ARRAY_FORMAT_SIGNED_INT16:
+    case GCUDA_ARRAY_FORMAT_HALF:
+      return 2;
+    case GCUDA_ARRAY_FORMAT_UNSIGNED_INT32:
+    case GCUDA_ARRAY_FORMAT_SIGNED_INT32:
+    case GCUDA_ARRAY_FORMAT_FLOAT:
+      return 4;
+    }
+  return 0;
+}
+
+gboolean
+_gcuda_array_format_check (GCudaArrayFormat   format,
+                           guint              num_channels,
+                           GError           **error)
+{
+  if (_gcuda_array_format_size (format) == 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%d is not a GCudaArrayFormat"), (int) format);
+      return FALSE;
+    }
+  if (num_channels != 1 && num_channels != 2 && num_channels != 4)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("An element has 1, 2 or 4 channels, not %u"), num_channels);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ GCudaArrayDescriptor */
+
+/**
+ * gcuda_array_descriptor_new:
+ * @width: the width in elements, at least 1
+ * @height: the height in elements; 0 for a 1D array
+ * @depth: the depth in elements or the number of layers; 0 for 1D and 2D
+ * @format: the type of each channel
+ * @num_channels: the number of channels: 1, 2 or 4
+ * @flags: the array's layout and uses
+ *
+ * Creates an array descriptor. It is not checked until it is used, or
+ * with gcuda_array_descriptor_validate().
+ *
+ * Returns: (transfer full): the new descriptor
+ *
+ * Since: 1.0
+ */
+GCudaArrayDescriptor *
+gcuda_array_descriptor_new (guint64          width,
+                            guint64          height,
+                            guint64          depth,
+                            GCudaArrayFormat format,
+                            guint            num_channels,
+                            GCudaArrayFlags  flags)
+{
+  GCudaArrayDescriptor *self = g_new0 (GCudaArrayDescriptor, 1);
+
+  self->width = width;
+  self->height = height;
+  self->depth = depth;
+  self->format = format;
+  self->num_channels = num_channels;
+  self->flags = flags;
+  return self;
+}
+
+/**
+ * gcuda_array_descriptor_copy:
+ * @self: a #GCudaArrayDescriptor
+ *
+ * Copies a descriptor.
+ *
+ * Returns: (transfer full): the copy
+ *
+ * Since: 1.0
+ */
+GCudaArrayDescriptor *
+gcuda_array_descriptor_copy (const GCudaArrayDescriptor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_memdup2 (self, sizeof *self);
+}
+
+/**
+ * gcuda_array_descriptor_free:
+ * @self: (nullable): a #GCudaArrayDescriptor
+ *
+ * Frees a descriptor.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_array_descriptor_free (GCudaArrayDescriptor *self)
+{
+  g_free (self);
+}
+
+/**
+ * gcuda_array_descriptor_get_element_size:
+ * @self: a #GCudaArrayDescriptor
+ *
+ * The size of one element: channel size × channels.
+ *
+ * Returns: the size in bytes, or 0 when the format or the channel count is
+ *   invalid
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_array_descriptor_get_element_size (const GCudaArrayDescriptor *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  if (!_gcuda_array_format_check (self->format, self->num_channels, NULL))
+    return 0;
+  return _gcuda_array_format_size (self->format) * self->num_channels;
+}
+
+/**
+ * gcuda_array_descriptor_get_size:
+ * @self: a #GCudaArrayDescriptor
+ *
+ * The size of the whole array's data, tightly packed: element size ×
+ * width × height × depth, where a height or depth of 0 counts as 1. This
+ * is the size gcuda_array_upload() and gcuda_array_download() move.
+ *
+ * Returns: the size in bytes, or 0 when the descriptor is invalid
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_array_descriptor_get_size (const GCudaArrayDescriptor *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  if (!gcuda_array_descriptor_validate (self, NULL))
+    return 0;
+  /* validate() checked that this does not overflow */
+  return gcuda_array_descriptor_get_element_size (self) * self->width *
+         MAX (self->height, 1) * MAX (self->depth, 1);
+}
+
+/**
+ * gcuda_array_descriptor_validate:
+ * @self: a #GCudaArrayDescriptor
+ * @error: return location for a #GError
+ *
+ * Checks what GCuda can check without the driver: a known format, 1, 2 or
+ * 4 channels, known flags, a width of at least 1, a height when there is a
+ * depth (unless layered), a cubemap's square faces and 6 (or a multiple of
+ * 6 when layered) faces, and a total size below 2^64 bytes. The driver
+ * checks the device's limits when the array is made.
+ *
+ * Returns: %TRUE when the descriptor passes; otherwise %FALSE with
+ *   %GCUDA_ERROR_INVALID_ARGUMENT
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_descriptor_validate (const GCudaArrayDescriptor  *self,
+                                 GError                     **error)
+{
+  const guint known = GCUDA_ARRAY_FLAGS_LAYERED | GCUDA_ARRAY_FLAGS_SURFACE_LDST |
+                      GCUDA_ARRAY_FLAGS_CUBEMAP | GCUDA_ARRAY_FLAGS_TEXTURE_GATHER;
+  guint64 size;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!_gcuda_array_format_check (self->format, self->num_channels, error))
+    return FALSE;
+  if ((self->flags & ~known) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown array flags 0x%x"), (guint) (self->flags & ~known));
+      return FALSE;
+    }
+  if (self->width == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("An array's width must be at least 1"));
+      return FALSE;
+    }
+  if (self->depth > 0 && self->height == 0 && !(self->flags & GCUDA_ARRAY_FLAGS_LAYERED))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("An array with a depth needs a height (or the LAYERED flag for 1D layers)"));
+      return FALSE;
+    }
+  if ((self->flags & GCUDA_ARRAY_FLAGS_LAYERED) && self->depth == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("A layered array needs a depth: the number of layers"));
+      return FALSE;
+    }
+  if (self->flags & GCUDA_ARRAY_FLAGS_CUBEMAP)
+    {
+      gboolean layered = (self->flags & GCUDA_ARRAY_FLAGS_LAYERED) != 0;
+
+      if (self->width != self->height ||
+          (layered ? self->depth == 0 || self->depth % 6 != 0 : self->depth != 6))
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("A cubemap array needs width == height and a depth of 6 "
+                                 "(a multiple of 6 when layered)"));
+          return FALSE;
+        }
+    }
+  if (!g_uint64_checked_mul (&size, _gcuda_array_format_size (self->format) * self->num_channels,
+                             self->width) ||
+      !g_uint64_checked_mul (&size, size, MAX (self->height, 1)) ||
+      !g_uint64_checked_mul (&size, size, MAX (self->depth, 1)) ||
+      size > G_MAXSIZE)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("The array is larger than this system can address"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ GCudaArray object */
+
+static void
+release_array (GCudaArray *self)
+{
+  GCudaContextScope scope;
+
+  /* Errors are ignored: at exit the driver may be shut down already. */
+  if (self->handle == NULL || gcuda_context_is_destroyed (self->context) ||
+      !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  GCUDA_DRV->fn_cuArrayDestroy (self->handle);
+  _gcuda_context_leave (&scope);
+}
+
+static void
+gcuda_array_finalize (GObject *object)
+{
+  GCudaArray *self = GCUDA_ARRAY (object);
+
+  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_array (self);
+  g_clear_object (&self->context);
+
+  G_OBJECT_CLASS (gcuda_array_parent_class)->finalize (object);
+}
+
+static void
+gcuda_array_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  GCudaArray *self = GCUDA_ARRAY (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_DESCRIPTOR:
+      g_value_set_boxed (value, &self->desc);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_array_class_init (GCudaArrayClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gcuda_array_finalize;
+  object_class->get_property = gcuda_array_get_property;
+
+  /**
+   * GCudaArray:context:
+   *
+   * The context the array belongs to.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] =
+    g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaArray:descriptor:
+   *
+   * The array's shape and element type, as it was made.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_DESCRIPTOR] =
+    g_param_spec_boxed ("descriptor", NULL, NULL, GCUDA_TYPE_ARRAY_DESCRIPTOR,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_array_init (GCudaArray *self)
+{
+}
+
+/**
+ * gcuda_array_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @descriptor: the array's shape and element type
+ * @error: return location for a #GError
+ *
+ * Allocates an array (PyCUDA's `Array(descriptor)`, `cuArray3DCreate`).
+ * A descriptor that fails gcuda_array_descriptor_validate() is
+ * %GCUDA_ERROR_INVALID_ARGUMENT before the driver is called; extents
+ * beyond the device's limits are %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ *
+ * Returns: (transfer full): the array, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaArray *
+gcuda_array_new (GCudaContext                *context,
+                 const GCudaArrayDescriptor  *descriptor,
+                 GError                     **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaContextScope scope;
+  CUDA_ARRAY3D_DESCRIPTOR d = { 0 };
+  CUarray handle = NULL;
+  GCudaArray *self;
+  gboolean ok;
+
+  if (descriptor == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("An array needs a descriptor"));
+      return NULL;
+    }
+  if (!gcuda_array_descriptor_validate (descriptor, error))
+    return NULL;
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+
+  d.Width = descriptor->width;
+  d.Height = descriptor->height;
+  d.Depth = descriptor->depth;
+  d.Format = (CUarray_format) descriptor->format;
+  d.NumChannels = descriptor->num_channels;
+  d.Flags = descriptor->flags;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuArray3DCreate (&handle, &d), "cuArray3DCreate", error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    return NULL;
+
+  self = g_object_new (GCUDA_TYPE_ARRAY, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = handle;
+  self->desc = *descriptor;
+  return self;
+}
+
+/**
+ * gcuda_array_get_context:
+ * @self: a #GCudaArray
+ *
+ * Returns: (transfer none): the array's context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_array_get_context (GCudaArray *self)
+{
+  g_return_val_if_fail (GCUDA_IS_ARRAY (self), NULL);
+  return self->context;
+}
+
+/**
+ * gcuda_array_get_descriptor:
+ * @self: a #GCudaArray
+ *
+ * The array's shape and element type (PyCUDA's `Array.get_descriptor_3d()`).
+ *
+ * Returns: (transfer full): a copy of the descriptor the array was made from
+ *
+ * Since: 1.0
+ */
+GCudaArrayDescriptor *
+gcuda_array_get_descriptor (GCudaArray *self)
+{
+  g_return_val_if_fail (GCUDA_IS_ARRAY (self), NULL);
+  return gcuda_array_descriptor_copy (&self->desc);
+}
+
+/**
+ * gcuda_array_get_size:
+ * @self: a #GCudaArray
+ *
+ * The size of the array's data tightly packed; see
+ * gcuda_array_descriptor_get_size().
+ *
+ * Returns: the size in bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_array_get_size (GCudaArray *self)
+{
+  g_return_val_if_fail (GCUDA_IS_ARRAY (self), 0);
+  return gcuda_array_descriptor_get_size (&self->desc);
+}
+
+/**
+ * gcuda_array_is_freed:
+ * @self: a #GCudaArray
+ *
+ * Returns: %TRUE when gcuda_array_free() was called
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_is_freed (GCudaArray *self)
+{
+  g_return_val_if_fail (GCUDA_IS_ARRAY (self), TRUE);
+  return g_atomic_int_get (&self->freed);
+}
+
+/**
+ * gcuda_array_free:
+ * @self: a #GCudaArray
+ *
+ * Destroys the array now instead of when the last reference goes
+ * (PyCUDA's `Array.free()`). Freeing twice is harmless; any other later
+ * use is %GCUDA_ERROR_FREED. Do not free an array that queued GPU work,
+ * a texture or a surface still uses.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_array_free (GCudaArray *self)
+{
+  g_return_if_fail (GCUDA_IS_ARRAY (self));
+
+  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    release_array (self);
+}
+
+gboolean
+_gcuda_array_check (GCudaArray  *self,
+                    GError     **error)
+{
+  if (!GCUDA_IS_ARRAY (self) || self->context == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaArray made by gcuda_array_new()"));
+      return FALSE;
+    }
+  if (g_atomic_int_get (&self->freed))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The array was freed"));
+      return FALSE;
+    }
+  if (gcuda_context_is_destroyed (self->context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The array's context was destroyed"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+CUarray
+_gcuda_array_get_handle (GCudaArray *self)
+{
+  return self->handle;
+}
+
+void
+_gcuda_array_get_extent (GCudaArray *self,
+                         guint64    *row_bytes,
+                         guint64    *rows,
+                         guint64    *slices)
+{
+  *row_bytes = gcuda_array_descriptor_get_element_size (&self->desc) * self->desc.width;
+  *rows = MAX (self->desc.height, 1);
+  *slices = MAX (self->desc.depth, 1);
+}
+
+/* ------------------------------------------------------------ whole-array copies */
+
+typedef enum {
+  SIDE_HOST,
+  SIDE_DEVICE,
+  SIDE_ARRAY,
+} Side;
+
+/* Copies the whole of @self to or from packed memory (@side HOST or
+ * DEVICE) or another array of the same extent, then waits for it. */
+static gboolean
+whole_copy (GCudaArray   *self,
+            gboolean      into_array,
+            Side          side,
+            gpointer      host,
+            CUdeviceptr   device,
+            GCudaArray   *other,
+            GError      **error)
+{
+  CUDA_MEMCPY3D d = { 0 };
+  GCudaContextScope scope;
+  guint64 row_bytes, rows, slices;
+  gboolean ok;
+
+  _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
+  d.WidthInBytes = row_bytes;
+  d.Height = rows;
+  d.Depth = slices;
+  if (into_array)
+    {
+      d.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      d.dstArray = self->handle;
+      d.srcMemoryType = side == SIDE_HOST ? CU_MEMORYTYPE_HOST
+                        : side == SIDE_DEVICE ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_ARRAY;
+      d.srcHost = host;
+      d.srcDevice = device;
+      d.srcArray = other != NULL ? other->handle : NULL;
+      if (side != SIDE_ARRAY)
+        {
+          d.srcPitch = row_bytes;
+          d.srcHeight = rows;
+        }
+    }
+  else
+    {
+      d.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+      d.srcArray = self->handle;
+      d.dstMemoryType = side == SIDE_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      d.dstHost = host;
+      d.dstDevice = device;
+      d.dstPitch = row_bytes;
+      d.dstHeight = rows;
+    }
+
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpy3D (&d), "cuMemcpy3D", error) &&
+       _gcuda_legacy_stream_synchronize (error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+static gboolean
+check_host (GCudaArray  *self,
+            guint64      address,
+            guint64      size,
+            GError     **error)
+{
+  guint64 need;
+
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  need = gcuda_array_get_size (self);
+  if (size != need)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The host data has %" G_GUINT64_FORMAT " bytes; the array holds %" G_GUINT64_FORMAT),
+                   size, need);
+      return FALSE;
+    }
+  if (address == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_buffer (GCudaArray   *self,
+              GCudaBuffer  *buffer,
+              guint64       offset,
+              GError      **error)
+{
+  guint64 need, size;
+
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (!GCUDA_IS_BUFFER (buffer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      return FALSE;
+    }
+  if (gcuda_buffer_is_freed (buffer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The buffer was freed"));
+      return FALSE;
+    }
+  if (gcuda_buffer_get_context (buffer) != self->context)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                           _("The buffer and the array belong to different contexts"));
+      return FALSE;
+    }
+  need = gcuda_array_get_size (self);
+  size = gcuda_buffer_get_size (buffer);
+  if (offset > size || need > size - offset)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
+                     G_GUINT64_FORMAT " bytes"),
+                   offset, offset + need, size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_array_upload:
+ * @self: a #GCudaArray
+ * @data: (array length=size): the whole array's data, tightly packed
+ * @size: the number of bytes: exactly gcuda_array_get_size()
+ * @error: return location for a #GError
+ *
+ * Fills the array from host memory (PyCUDA's `memcpy_htoa()` for the whole
+ * array) and returns when the copy is done. A size other than the array's
+ * is %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_upload (GCudaArray    *self,
+                    const guint8  *data,
+                    gsize          size,
+                    GError       **error)
+{
+  return gcuda_array_upload_from_address (self, (guint64) GPOINTER_TO_SIZE (data), size, error);
+}
+
+/**
+ * gcuda_array_upload_from_address:
+ * @self: a #GCudaArray
+ * @address: the host address of the data, tightly packed
+ * @size: the number of bytes: exactly gcuda_array_get_size()
+ * @error: return location for a #GError
+ *
+ * gcuda_array_upload() from an address (a numpy array's data, without a
+ * copy in the binding).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_upload_from_address (GCudaArray  *self,
+                                 guint64      address,
+                                 guint64      size,
+                                 GError     **error)
+{
+  if (!check_host (self, address, size, error))
+    return FALSE;
+  return whole_copy (self, TRUE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
+}
+
+/**
+ * gcuda_array_download:
+ * @self: a #GCudaArray
+ * @error: return location for a #GError
+ *
+ * Reads the whole array into host memory (PyCUDA's `memcpy_atoh()`),
+ * tightly packed.
+ *
+ * Returns: (transfer full): the data, gcuda_array_get_size() bytes, or
+ *   %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_array_download (GCudaArray  *self,
+                      GError     **error)
+{
+  guint64 size;
+  guint8 *data;
+
+  if (!_gcuda_array_check (self, error))
+    return NULL;
+  size = gcuda_array_get_size (self);
+  data = g_malloc (size);
+  if (!gcuda_array_download_to_address (self, (guint64) GPOINTER_TO_SIZE (data), size, error))
+    {
+      g_free (data);
+      return NULL;
+    }
+  return g_bytes_new_take (data, size);
+}
+
+/**
+ * gcuda_array_download_to_address:
+ * @self: a #GCudaArray
+ * @address: the host address to write to
+ * @size: the number of bytes there: exactly gcuda_array_get_size()
+ * @error: return location for a #GError
+ *
+ * gcuda_array_download() into memory the caller owns (a numpy array).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_download_to_address (GCudaArray  *self,
+                                 guint64      address,
+                                 guint64      size,
+                                 GError     **error)
+{
+  if (!check_host (self, address, size, error))
+    return FALSE;
+  return whole_copy (self, FALSE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
+}
+
+/**
+ * gcuda_array_copy_from_buffer:
+ * @self: a #GCudaArray
+ * @buffer: the device buffer holding the data, tightly packed
+ * @offset: where the data starts in @buffer, in bytes
+ * @error: return location for a #GError
+ *
+ * Fills the array from device memory (PyCUDA's `memcpy_dtoa()` for the
+ * whole array). The buffer must hold gcuda_array_get_size() bytes from
+ * @offset (else %GCUDA_ERROR_OUT_OF_BOUNDS) and belong to the array's
+ * context (else %GCUDA_ERROR_CONTEXT_MISMATCH).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_from_buffer (GCudaArray   *self,
+                              GCudaBuffer  *buffer,
+                              guint64       offset,
+                              GError      **error)
+{
+  if (!check_buffer (self, buffer, offset, error))
+    return FALSE;
+  return whole_copy (self, TRUE, SIDE_DEVICE, NULL,
+                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + offset), NULL, error);
+}
+
+/**
+ * gcuda_array_copy_to_buffer:
+ * @self: a #GCudaArray
+ * @buffer: the device buffer to write to
+ * @offset: where to write in @buffer, in bytes
+ * @error: return location for a #GError
+ *
+ * Copies the whole array into device memory, tightly packed (PyCUDA's
+ * `memcpy_atod()`); the checks are those of
+ * gcuda_array_copy_from_buffer().
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_to_buffer (GCudaArray   *self,
+                            GCudaBuffer  *buffer,
+                            guint64       offset,
+                            GError      **error)
+{
+  if (!check_buffer (self, buffer, offset, error))
+    return FALSE;
+  return whole_copy (self, FALSE, SIDE_DEVICE, NULL,
+                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + offset), NULL, error);
+}
+
+/**
+ * gcuda_array_copy_from_array:
+ * @self: the destination array
+ * @source: the source array
+ * @error: return location for a #GError
+ *
+ * Copies all of @source into @self (PyCUDA's `memcpy_atoa()`). Both must
+ * have the same extent in bytes, rows and slices (else
+ * %GCUDA_ERROR_INVALID_ARGUMENT) and the same context (else
+ * %GCUDA_ERROR_CONTEXT_MISMATCH).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_from_array (GCudaArray  *self,
+                             GCudaArray  *source,
+                             GError     **error)
+{
+  guint64 w1, h1, d1, w2, h2, d2;
+
+  if (!_gcuda_array_check (self, error) || !_gcuda_array_check (source, error))
+    return FALSE;
+  if (source->context != self->context)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                           _("The two arrays belong to different contexts"));
+      return FALSE;
+    }
+  _gcuda_array_get_extent (self, &w1, &h1, &d1);
+  _gcuda_array_get_extent (source, &w2, &h2, &d2);
+  if (w1 != w2 || h1 != h2 || d1 != d2)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The source array (%" G_GUINT64_FORMAT " bytes × %" G_GUINT64_FORMAT " × %"
+                     G_GUINT64_FORMAT ") and the destination array (%" G_GUINT64_FORMAT " bytes × %"
+                     G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ") differ in extent"),
+                   w2, h2, d2, w1, h1, d1);
+      return FALSE;
+    }
+  return whole_copy (self, TRUE, SIDE_ARRAY, NULL, 0, source, error);
+}

@@ -1,0 +1,531 @@
+/* gcuda-host-memory-pool.c: a pool of page-locked host memory blocks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-private.h"
+#include "gcuda-pool-bins-private.h"
+
+/**
+ * GCudaHostMemoryPool:
+ *
+ * A pool of page-locked host memory blocks (PyCUDA's
+ * `PageLockedMemoryPool`): #GCudaMemoryPool's bins, counters, reuse and
+ * out-of-memory handling for memory from `cuMemHostAlloc`, which is much
+ * slower to allocate than ordinary memory.
+ *
+ * gcuda_host_memory_pool_allocate() returns an ordinary page-locked
+ * #GCudaHostBuffer with the pool's #GCudaHostMemoryPool:flags;
+ * gcuda_host_buffer_free(), or its last reference going, gives the block
+ * back to the pool.
+ *
+ * A pool may be used from any thread. It holds its context, and each of its
+ * buffers holds the pool, so objects may be dropped in any order.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaHostMemoryPool
+{
+  GObject parent_instance;
+
+  GCudaContext *context;  /* NULL until the first allocation for the default context */
+  GMutex context_lock;
+  guint flags;
+  GCudaPoolCore core;
+};
+
+G_DEFINE_FINAL_TYPE (GCudaHostMemoryPool, gcuda_host_memory_pool, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_FLAGS,
+  PROP_HELD_BLOCKS,
+  PROP_ACTIVE_BLOCKS,
+  PROP_MANAGED_BYTES,
+  PROP_ACTIVE_BYTES,
+  PROP_MAX_HELD_BYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+pool_alloc (gpointer   owner,
+            guint64    size,
+            guint64   *address,
+            GError   **error)
+{
+  GCudaHostMemoryPool *self = owner;
+  GCudaContextScope scope;
+  void *ptr = NULL;
+  gboolean ok;
+
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostAlloc (&ptr, size, self->flags), "cuMemHostAlloc", error);
+  _gcuda_context_leave (&scope);
+  *address = (guint64) (guintptr) ptr;
+  return ok;
+}
+
+static void
+pool_free (gpointer owner,
+           guint64  address)
+{
+  GCudaHostMemoryPool *self = owner;
+  GCudaContextScope scope;
+
+  /* The memory went with a destroyed context; at exit the driver may be
+   * shut down already, so errors are ignored. */
+  if (gcuda_context_is_destroyed (self->context) || !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  GCUDA_DRV->fn_cuMemFreeHost (GSIZE_TO_POINTER (address));
+  _gcuda_context_leave (&scope);
+}
+
+static void
+pool_release (GObject *pool,
+              guint64  address,
+              guint64  size)
+{
+  GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (pool);
+
+  _gcuda_pool_core_release (&self->core, address, size, !gcuda_context_is_destroyed (self->context));
+}
+
+static void
+gcuda_host_memory_pool_finalize (GObject *object)
+{
+  GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
+
+  /* Every buffer of the pool holds it: none is active any more. */
+  _gcuda_pool_core_clear (&self->core);
+  g_clear_object (&self->context);
+  g_mutex_clear (&self->context_lock);
+
+  G_OBJECT_CLASS (gcuda_host_memory_pool_parent_class)->finalize (object);
+}
+
+static void
+gcuda_host_memory_pool_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, gcuda_host_memory_pool_get_context (self));
+      break;
+    case PROP_FLAGS:
+      g_value_set_uint (value, self->flags);
+      break;
+    case PROP_HELD_BLOCKS:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS));
+      break;
+    case PROP_ACTIVE_BLOCKS:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS));
+      break;
+    case PROP_MANAGED_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES));
+      break;
+    case PROP_ACTIVE_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES));
+      break;
+    case PROP_MAX_HELD_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_host_memory_pool_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      self->context = g_value_dup_object (value);
+      break;
+    case PROP_FLAGS:
+      self->flags = g_value_get_uint (value);
+      break;
+    case PROP_MAX_HELD_BYTES:
+      gcuda_host_memory_pool_set_max_held_bytes (self, g_value_get_uint64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_host_memory_pool_finalize;
+  object_class->get_property = gcuda_host_memory_pool_get_property;
+  object_class->set_property = gcuda_host_memory_pool_set_property;
+
+  /**
+   * GCudaHostMemoryPool:context:
+   *
+   * The context the blocks are allocated in; %NULL for the default
+   * context, until the first allocation resolves it.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] =
+    g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaHostMemoryPool:flags:
+   *
+   * The #GCudaHostAllocFlags every block is allocated with.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_FLAGS] =
+    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaHostMemoryPool:held-blocks:
+   *
+   * The number of blocks the pool keeps for reuse (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HELD_BLOCKS] = g_param_spec_uint64 ("held-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostMemoryPool:active-blocks:
+   *
+   * The number of blocks in use: allocated and not yet freed (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ACTIVE_BLOCKS] = g_param_spec_uint64 ("active-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostMemoryPool:managed-bytes:
+   *
+   * The bytes allocated from the driver, active and held blocks together,
+   * at their rounded-up sizes (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MANAGED_BYTES] = g_param_spec_uint64 ("managed-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostMemoryPool:active-bytes:
+   *
+   * The bytes requested by the allocations in use (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ACTIVE_BYTES] = g_param_spec_uint64 ("active-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaHostMemoryPool:max-held-bytes:
+   *
+   * The most bytes the pool keeps for reuse; blocks given back beyond it
+   * go back to the driver, and lowering it frees held blocks, largest
+   * first. The default, %G_MAXUINT64, keeps everything.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAX_HELD_BYTES] =
+    g_param_spec_uint64 ("max-held-bytes", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_host_memory_pool_init (GCudaHostMemoryPool *self)
+{
+  g_mutex_init (&self->context_lock);
+  _gcuda_pool_core_init (&self->core, pool_alloc, pool_free, self);
+}
+
+/**
+ * gcuda_host_memory_pool_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ *   (resolved at the first allocation)
+ * @flags: the flags to allocate every block with (checked at allocation)
+ *
+ * Creates an empty pool.
+ *
+ * Returns: (transfer full): the pool
+ *
+ * Since: 1.0
+ */
+GCudaHostMemoryPool *
+gcuda_host_memory_pool_new (GCudaContext        *context,
+                            GCudaHostAllocFlags  flags)
+{
+  g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
+
+  return g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, "flags", (guint) flags, NULL);
+}
+
+/* The pool's context, resolving the default one the first time. */
+static GCudaContext *
+pool_context (GCudaHostMemoryPool  *self,
+              GError          **error)
+{
+  GCudaContext *context;
+
+  g_mutex_lock (&self->context_lock);
+  if (self->context == NULL)
+    self->context = _gcuda_context_resolve (NULL, error);
+  context = self->context;
+  g_mutex_unlock (&self->context_lock);
+  return context;
+}
+
+/**
+ * gcuda_host_memory_pool_allocate:
+ * @self: a #GCudaHostMemoryPool
+ * @size: the size in bytes, at least 1
+ * @error: return location for a #GError
+ *
+ * A page-locked buffer of @size bytes from the pool (PyCUDA's
+ * `PageLockedMemoryPool.allocate()`): a held block of the size's bin if
+ * there is one, else a new block of gcuda_memory_pool_alloc_size() bytes.
+ * The buffer's #GCudaHostBuffer:size is @size; freeing the buffer gives
+ * the block back to the pool.
+ *
+ * 0 bytes, and unknown #GCudaHostMemoryPool:flags, are
+ * %GCUDA_ERROR_INVALID_ARGUMENT; running out of page-locked memory even
+ * after the held blocks were freed is %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY; a
+ * destroyed context is %GCUDA_ERROR_CONTEXT_DESTROYED.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaHostBuffer *
+gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
+                            guint64           size,
+                            GError          **error)
+{
+  const guint known = GCUDA_HOST_ALLOC_FLAGS_PORTABLE | GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP |
+                      GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED;
+  GCudaContext *context;
+  guint64 address = 0;
+
+  if (!GCUDA_IS_HOST_MEMORY_POOL (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostMemoryPool"));
+      return NULL;
+    }
+  if ((self->flags & ~known) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown host allocation flags 0x%x"), self->flags & ~known);
+      return NULL;
+    }
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
+      return NULL;
+    }
+  if ((context = pool_context (self, error)) == NULL)
+    return NULL;
+  if (gcuda_context_is_destroyed (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The host memory pool's context was destroyed"));
+      return NULL;
+    }
+  if (!_gcuda_pool_core_allocate (&self->core, size, &address, error))
+    return NULL;
+  return _gcuda_host_buffer_new_pooled (context, GSIZE_TO_POINTER (address), size, self->flags,
+                                        G_OBJECT (self), pool_release);
+}
+
+/**
+ * gcuda_host_memory_pool_free_held:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Gives every block the pool holds back to the driver (PyCUDA's
+ * `free_held()`). Blocks in use are not affected.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_host_memory_pool_free_held (GCudaHostMemoryPool *self)
+{
+  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
+  _gcuda_pool_core_free_held (&self->core);
+}
+
+/**
+ * gcuda_host_memory_pool_stop_holding:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Frees the held blocks, and from now on gives blocks back to the driver
+ * as soon as they are freed (PyCUDA's `stop_holding()`).
+ *
+ * Since: 1.0
+ */
+void
+gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
+{
+  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
+  _gcuda_pool_core_stop_holding (&self->core);
+}
+
+/**
+ * gcuda_host_memory_pool_get_context:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: (transfer none) (nullable): the context, see #GCudaHostMemoryPool:context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
+{
+  GCudaContext *context;
+
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), NULL);
+  g_mutex_lock (&self->context_lock);
+  context = self->context;
+  g_mutex_unlock (&self->context_lock);
+  return context;
+}
+
+/**
+ * gcuda_host_memory_pool_get_flags:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the #GCudaHostAllocFlags of the blocks
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return self->flags;
+}
+
+/**
+ * gcuda_host_memory_pool_get_held_blocks:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the number of blocks held for reuse
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS);
+}
+
+/**
+ * gcuda_host_memory_pool_get_active_blocks:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the number of blocks in use
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS);
+}
+
+/**
+ * gcuda_host_memory_pool_get_managed_bytes:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the bytes allocated from the driver, see #GCudaHostMemoryPool:managed-bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES);
+}
+
+/**
+ * gcuda_host_memory_pool_get_active_bytes:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the bytes requested by the allocations in use
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES);
+}
+
+/**
+ * gcuda_host_memory_pool_get_max_held_bytes:
+ * @self: a #GCudaHostMemoryPool
+ *
+ * Returns: the cap on held bytes, see #GCudaHostMemoryPool:max-held-bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES);
+}
+
+/**
+ * gcuda_host_memory_pool_set_max_held_bytes:
+ * @self: a #GCudaHostMemoryPool
+ * @max_held_bytes: the most bytes to keep for reuse; %G_MAXUINT64 for no cap
+ *
+ * Sets #GCudaHostMemoryPool:max-held-bytes, freeing held blocks (largest
+ * first) until the pool holds no more than that.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_host_memory_pool_set_max_held_bytes (GCudaHostMemoryPool *self,
+                                      guint64          max_held_bytes)
+{
+  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
+
+  if (_gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES) == max_held_bytes)
+    return;
+  _gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
+}

@@ -1,0 +1,547 @@
+/* gcuda-memory-pool.c: a pool of device memory blocks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-private.h"
+#include "gcuda-pool-bins-private.h"
+
+/**
+ * GCudaMemoryPool:
+ *
+ * A pool of device memory blocks (PyCUDA's `DeviceMemoryPool`), for code
+ * that allocates and frees often: a freed block is kept and handed out
+ * again instead of going back to the driver, whose `cuMemAlloc` and
+ * `cuMemFree` are slow and synchronize the device.
+ *
+ * Sizes are rounded up with PyCUDA's bin scheme: a bin is a size's
+ * exponent followed by the 4 bits after its leading 1, and every block of
+ * a bin has the bin's largest size, so less than 1/16 (6.25 %) of a block
+ * is wasted. Within a bin the block given back last is reused first. See
+ * gcuda_memory_pool_bin_number() and gcuda_memory_pool_alloc_size().
+ *
+ * gcuda_memory_pool_allocate() returns an ordinary #GCudaBuffer:
+ * gcuda_buffer_free(), or its last reference going, gives the block back to
+ * the pool. When the driver runs out of memory the pool frees the blocks
+ * it holds, largest first, retrying after each, before it reports
+ * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY.
+ *
+ * A pool may be used from any thread. It holds its context, and each of its
+ * buffers holds the pool, so objects may be dropped in any order.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaMemoryPool
+{
+  GObject parent_instance;
+
+  GCudaContext *context;  /* NULL until the first allocation for the default context */
+  GMutex context_lock;
+  GCudaPoolCore core;
+};
+
+G_DEFINE_FINAL_TYPE (GCudaMemoryPool, gcuda_memory_pool, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_HELD_BLOCKS,
+  PROP_ACTIVE_BLOCKS,
+  PROP_MANAGED_BYTES,
+  PROP_ACTIVE_BYTES,
+  PROP_MAX_HELD_BYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+pool_alloc (gpointer   owner,
+            guint64    size,
+            guint64   *address,
+            GError   **error)
+{
+  GCudaMemoryPool *self = owner;
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  gboolean ok;
+
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error);
+  _gcuda_context_leave (&scope);
+  *address = ptr;
+  return ok;
+}
+
+static void
+pool_free (gpointer owner,
+           guint64  address)
+{
+  GCudaMemoryPool *self = owner;
+  GCudaContextScope scope;
+
+  /* The memory went with a destroyed context; at exit the driver may be
+   * shut down already, so errors are ignored. */
+  if (gcuda_context_is_destroyed (self->context) || !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  GCUDA_DRV->fn_cuMemFree ((CUdeviceptr) address);
+  _gcuda_context_leave (&scope);
+}
+
+static void
+pool_release (GObject *pool,
+              guint64  address,
+              guint64  size)
+{
+  GCudaMemoryPool *self = GCUDA_MEMORY_POOL (pool);
+
+  _gcuda_pool_core_release (&self->core, address, size, !gcuda_context_is_destroyed (self->context));
+}
+
+static void
+gcuda_memory_pool_finalize (GObject *object)
+{
+  GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
+
+  /* Every buffer of the pool holds it: none is active any more. */
+  _gcuda_pool_core_clear (&self->core);
+  g_clear_object (&self->context);
+  g_mutex_clear (&self->context_lock);
+
+  G_OBJECT_CLASS (gcuda_memory_pool_parent_class)->finalize (object);
+}
+
+static void
+gcuda_memory_pool_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, gcuda_memory_pool_get_context (self));
+      break;
+    case PROP_HELD_BLOCKS:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS));
+      break;
+    case PROP_ACTIVE_BLOCKS:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS));
+      break;
+    case PROP_MANAGED_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES));
+      break;
+    case PROP_ACTIVE_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES));
+      break;
+    case PROP_MAX_HELD_BYTES:
+      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_memory_pool_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      self->context = g_value_dup_object (value);
+      break;
+    case PROP_MAX_HELD_BYTES:
+      gcuda_memory_pool_set_max_held_bytes (self, g_value_get_uint64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = gcuda_memory_pool_finalize;
+  object_class->get_property = gcuda_memory_pool_get_property;
+  object_class->set_property = gcuda_memory_pool_set_property;
+
+  /**
+   * GCudaMemoryPool:context:
+   *
+   * The context the blocks are allocated in; %NULL for the default
+   * context, until the first allocation resolves it.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] =
+    g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaMemoryPool:held-blocks:
+   *
+   * The number of blocks the pool keeps for reuse (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HELD_BLOCKS] = g_param_spec_uint64 ("held-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaMemoryPool:active-blocks:
+   *
+   * The number of blocks in use: allocated and not yet freed (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ACTIVE_BLOCKS] = g_param_spec_uint64 ("active-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaMemoryPool:managed-bytes:
+   *
+   * The bytes allocated from the driver, active and held blocks together,
+   * at their rounded-up sizes (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MANAGED_BYTES] = g_param_spec_uint64 ("managed-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaMemoryPool:active-bytes:
+   *
+   * The bytes requested by the allocations in use (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_ACTIVE_BYTES] = g_param_spec_uint64 ("active-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaMemoryPool:max-held-bytes:
+   *
+   * The most bytes the pool keeps for reuse; blocks given back beyond it
+   * go back to the driver, and lowering it frees held blocks, largest
+   * first. The default, %G_MAXUINT64, keeps everything.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAX_HELD_BYTES] =
+    g_param_spec_uint64 ("max-held-bytes", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_memory_pool_init (GCudaMemoryPool *self)
+{
+  g_mutex_init (&self->context_lock);
+  _gcuda_pool_core_init (&self->core, pool_alloc, pool_free, self);
+}
+
+/**
+ * gcuda_memory_pool_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ *   (resolved at the first allocation)
+ *
+ * Creates an empty pool.
+ *
+ * Returns: (transfer full): the pool
+ *
+ * Since: 1.0
+ */
+GCudaMemoryPool *
+gcuda_memory_pool_new (GCudaContext *context)
+{
+  g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
+
+  return g_object_new (GCUDA_TYPE_MEMORY_POOL, "context", context, NULL);
+}
+
+/* The pool's context, resolving the default one the first time. */
+static GCudaContext *
+pool_context (GCudaMemoryPool  *self,
+              GError          **error)
+{
+  GCudaContext *context;
+
+  g_mutex_lock (&self->context_lock);
+  if (self->context == NULL)
+    self->context = _gcuda_context_resolve (NULL, error);
+  context = self->context;
+  g_mutex_unlock (&self->context_lock);
+  return context;
+}
+
+/**
+ * gcuda_memory_pool_allocate:
+ * @self: a #GCudaMemoryPool
+ * @size: the size in bytes, at least 1
+ * @error: return location for a #GError
+ *
+ * A buffer of @size bytes from the pool (PyCUDA's
+ * `DeviceMemoryPool.allocate()`): a held block of the size's bin if there
+ * is one, else a new block of gcuda_memory_pool_alloc_size() bytes. The
+ * buffer's #GCudaBuffer:size is @size; freeing the buffer gives the block
+ * back to the pool.
+ *
+ * 0 bytes is %GCUDA_ERROR_INVALID_ARGUMENT; when the device's memory runs
+ * out even after the held blocks were freed, the error is
+ * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category %GCUDA_ERROR_CATEGORY_MEMORY);
+ * a destroyed context is %GCUDA_ERROR_CONTEXT_DESTROYED.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
+                            guint64           size,
+                            GError          **error)
+{
+  GCudaContext *context;
+  guint64 address = 0;
+
+  if (!GCUDA_IS_MEMORY_POOL (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaMemoryPool"));
+      return NULL;
+    }
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
+      return NULL;
+    }
+  if ((context = pool_context (self, error)) == NULL)
+    return NULL;
+  if (gcuda_context_is_destroyed (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The memory pool's context was destroyed"));
+      return NULL;
+    }
+  if (!_gcuda_pool_core_allocate (&self->core, size, &address, error))
+    return NULL;
+  return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+}
+
+/**
+ * gcuda_memory_pool_free_held:
+ * @self: a #GCudaMemoryPool
+ *
+ * Gives every block the pool holds back to the driver (PyCUDA's
+ * `free_held()`). Blocks in use are not affected.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_memory_pool_free_held (GCudaMemoryPool *self)
+{
+  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
+  _gcuda_pool_core_free_held (&self->core);
+}
+
+/**
+ * gcuda_memory_pool_stop_holding:
+ * @self: a #GCudaMemoryPool
+ *
+ * Frees the held blocks, and from now on gives blocks back to the driver
+ * as soon as they are freed (PyCUDA's `stop_holding()`).
+ *
+ * Since: 1.0
+ */
+void
+gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
+{
+  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
+  _gcuda_pool_core_stop_holding (&self->core);
+}
+
+/**
+ * gcuda_memory_pool_get_context:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: (transfer none) (nullable): the context, see #GCudaMemoryPool:context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_memory_pool_get_context (GCudaMemoryPool *self)
+{
+  GCudaContext *context;
+
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), NULL);
+  g_mutex_lock (&self->context_lock);
+  context = self->context;
+  g_mutex_unlock (&self->context_lock);
+  return context;
+}
+
+/**
+ * gcuda_memory_pool_get_held_blocks:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: the number of blocks held for reuse
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS);
+}
+
+/**
+ * gcuda_memory_pool_get_active_blocks:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: the number of blocks in use
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS);
+}
+
+/**
+ * gcuda_memory_pool_get_managed_bytes:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: the bytes allocated from the driver, see #GCudaMemoryPool:managed-bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES);
+}
+
+/**
+ * gcuda_memory_pool_get_active_bytes:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: the bytes requested by the allocations in use
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES);
+}
+
+/**
+ * gcuda_memory_pool_get_max_held_bytes:
+ * @self: a #GCudaMemoryPool
+ *
+ * Returns: the cap on held bytes, see #GCudaMemoryPool:max-held-bytes
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_get_max_held_bytes (GCudaMemoryPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
+  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES);
+}
+
+/**
+ * gcuda_memory_pool_set_max_held_bytes:
+ * @self: a #GCudaMemoryPool
+ * @max_held_bytes: the most bytes to keep for reuse; %G_MAXUINT64 for no cap
+ *
+ * Sets #GCudaMemoryPool:max-held-bytes, freeing held blocks (largest
+ * first) until the pool holds no more than that.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_memory_pool_set_max_held_bytes (GCudaMemoryPool *self,
+                                      guint64          max_held_bytes)
+{
+  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
+
+  if (_gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES) == max_held_bytes)
+    return;
+  _gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
+}
+
+/**
+ * gcuda_memory_pool_bin_number:
+ * @size: a size in bytes
+ *
+ * The bin a request for @size bytes falls in (PyCUDA's
+ * `DeviceMemoryPool.bin_number()`): the exponent of @size's leading 1
+ * shifted left by 4, with the 4 bits after the leading 1 below it. Bins go
+ * from 0 to 1023. Pools of device and page-locked memory use the same bins.
+ *
+ * Returns: the bin number
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_memory_pool_bin_number (guint64 size)
+{
+  return _gcuda_pool_bin_number (size);
+}
+
+/**
+ * gcuda_memory_pool_alloc_size:
+ * @bin: a bin number, from 0 to 1023
+ *
+ * The size of the blocks of @bin (PyCUDA's `alloc_size()`): the largest
+ * size whose gcuda_memory_pool_bin_number() is @bin, so that
+ * `alloc_size (bin_number (s)) ≥ s` with less than 6.25 % to spare.
+ *
+ * Returns: the block size in bytes, or 0 for a bin number over 1023
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_memory_pool_alloc_size (guint bin)
+{
+  return _gcuda_pool_alloc_size (bin);
+}
+
+/**
+ * gcuda_bitlog2:
+ * @value: a number
+ *
+ * The position of @value's highest set bit (PyCUDA's `bitlog2()`), that
+ * is ⌊log₂ @value⌋; 0 for 0.
+ *
+ * Returns: the base-2 logarithm, rounded down
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_bitlog2 (guint64 value)
+{
+  return _gcuda_pool_bitlog2 (value);
+}

@@ -1,0 +1,278 @@
+/* gcuda-pool-bins-private.c: the bins and counters shared by the memory pools
+ *
+ * PyCUDA's scheme (mempool.hpp): a bin is the size's exponent followed by
+ * the 4 bits after its leading 1; a bin's blocks have the largest size the
+ * bin holds, so less than 1/16 of a block is wasted.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "gcuda-private.h"
+#include "gcuda-pool-bins-private.h"
+
+#define MANTISSA_BITS 4
+#define MANTISSA_MASK ((1u << MANTISSA_BITS) - 1)
+
+guint
+_gcuda_pool_bitlog2 (guint64 value)
+{
+  return value == 0 ? 0 : 63 - (guint) __builtin_clzll (value);
+}
+
+guint
+_gcuda_pool_bin_number (guint64 size)
+{
+  guint l = _gcuda_pool_bitlog2 (size);
+  guint64 shifted = l >= MANTISSA_BITS ? size >> (l - MANTISSA_BITS) : size << (MANTISSA_BITS - l);
+
+  return (l << MANTISSA_BITS) | (guint) (shifted & MANTISSA_MASK);
+}
+
+guint64
+_gcuda_pool_alloc_size (guint bin)
+{
+  guint exponent = bin >> MANTISSA_BITS;
+  guint64 head = (1u << MANTISSA_BITS) | (bin & MANTISSA_MASK);
+
+  if (bin >= GCUDA_POOL_N_BINS)
+    return 0;
+  if (exponent < MANTISSA_BITS)
+    return head >> (MANTISSA_BITS - exponent);
+  /* The bin's largest size: the head followed by ones. */
+  return (head << (exponent - MANTISSA_BITS)) | ((G_GUINT64_CONSTANT (1) << (exponent - MANTISSA_BITS)) - 1);
+}
+
+void
+_gcuda_pool_core_init (GCudaPoolCore       *core,
+                       GCudaPoolAllocFunc   alloc,
+                       GCudaPoolFreeFunc    free_func,
+                       gpointer             owner)
+{
+  memset (core, 0, sizeof *core);
+  g_mutex_init (&core->lock);
+  core->max_held_bytes = G_MAXUINT64;
+  core->alloc = alloc;
+  core->free = free_func;
+  core->owner = owner;
+}
+
+void
+_gcuda_pool_core_clear (GCudaPoolCore *core)
+{
+  _gcuda_pool_core_free_held (core);
+  for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
+    g_clear_pointer (&core->bins[i], g_array_unref);
+  g_mutex_clear (&core->lock);
+}
+
+/* With the lock held: takes the newest block of @bin for a caller of @size
+ * bytes, or returns FALSE. */
+static gboolean
+pop_for_use (GCudaPoolCore *core,
+             guint          bin,
+             guint64        size,
+             guint64       *address)
+{
+  GArray *blocks = core->bins[bin];
+
+  if (blocks == NULL || blocks->len == 0)
+    return FALSE;
+  *address = g_array_index (blocks, guint64, blocks->len - 1);
+  g_array_set_size (blocks, blocks->len - 1);
+  core->held_blocks--;
+  core->held_bytes -= _gcuda_pool_alloc_size (bin);
+  core->active_blocks++;
+  core->active_bytes += size;
+  return TRUE;
+}
+
+/* With the lock held: removes the newest held block of the largest bin
+ * from the pool's books, for the caller to free. */
+static gboolean
+pop_largest (GCudaPoolCore *core,
+             guint64       *address)
+{
+  for (guint i = GCUDA_POOL_N_BINS; i-- > 0;)
+    {
+      GArray *blocks = core->bins[i];
+
+      if (blocks != NULL && blocks->len > 0)
+        {
+          guint64 bytes = _gcuda_pool_alloc_size (i);
+
+          *address = g_array_index (blocks, guint64, blocks->len - 1);
+          g_array_set_size (blocks, blocks->len - 1);
+          core->held_blocks--;
+          core->held_bytes -= bytes;
+          core->managed_bytes -= bytes;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+_gcuda_pool_core_allocate (GCudaPoolCore  *core,
+                           guint64         size,
+                           guint64        *address,
+                           GError        **error)
+{
+  guint bin = _gcuda_pool_bin_number (size);
+  guint64 alloc_size = _gcuda_pool_alloc_size (bin);
+  gboolean freed_some = FALSE;
+
+  g_mutex_lock (&core->lock);
+  if (pop_for_use (core, bin, size, address))
+    {
+      g_mutex_unlock (&core->lock);
+      return TRUE;
+    }
+  g_mutex_unlock (&core->lock);
+
+  /* The driver is called without the lock: other threads keep going. */
+  for (;;)
+    {
+      g_autoptr(GError) local_error = NULL;
+      guint64 victim = 0;
+
+      if (core->alloc (core->owner, alloc_size, address, &local_error))
+        {
+          g_mutex_lock (&core->lock);
+          core->active_blocks++;
+          core->managed_bytes += alloc_size;
+          core->active_bytes += size;
+          g_mutex_unlock (&core->lock);
+          return TRUE;
+        }
+      if (!g_error_matches (local_error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+
+      g_mutex_lock (&core->lock);
+      /* Another thread may have given back a block of this bin meanwhile. */
+      if (pop_for_use (core, bin, size, address))
+        {
+          g_mutex_unlock (&core->lock);
+          return TRUE;
+        }
+      if (!pop_largest (core, &victim))
+        {
+          g_mutex_unlock (&core->lock);
+          g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                      freed_some ? _("Out of memory for a pooled block of %" G_GUINT64_FORMAT
+                                                     " bytes, even after freeing the blocks the pool held: ")
+                                                 : _("Out of memory for a pooled block of %" G_GUINT64_FORMAT
+                                                     " bytes (the pool held no blocks to free): "),
+                                      alloc_size);
+          return FALSE;
+        }
+      g_mutex_unlock (&core->lock);
+      core->free (core->owner, victim);
+      freed_some = TRUE;
+    }
+}
+
+/* Frees the held blocks (largest first) until at most @limit bytes are held. */
+static void
+trim (GCudaPoolCore *core,
+      guint64        limit)
+{
+  g_autoptr(GArray) victims = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 victim;
+
+  g_mutex_lock (&core->lock);
+  while (core->held_bytes > limit && pop_largest (core, &victim))
+    g_array_append_val (victims, victim);
+  g_mutex_unlock (&core->lock);
+  for (guint i = 0; i < victims->len; i++)
+    core->free (core->owner, g_array_index (victims, guint64, i));
+}
+
+void
+_gcuda_pool_core_release (GCudaPoolCore *core,
+                          guint64        address,
+                          guint64        size,
+                          gboolean       keep)
+{
+  guint bin = _gcuda_pool_bin_number (size);
+  guint64 alloc_size = _gcuda_pool_alloc_size (bin);
+
+  g_mutex_lock (&core->lock);
+  core->active_blocks--;
+  core->active_bytes -= size;
+  if (keep && !core->stop_holding && core->held_bytes <= core->max_held_bytes &&
+      alloc_size <= core->max_held_bytes - core->held_bytes)
+    {
+      if (core->bins[bin] == NULL)
+        core->bins[bin] = g_array_new (FALSE, FALSE, sizeof (guint64));
+      g_array_append_val (core->bins[bin], address);
+      core->held_blocks++;
+      core->held_bytes += alloc_size;
+      g_mutex_unlock (&core->lock);
+      return;
+    }
+  core->managed_bytes -= alloc_size;
+  g_mutex_unlock (&core->lock);
+  if (keep)
+    core->free (core->owner, address);
+}
+
+void
+_gcuda_pool_core_free_held (GCudaPoolCore *core)
+{
+  trim (core, 0);
+}
+
+void
+_gcuda_pool_core_stop_holding (GCudaPoolCore *core)
+{
+  g_mutex_lock (&core->lock);
+  core->stop_holding = TRUE;
+  g_mutex_unlock (&core->lock);
+  trim (core, 0);
+}
+
+void
+_gcuda_pool_core_set_max_held_bytes (GCudaPoolCore *core,
+                                     guint64        max_held_bytes)
+{
+  g_mutex_lock (&core->lock);
+  core->max_held_bytes = max_held_bytes;
+  g_mutex_unlock (&core->lock);
+  trim (core, max_held_bytes);
+}
+
+guint64
+_gcuda_pool_core_get (GCudaPoolCore    *core,
+                      GCudaPoolCounter  counter)
+{
+  guint64 value = 0;
+
+  g_mutex_lock (&core->lock);
+  switch (counter)
+    {
+    case GCUDA_POOL_HELD_BLOCKS:
+      value = core->held_blocks;
+      break;
+    case GCUDA_POOL_ACTIVE_BLOCKS:
+      value = core->active_blocks;
+      break;
+    case GCUDA_POOL_MANAGED_BYTES:
+      value = core->managed_bytes;
+      break;
+    case GCUDA_POOL_ACTIVE_BYTES:
+      value = core->active_bytes;
+      break;
+    case GCUDA_POOL_MAX_HELD_BYTES:
+      value = core->max_held_bytes;
+      break;
+    }
+  g_mutex_unlock (&core->lock);
+  return value;
+}

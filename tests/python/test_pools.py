@@ -1,0 +1,262 @@
+# Memory pools in Python: GCuda.DeviceMemoryPool (GCuda.MemoryPool),
+# GCuda.PageLockedMemoryPool, bitlog2 and the bins, and gcuda.tools.
+#
+# meson runs this file twice: in the nogpu suite with an unloadable driver
+# and the gpu-marked cases deselected, and whole in the gpu suite.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import gc
+import os
+import random
+import threading
+
+import gi
+
+gi.require_version('GCuda', '1.0')
+from gi.repository import GCuda  # noqa: E402
+
+import pytest  # noqa: E402
+
+from gcudatest import raises_gerror  # noqa: E402
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - numpy is a test dependency
+    if os.environ.get('GCUDA_TEST_REQUIRE_GPU') == '1':
+        raise
+    pytest.skip('numpy is not installed', allow_module_level=True)
+
+gpu = pytest.mark.gpu  # the nogpu registration deselects these (-m "not gpu")
+
+
+def block(size):
+    return GCuda.MemoryPool.alloc_size(GCuda.MemoryPool.bin_number(size))
+
+
+def counters(pool):
+    return (pool.held_blocks, pool.active_blocks, pool.managed_bytes, pool.active_bytes)
+
+
+# ---------------------------------------------------------------- no GPU
+
+def test_bitlog2():
+    # PyCUDA's test_bitlog
+    assert GCuda.bitlog2(17) == 4
+    assert GCuda.bitlog2(0xAFFE) == 15
+    assert GCuda.bitlog2(0x3AFFE) == 17
+    assert GCuda.bitlog2(0xCC3AFFE) == 27
+    rng = random.Random()
+    for _ in range(200):
+        v = rng.getrandbits(64) or 1
+        assert GCuda.bitlog2(v) == v.bit_length() - 1
+    assert GCuda.bitlog2(0) == 0
+    with pytest.raises((TypeError, OverflowError, ValueError)):
+        GCuda.bitlog2(-1)
+
+
+def test_bins():
+    # PyCUDA's test_mempool_2, with the waste bound of 4 mantissa bits
+    rng = random.Random()
+    for _ in range(2000):
+        s = rng.getrandbits(rng.randrange(1, 64)) or 1
+        bin_nr = GCuda.MemoryPool.bin_number(s)
+        asize = GCuda.MemoryPool.alloc_size(bin_nr)
+        assert asize >= s, s
+        assert GCuda.MemoryPool.bin_number(asize) == bin_nr, s
+        assert (asize - s) * 16 < asize or asize == s, s
+        assert GCuda.MemoryPool.bin_number(asize + 1) > bin_nr
+    assert GCuda.MemoryPool.alloc_size(1024) == 0
+    # the same on both kinds of pool, as PyCUDA's pool methods too
+    assert GCuda.DeviceMemoryPool.bin_number(1000) == GCuda.PageLockedMemoryPool.bin_number(1000) == 9 << 4 | 15
+    assert GCuda.PageLockedMemoryPool.alloc_size(9 << 4 | 15) == 1023
+
+
+def test_fresh_pools_need_no_driver():
+    pool = GCuda.DeviceMemoryPool()
+    assert isinstance(pool, GCuda.MemoryPool)
+    assert counters(pool) == (0, 0, 0, 0)
+    assert pool.max_held_bytes == 2**64 - 1
+    pool.max_held_bytes = 1 << 20
+    assert pool.props.max_held_bytes == 1 << 20
+    pool.free_held()
+    pool.stop_holding()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+
+    host = GCuda.PageLockedMemoryPool()
+    assert (host.held_blocks, host.active_blocks, host.managed_bytes, host.active_bytes) == (0, 0, 0, 0)
+    bad = GCuda.PageLockedMemoryPool(flags=1 << 7)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        bad.allocate(10, np.float32)
+    with pytest.raises(ValueError):
+        host.allocate((2, 3), np.float32, order='X')
+
+
+def test_tools_module():
+    from gcuda import tools
+    assert tools.DeviceMemoryPool is GCuda.DeviceMemoryPool
+    assert tools.PageLockedMemoryPool is GCuda.PageLockedMemoryPool
+    assert tools.bitlog2(0xCC3AFFE) == 27
+    with pytest.raises(AttributeError):
+        tools.no_such_name
+    for name in ('DeviceData', 'OccupancyRecord', 'context_dependent_memoize', 'clear_context_caches'):
+        if hasattr(GCuda, name):
+            assert getattr(tools, name) is getattr(GCuda, name)
+
+
+# ---------------------------------------------------------------- GPU
+
+@gpu
+def test_device_pool_round_trip():
+    pool = GCuda.DeviceMemoryPool()
+    rng = np.random.default_rng()
+    data = rng.standard_normal(1000).astype(np.float32)
+    buf = pool.allocate(data.nbytes)
+    assert isinstance(buf, GCuda.Buffer)
+    assert len(buf) == data.nbytes and int(buf) != 0
+    buf.upload(0, data.tobytes())
+    back = np.frombuffer(buf.download(0, data.nbytes).get_data(), dtype=np.float32)
+    np.testing.assert_array_equal(back, data)
+    assert counters(pool) == (0, 1, block(4000), 4000)
+
+    address = int(buf)
+    buf.free()
+    assert counters(pool) == (1, 0, block(4000), 0)
+    buf.free()  # twice: given back once
+    assert counters(pool) == (1, 0, block(4000), 0)
+    with raises_gerror(GCuda.Error.FREED):
+        buf.upload(0, b'x')
+    again = pool.allocate(3990)
+    assert int(again) == address  # the same bin, reused
+    assert counters(pool) == (0, 1, block(4000), 3990)
+    del again
+    gc.collect()
+    assert counters(pool) == (1, 0, block(4000), 0)
+    pool.stop_holding()
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_device_pool_churn():
+    # PyCUDA's test_mempool, <= 10 alive, with smaller blocks than its 1/64
+    # and 1/32 of the free memory (test-memory-pool.c has those): other tests
+    # may run beside this one
+    free, _ = GCuda.mem_get_info()
+    pool = GCuda.DeviceMemoryPool()
+    queue = []
+    for i in range(100):
+        size = random.choice([free // 512, free // 256]) - random.randrange(4096)
+        queue.append(pool.allocate(size))
+        if len(queue) > 10:
+            queue.pop(0)
+        assert pool.active_blocks == len(queue)
+        assert pool.active_bytes == sum(len(b) for b in queue)
+    del queue
+    gc.collect()
+    assert pool.active_blocks == 0 and pool.held_blocks > 0
+    pool.stop_holding()
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_device_pool_errors():
+    pool = GCuda.DeviceMemoryPool()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
+        pool.allocate(1 << 50)
+    with pytest.raises((TypeError, OverflowError, ValueError)):
+        pool.allocate(-1)
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_device_pool_threads():
+    pool = GCuda.DeviceMemoryPool()
+    live, lock, failures = set(), threading.Lock(), []
+
+    def work():
+        try:
+            mine = []
+            for _ in range(300):
+                if mine and random.random() < 0.5:
+                    b = mine.pop(random.randrange(len(mine)))
+                    with lock:
+                        live.remove(int(b))
+                    b.free()
+                else:
+                    b = pool.allocate(random.randrange(1, 1 << 16))
+                    with lock:
+                        assert int(b) not in live
+                        live.add(int(b))
+                    mine.append(b)
+            for b in mine:
+                with lock:
+                    live.remove(int(b))
+                b.free()
+        except Exception as e:  # reported by the main thread
+            failures.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+    assert not live
+    assert pool.active_blocks == 0 and pool.active_bytes == 0
+    pool.free_held()
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+@pytest.mark.parametrize('order', ['C', 'F'])
+@pytest.mark.parametrize('dtype', [np.float32, np.int16, np.complex128])
+def test_pagelocked_pool(dtype, order):
+    pool = GCuda.PageLockedMemoryPool()
+    shape = (37, 21)
+    ary = pool.allocate(shape, dtype, order)
+    assert isinstance(ary, np.ndarray)
+    assert ary.shape == shape and ary.dtype == np.dtype(dtype)
+    assert ary.flags.f_contiguous if order == 'F' else ary.flags.c_contiguous
+    hb = GCuda.get_host_buffer(ary)
+    assert isinstance(hb, GCuda.HostBuffer) and hb.get_kind() == GCuda.HostBufferKind.PAGELOCKED
+    nbytes = ary.nbytes
+    assert (pool.active_blocks, pool.active_bytes, pool.managed_bytes) == (1, nbytes, block(nbytes))
+
+    rng = np.random.default_rng()
+    src = (rng.standard_normal(shape) * 1000).astype(dtype)
+    ary[...] = src
+    dev = GCuda.to_device(ary)
+    out = pool.allocate(shape, dtype, order)
+    GCuda.memcpy_dtoh(out, dev)
+    np.testing.assert_array_equal(out, src)
+
+    address = ary.__array_interface__['data'][0]
+    del ary, hb
+    gc.collect()
+    assert pool.held_blocks == 1 and pool.active_blocks == 1
+    again = pool.allocate(shape, dtype, order)
+    assert again.__array_interface__['data'][0] == address
+    del again, out
+    gc.collect()
+    assert pool.active_blocks == 0 and pool.active_bytes == 0
+    pool.stop_holding()
+    assert (pool.held_blocks, pool.managed_bytes) == (0, 0)
+
+
+@gpu
+def test_pools_dropped_first():
+    pool = GCuda.DeviceMemoryPool()
+    buf = pool.allocate(100)
+    hpool = GCuda.PageLockedMemoryPool()
+    ary = hpool.allocate(100, np.uint8)
+    del pool, hpool
+    gc.collect()
+    data = np.random.default_rng().integers(0, 256, 100, dtype=np.uint8)
+    ary[...] = data
+    buf.upload(0, ary.tobytes())
+    np.testing.assert_array_equal(np.frombuffer(buf.download(0, 100).get_data(), np.uint8), data)
+    del buf, ary
+    gc.collect()
