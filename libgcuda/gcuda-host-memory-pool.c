@@ -31,8 +31,6 @@ struct _GCudaHostMemoryPool
 {
   GObject parent_instance;
 
-  GCudaContext *context;  /* NULL until the first allocation for the default context */
-  GMutex context_lock;
   guint flags;
   GCudaPoolCore core;
 };
@@ -51,6 +49,9 @@ enum {
   N_PROPS
 };
 
+/* The counters in the core's order, see _gcuda_pool_counter_pspecs(). */
+G_STATIC_ASSERT (PROP_MAX_HELD_BYTES - PROP_HELD_BLOCKS + 1 == GCUDA_POOL_N_COUNTERS);
+
 static GParamSpec *properties[N_PROPS];
 
 static gboolean
@@ -60,20 +61,10 @@ pool_alloc (gpointer   owner,
             GError   **error)
 {
   GCudaHostMemoryPool *self = owner;
-  GCudaContextScope scope;
   void *ptr = NULL;
   gboolean ok;
 
-  if (size > G_MAXSIZE)
-    {
-      g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
-      return FALSE;
-    }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostAlloc (&ptr, size, self->flags), "cuMemHostAlloc", error);
-  _gcuda_context_leave (&scope);
   *address = (guint64) (guintptr) ptr;
   return ok;
 }
@@ -82,15 +73,7 @@ static void
 pool_free (gpointer owner,
            guint64  address)
 {
-  GCudaHostMemoryPool *self = owner;
-  GCudaContextScope scope;
-
-  /* The memory went with a destroyed context; at exit the driver may be
-   * shut down already, so errors are ignored. */
-  if (gcuda_context_is_destroyed (self->context) || !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
   GCUDA_DRV->fn_cuMemFreeHost (GSIZE_TO_POINTER (address));
-  _gcuda_context_leave (&scope);
 }
 
 static void
@@ -98,9 +81,7 @@ pool_release (GObject *pool,
               guint64  address,
               guint64  size)
 {
-  GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (pool);
-
-  _gcuda_pool_core_release (&self->core, address, size, !gcuda_context_is_destroyed (self->context));
+  _gcuda_pool_core_release (&GCUDA_HOST_MEMORY_POOL (pool)->core, address, size);
 }
 
 static void
@@ -110,8 +91,6 @@ gcuda_host_memory_pool_finalize (GObject *object)
 
   /* Every buffer of the pool holds it: none is active any more. */
   _gcuda_pool_core_clear (&self->core);
-  g_clear_object (&self->context);
-  g_mutex_clear (&self->context_lock);
 
   G_OBJECT_CLASS (gcuda_host_memory_pool_parent_class)->finalize (object);
 }
@@ -132,23 +111,9 @@ gcuda_host_memory_pool_get_property (GObject    *object,
     case PROP_FLAGS:
       g_value_set_uint (value, self->flags);
       break;
-    case PROP_HELD_BLOCKS:
-      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS));
-      break;
-    case PROP_ACTIVE_BLOCKS:
-      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS));
-      break;
-    case PROP_MANAGED_BYTES:
-      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES));
-      break;
-    case PROP_ACTIVE_BYTES:
-      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES));
-      break;
-    case PROP_MAX_HELD_BYTES:
-      g_value_set_uint64 (value, _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES));
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_gcuda_pool_core_get_counter_property (&self->core, prop_id - PROP_HELD_BLOCKS, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -163,7 +128,7 @@ gcuda_host_memory_pool_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_CONTEXT:
-      self->context = g_value_dup_object (value);
+      self->core.context = g_value_dup_object (value);
       break;
     case PROP_FLAGS:
       self->flags = g_value_get_uint (value);
@@ -180,7 +145,6 @@ static void
 gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = gcuda_host_memory_pool_finalize;
   object_class->get_property = gcuda_host_memory_pool_get_property;
@@ -194,9 +158,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_CONTEXT] =
-    g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT] = _gcuda_pool_context_pspec ();
 
   /**
    * GCudaHostMemoryPool:flags:
@@ -216,7 +178,6 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_HELD_BLOCKS] = g_param_spec_uint64 ("held-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
    * GCudaHostMemoryPool:active-blocks:
@@ -225,7 +186,6 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_ACTIVE_BLOCKS] = g_param_spec_uint64 ("active-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
    * GCudaHostMemoryPool:managed-bytes:
@@ -235,7 +195,6 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_MANAGED_BYTES] = g_param_spec_uint64 ("managed-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
    * GCudaHostMemoryPool:active-bytes:
@@ -244,7 +203,6 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_ACTIVE_BYTES] = g_param_spec_uint64 ("active-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
    * GCudaHostMemoryPool:max-held-bytes:
@@ -255,9 +213,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_MAX_HELD_BYTES] =
-    g_param_spec_uint64 ("max-held-bytes", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  _gcuda_pool_counter_pspecs (&properties[PROP_HELD_BLOCKS]);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -265,7 +221,6 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
 static void
 gcuda_host_memory_pool_init (GCudaHostMemoryPool *self)
 {
-  g_mutex_init (&self->context_lock);
   _gcuda_pool_core_init (&self->core, pool_alloc, pool_free, self);
 }
 
@@ -288,21 +243,6 @@ gcuda_host_memory_pool_new (GCudaContext        *context,
   g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
 
   return g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, "flags", (guint) flags, NULL);
-}
-
-/* The pool's context, resolving the default one the first time. */
-static GCudaContext *
-pool_context (GCudaHostMemoryPool  *self,
-              GError          **error)
-{
-  GCudaContext *context;
-
-  g_mutex_lock (&self->context_lock);
-  if (self->context == NULL)
-    self->context = _gcuda_context_resolve (NULL, error);
-  context = self->context;
-  g_mutex_unlock (&self->context_lock);
-  return context;
 }
 
 /**
@@ -347,20 +287,9 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
                    _("Unknown host allocation flags 0x%x"), self->flags & ~known);
       return NULL;
     }
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
-      return NULL;
-    }
-  if ((context = pool_context (self, error)) == NULL)
-    return NULL;
-  if (gcuda_context_is_destroyed (context))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The host memory pool's context was destroyed"));
-      return NULL;
-    }
-  if (!_gcuda_pool_core_allocate (&self->core, size, &address, error))
+  context = _gcuda_pool_core_allocate (&self->core, size, N_("The host memory pool's context was destroyed"),
+                                       &address, error);
+  if (context == NULL)
     return NULL;
   return _gcuda_host_buffer_new_pooled (context, GSIZE_TO_POINTER (address), size, self->flags,
                                         G_OBJECT (self), pool_release);
@@ -409,13 +338,8 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
 GCudaContext *
 gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
 {
-  GCudaContext *context;
-
   g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), NULL);
-  g_mutex_lock (&self->context_lock);
-  context = self->context;
-  g_mutex_unlock (&self->context_lock);
-  return context;
+  return _gcuda_pool_core_get_context (&self->core);
 }
 
 /**
@@ -524,8 +448,6 @@ gcuda_host_memory_pool_set_max_held_bytes (GCudaHostMemoryPool *self,
 {
   g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
 
-  if (_gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES) == max_held_bytes)
-    return;
-  _gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
+  if (_gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
 }

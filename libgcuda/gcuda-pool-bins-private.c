@@ -58,6 +58,7 @@ _gcuda_pool_core_init (GCudaPoolCore       *core,
   core->alloc = alloc;
   core->free = free_func;
   core->owner = owner;
+  g_mutex_init (&core->context_lock);
 }
 
 void
@@ -67,6 +68,46 @@ _gcuda_pool_core_clear (GCudaPoolCore *core)
   for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
     g_clear_pointer (&core->bins[i], g_array_unref);
   g_mutex_clear (&core->lock);
+  g_clear_object (&core->context);
+  g_mutex_clear (&core->context_lock);
+}
+
+/* A new block from the driver, in the pool's context. */
+static gboolean
+driver_alloc (GCudaPoolCore  *core,
+              guint64         size,
+              guint64        *address,
+              GError        **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return FALSE;
+    }
+  if (!_gcuda_context_enter (core->context, &scope, error))
+    return FALSE;
+  ok = core->alloc (core->owner, size, address, error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/* Returns a block to the driver, in the pool's context. */
+static void
+driver_free (GCudaPoolCore *core,
+             guint64        address)
+{
+  GCudaContextScope scope;
+
+  /* The memory went with a destroyed context; at exit the driver may be
+   * shut down already, so errors are ignored. */
+  if (gcuda_context_is_destroyed (core->context) || !_gcuda_context_enter (core->context, &scope, NULL))
+    return;
+  core->free (core->owner, address);
+  _gcuda_context_leave (&scope);
 }
 
 /* With the lock held: takes the newest block of @bin for a caller of @size
@@ -115,11 +156,11 @@ pop_largest (GCudaPoolCore *core,
   return FALSE;
 }
 
-gboolean
-_gcuda_pool_core_allocate (GCudaPoolCore  *core,
-                           guint64         size,
-                           guint64        *address,
-                           GError        **error)
+static gboolean
+allocate_block (GCudaPoolCore  *core,
+                guint64         size,
+                guint64        *address,
+                GError        **error)
 {
   guint bin = _gcuda_pool_bin_number (size);
   guint64 alloc_size = _gcuda_pool_alloc_size (bin);
@@ -139,7 +180,7 @@ _gcuda_pool_core_allocate (GCudaPoolCore  *core,
       g_autoptr(GError) local_error = NULL;
       guint64 victim = 0;
 
-      if (core->alloc (core->owner, alloc_size, address, &local_error))
+      if (driver_alloc (core, alloc_size, address, &local_error))
         {
           g_mutex_lock (&core->lock);
           core->active_blocks++;
@@ -173,9 +214,40 @@ _gcuda_pool_core_allocate (GCudaPoolCore  *core,
           return FALSE;
         }
       g_mutex_unlock (&core->lock);
-      core->free (core->owner, victim);
+      driver_free (core, victim);
       freed_some = TRUE;
     }
+}
+
+GCudaContext *
+_gcuda_pool_core_allocate (GCudaPoolCore  *core,
+                           guint64         size,
+                           const char     *destroyed_message,
+                           guint64        *address,
+                           GError        **error)
+{
+  GCudaContext *context;
+
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
+      return NULL;
+    }
+  g_mutex_lock (&core->context_lock);
+  if (core->context == NULL)
+    core->context = _gcuda_context_resolve (NULL, error);
+  context = core->context;
+  g_mutex_unlock (&core->context_lock);
+  if (context == NULL)
+    return NULL;
+  if (gcuda_context_is_destroyed (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED, _(destroyed_message));
+      return NULL;
+    }
+  if (!allocate_block (core, size, address, error))
+    return NULL;
+  return context;
 }
 
 /* Frees the held blocks (largest first) until at most @limit bytes are held. */
@@ -191,17 +263,17 @@ trim (GCudaPoolCore *core,
     g_array_append_val (victims, victim);
   g_mutex_unlock (&core->lock);
   for (guint i = 0; i < victims->len; i++)
-    core->free (core->owner, g_array_index (victims, guint64, i));
+    driver_free (core, g_array_index (victims, guint64, i));
 }
 
 void
 _gcuda_pool_core_release (GCudaPoolCore *core,
                           guint64        address,
-                          guint64        size,
-                          gboolean       keep)
+                          guint64        size)
 {
   guint bin = _gcuda_pool_bin_number (size);
   guint64 alloc_size = _gcuda_pool_alloc_size (bin);
+  gboolean keep = !gcuda_context_is_destroyed (core->context);
 
   g_mutex_lock (&core->lock);
   core->active_blocks--;
@@ -220,7 +292,7 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
   core->managed_bytes -= alloc_size;
   g_mutex_unlock (&core->lock);
   if (keep)
-    core->free (core->owner, address);
+    driver_free (core, address);
 }
 
 void
@@ -238,14 +310,20 @@ _gcuda_pool_core_stop_holding (GCudaPoolCore *core)
   trim (core, 0);
 }
 
-void
+gboolean
 _gcuda_pool_core_set_max_held_bytes (GCudaPoolCore *core,
                                      guint64        max_held_bytes)
 {
   g_mutex_lock (&core->lock);
+  if (core->max_held_bytes == max_held_bytes)
+    {
+      g_mutex_unlock (&core->lock);
+      return FALSE;
+    }
   core->max_held_bytes = max_held_bytes;
   g_mutex_unlock (&core->lock);
   trim (core, max_held_bytes);
+  return TRUE;
 }
 
 guint64
@@ -272,7 +350,52 @@ _gcuda_pool_core_get (GCudaPoolCore    *core,
     case GCUDA_POOL_MAX_HELD_BYTES:
       value = core->max_held_bytes;
       break;
+    case GCUDA_POOL_N_COUNTERS:
+      g_assert_not_reached ();
     }
   g_mutex_unlock (&core->lock);
   return value;
+}
+
+GCudaContext *
+_gcuda_pool_core_get_context (GCudaPoolCore *core)
+{
+  GCudaContext *context;
+
+  g_mutex_lock (&core->context_lock);
+  context = core->context;
+  g_mutex_unlock (&core->context_lock);
+  return context;
+}
+
+GParamSpec *
+_gcuda_pool_context_pspec (void)
+{
+  return g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT,
+                              G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+}
+
+void
+_gcuda_pool_counter_pspecs (GParamSpec **pspecs)
+{
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  pspecs[GCUDA_POOL_HELD_BLOCKS] = g_param_spec_uint64 ("held-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  pspecs[GCUDA_POOL_ACTIVE_BLOCKS] = g_param_spec_uint64 ("active-blocks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  pspecs[GCUDA_POOL_MANAGED_BYTES] = g_param_spec_uint64 ("managed-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  pspecs[GCUDA_POOL_ACTIVE_BYTES] = g_param_spec_uint64 ("active-bytes", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  pspecs[GCUDA_POOL_MAX_HELD_BYTES] =
+    g_param_spec_uint64 ("max-held-bytes", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+}
+
+gboolean
+_gcuda_pool_core_get_counter_property (GCudaPoolCore *core,
+                                       guint          counter,
+                                       GValue        *value)
+{
+  if (counter >= GCUDA_POOL_N_COUNTERS)
+    return FALSE;
+  g_value_set_uint64 (value, _gcuda_pool_core_get (core, (GCudaPoolCounter) counter));
+  return TRUE;
 }

@@ -7,13 +7,16 @@
 
 #include <glib.h>
 
+#include "gcuda-private.h"
+
 G_BEGIN_DECLS
 
 /* bin_number() of the largest 64-bit size, plus one. */
 #define GCUDA_POOL_N_BINS 1024
 
-/* The allocator a pool core draws on: @alloc sets *@address (never 0) or
- * @error; @release returns a block to the driver. */
+/* The allocator a pool core draws on, called inside the pool's context:
+ * @alloc sets *@address (never 0) or @error; @release returns a block to
+ * the driver. */
 typedef gboolean (*GCudaPoolAllocFunc) (gpointer   owner,
                                         guint64    size,
                                         guint64   *address,
@@ -34,6 +37,8 @@ typedef struct {
   GCudaPoolAllocFunc alloc;
   GCudaPoolFreeFunc free;
   gpointer owner;
+  GCudaContext *context;  /* NULL until the first allocation for the default context */
+  GMutex context_lock;
 } GCudaPoolCore;
 
 typedef enum {
@@ -42,6 +47,7 @@ typedef enum {
   GCUDA_POOL_MANAGED_BYTES,
   GCUDA_POOL_ACTIVE_BYTES,
   GCUDA_POOL_MAX_HELD_BYTES,
+  GCUDA_POOL_N_COUNTERS
 } GCudaPoolCounter;
 
 guint    _gcuda_pool_bitlog2          (guint64 value);
@@ -52,25 +58,43 @@ void     _gcuda_pool_core_init        (GCudaPoolCore       *core,
                                        GCudaPoolAllocFunc   alloc,
                                        GCudaPoolFreeFunc    free_func,
                                        gpointer             owner);
-/* Frees the held blocks; no block may be active any more. */
+/* Frees the held blocks and drops the context; no block may be active any
+ * more. */
 void     _gcuda_pool_core_clear       (GCudaPoolCore       *core);
-/* A block of at least @size bytes (@size ≥ 1); on out-of-memory the held
- * blocks are freed, largest first, with a retry after each. */
-gboolean _gcuda_pool_core_allocate    (GCudaPoolCore       *core,
+/* What the pools' allocate() shares: 0 bytes is an error, the default
+ * context is resolved the first time, a destroyed context is an error with
+ * @destroyed_message (an N_() string); then a block of at least @size
+ * bytes: on out-of-memory the held blocks are freed, largest first, with a
+ * retry after each. Returns the pool's context (transfer none), or NULL
+ * with @error set. */
+GCudaContext *_gcuda_pool_core_allocate (GCudaPoolCore     *core,
                                        guint64              size,
+                                       const char          *destroyed_message,
                                        guint64             *address,
                                        GError             **error);
-/* Gives back a block allocate() returned for @size. @keep FALSE: the memory
- * is gone already (its context was destroyed), only the books change. */
+/* Gives back a block allocate() returned for @size; when the context was
+ * destroyed the memory is gone already and only the books change. */
 void     _gcuda_pool_core_release     (GCudaPoolCore       *core,
                                        guint64              address,
-                                       guint64              size,
-                                       gboolean             keep);
+                                       guint64              size);
 void     _gcuda_pool_core_free_held   (GCudaPoolCore       *core);
 void     _gcuda_pool_core_stop_holding (GCudaPoolCore      *core);
-void     _gcuda_pool_core_set_max_held_bytes (GCudaPoolCore *core,
+/* FALSE, doing nothing, when the cap is @max_held_bytes already. */
+gboolean _gcuda_pool_core_set_max_held_bytes (GCudaPoolCore *core,
                                        guint64              max_held_bytes);
 guint64  _gcuda_pool_core_get         (GCudaPoolCore       *core,
                                        GCudaPoolCounter     counter);
+/* The context, see the pools' context property. */
+GCudaContext *_gcuda_pool_core_get_context (GCudaPoolCore *core);
+
+/* The pools' properties: "context", and the counters from "held-blocks" to
+ * "max-held-bytes", which fill @pspecs[0 .. GCUDA_POOL_N_COUNTERS - 1] in
+ * #GCudaPoolCounter order. */
+GParamSpec *_gcuda_pool_context_pspec (void);
+void     _gcuda_pool_counter_pspecs   (GParamSpec         **pspecs);
+/* get_property() of counter @counter; FALSE if @counter is not one. */
+gboolean _gcuda_pool_core_get_counter_property (GCudaPoolCore *core,
+                                       guint                counter,
+                                       GValue              *value);
 
 G_END_DECLS
