@@ -135,6 +135,13 @@ G_BEGIN_DECLS
   X (cuGraphGetNodes, 10000) \
   X (cuGraphDebugDotPrint, 11030) \
   /* pools (issue 6) */ \
+  X (cuMemPoolCreate, 11020) \
+  X (cuMemPoolDestroy, 11020) \
+  X (cuMemPoolSetAttribute, 11020) \
+  X (cuMemPoolGetAttribute, 11020) \
+  X (cuMemAllocFromPoolAsync, 11020) \
+  X (cuMemFreeAsync, 11020) \
+  X (cuMemPoolTrimTo, 11020) \
   /* device tools (issue 6) */ \
   X (cuProfilerStart, 4000) \
   X (cuProfilerStop, 4000) \

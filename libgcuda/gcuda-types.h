@@ -30,6 +30,7 @@ typedef struct _GCudaLinker GCudaLinker;
 typedef struct _GCudaGraph GCudaGraph;
 typedef struct _GCudaGraphExec GCudaGraphExec;
 /* pools (issue 6) */
+typedef struct _GCudaStreamPool GCudaStreamPool;
 typedef struct _GCudaMemoryPool GCudaMemoryPool;
 typedef struct _GCudaHostMemoryPool GCudaHostMemoryPool;
 /* device tools (issue 6) */

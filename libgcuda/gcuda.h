@@ -34,6 +34,7 @@
 # include "gcuda-graph.h"
 # include "gcuda-graph-exec.h"
 /* pools (issue 6) */
+#include "gcuda-stream-pool.h"
 #include "gcuda-memory-pool.h"
 #include "gcuda-host-memory-pool.h"
 /* device tools (issue 6) */

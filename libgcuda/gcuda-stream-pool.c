@@ -1,0 +1,540 @@
+/* gcuda-stream-pool.c: the driver's stream-ordered allocator
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "gcuda-private.h"
+
+/**
+ * GCudaStreamPool:
+ *
+ * A memory pool of the driver's stream-ordered allocator
+ * (`cuMemPoolCreate`, `cuMemAllocFromPoolAsync`, `cuMemFreeAsync`): an
+ * allocation and its free are operations on a stream, ordered with the
+ * stream's other work, and the driver reuses freed memory without
+ * synchronizing the device.
+ *
+ * gcuda_stream_pool_allocate() returns an ordinary #GCudaBuffer:
+ * gcuda_buffer_free(), or its last reference going, frees the memory on the
+ * stream it was allocated on. The memory may be used on that stream right
+ * away; on another stream only after synchronizing with it (an event or a
+ * stream synchronization), as for any stream-ordered allocation.
+ *
+ * Memory freed to the pool is kept for reuse up to
+ * #GCudaStreamPool:release-threshold bytes at each synchronization; the
+ * default, %G_MAXUINT64, keeps everything until gcuda_stream_pool_trim().
+ *
+ * A pool may be used from any thread. It holds its context, and each of
+ * its buffers holds the pool, so objects may be dropped in any order.
+ *
+ * Since: 1.0
+ */
+
+struct _GCudaStreamPool
+{
+  GObject parent_instance;
+
+  GCudaContext *context;
+  CUmemoryPool handle;        /* NULL unless made by gcuda_stream_pool_new() */
+  guint64 release_threshold;
+
+  GMutex lock;
+  GHashTable *streams;        /* guint64 *address -> GCudaStream; legacy stream: absent */
+};
+
+G_DEFINE_FINAL_TYPE (GCudaStreamPool, gcuda_stream_pool, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONTEXT,
+  PROP_RELEASE_THRESHOLD,
+  PROP_RESERVED_BYTES_CURRENT,
+  PROP_USED_BYTES_CURRENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+check_created (GCudaStreamPool  *self,
+               GError          **error)
+{
+  if (G_UNLIKELY (self->handle == NULL))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("The stream pool was not made by gcuda_stream_pool_new()"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs exactly once per buffer (gcuda-buffer.c), on free() or finalization. */
+static void
+stream_pool_release (GObject *pool,
+                     guint64  address,
+                     guint64  size)
+{
+  GCudaStreamPool *self = GCUDA_STREAM_POOL (pool);
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autofree guint64 *key = NULL;
+  GCudaContextScope scope;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_steal_extended (self->streams, &address, (gpointer *) &key, (gpointer *) &stream);
+  g_mutex_unlock (&self->lock);
+
+  /* After gcuda_context_destroy() the memory went with the context. Errors
+   * are ignored: at exit the driver may be shut down already. */
+  if (gcuda_context_is_destroyed (self->context) ||
+      !_gcuda_context_enter (self->context, &scope, NULL))
+    return;
+  GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream));
+  _gcuda_context_leave (&scope);
+}
+
+static void
+gcuda_stream_pool_finalize (GObject *object)
+{
+  GCudaStreamPool *self = GCUDA_STREAM_POOL (object);
+  GCudaContextScope scope;
+
+  /* Every buffer of the pool holds it: all were freed (frees still queued
+   * on streams complete; the driver releases the pool after them). */
+  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context) &&
+      _gcuda_context_enter (self->context, &scope, NULL))
+    {
+      GCUDA_DRV->fn_cuMemPoolDestroy (self->handle);
+      _gcuda_context_leave (&scope);
+    }
+  g_clear_pointer (&self->streams, g_hash_table_unref);
+  g_mutex_clear (&self->lock);
+  g_clear_object (&self->context);
+
+  G_OBJECT_CLASS (gcuda_stream_pool_parent_class)->finalize (object);
+}
+
+static void
+gcuda_stream_pool_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  GCudaStreamPool *self = GCUDA_STREAM_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->context);
+      break;
+    case PROP_RELEASE_THRESHOLD:
+      g_value_set_uint64 (value, self->release_threshold);
+      break;
+    case PROP_RESERVED_BYTES_CURRENT:
+      g_value_set_uint64 (value, gcuda_stream_pool_get_reserved_bytes_current (self, NULL));
+      break;
+    case PROP_USED_BYTES_CURRENT:
+      g_value_set_uint64 (value, gcuda_stream_pool_get_used_bytes_current (self, NULL));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_stream_pool_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  GCudaStreamPool *self = GCUDA_STREAM_POOL (object);
+  g_autoptr(GError) error = NULL;
+
+  switch (prop_id)
+    {
+    case PROP_RELEASE_THRESHOLD:
+      if (self->handle == NULL)
+        self->release_threshold = g_value_get_uint64 (value);
+      else if (!gcuda_stream_pool_set_release_threshold (self, g_value_get_uint64 (value), &error))
+        g_warning ("GCudaStreamPool:release-threshold: %s", error->message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gcuda_stream_pool_finalize;
+  object_class->get_property = gcuda_stream_pool_get_property;
+  object_class->set_property = gcuda_stream_pool_set_property;
+
+  /**
+   * GCudaStreamPool:context:
+   *
+   * The context whose device the memory is allocated on.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CONTEXT] =
+    g_param_spec_object ("context", NULL, NULL,
+                         GCUDA_TYPE_CONTEXT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaStreamPool:release-threshold:
+   *
+   * The bytes of freed memory the pool keeps reserved when a stream, event
+   * or context synchronizes; beyond it the driver gives memory back to the
+   * device (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`). The default,
+   * %G_MAXUINT64, keeps everything. A driver error while setting it is a
+   * warning; gcuda_stream_pool_set_release_threshold() reports it.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_RELEASE_THRESHOLD] =
+    g_param_spec_uint64 ("release-threshold", NULL, NULL,
+                         0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaStreamPool:reserved-bytes-current:
+   *
+   * The bytes the pool has reserved from the device, in use or kept for
+   * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`); 0 when the driver
+   * cannot tell (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_RESERVED_BYTES_CURRENT] =
+    g_param_spec_uint64 ("reserved-bytes-current", NULL, NULL,
+                         0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaStreamPool:used-bytes-current:
+   *
+   * The bytes of the pool's allocations not yet freed, as the driver
+   * counts them (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`); a free counts once
+   * its stream reached it. 0 when the driver cannot tell (not notified).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_USED_BYTES_CURRENT] =
+    g_param_spec_uint64 ("used-bytes-current", NULL, NULL,
+                         0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gcuda_stream_pool_init (GCudaStreamPool *self)
+{
+  self->release_threshold = G_MAXUINT64;
+  g_mutex_init (&self->lock);
+  self->streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
+}
+
+/**
+ * gcuda_stream_pool_new:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @error: return location for a #GError
+ *
+ * Creates a pool of the driver's stream-ordered allocator on @context's
+ * device (`cuMemPoolCreate`), keeping all freed memory for reuse (see
+ * #GCudaStreamPool:release-threshold). A device without memory pools is
+ * a driver error (%GCUDA_DRIVER_ERROR_NOT_SUPPORTED).
+ *
+ * Returns: (transfer full): the pool, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaStreamPool *
+gcuda_stream_pool_new (GCudaContext  *context,
+                       GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  g_autoptr(GCudaStreamPool) self = NULL;
+  GCudaContextScope scope;
+  CUmemPoolProps props = { 0 };
+  cuuint64_t threshold = G_MAXUINT64;
+  CUmemoryPool handle = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !_gcuda_context_enter (ctx, &scope, error))
+    return NULL;
+
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = (int) _gcuda_device_get_handle (gcuda_context_get_device (ctx));
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolCreate (&handle, &props), "cuMemPoolCreate", error);
+  if (ok &&
+      !GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolSetAttribute (handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+                    "cuMemPoolSetAttribute", error))
+    {
+      GCUDA_DRV->fn_cuMemPoolDestroy (handle);
+      ok = FALSE;
+    }
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    return NULL;
+
+  self = g_object_new (GCUDA_TYPE_STREAM_POOL, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = handle;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * gcuda_stream_pool_allocate:
+ * @self: a #GCudaStreamPool
+ * @size: the size in bytes, at least 1
+ * @stream: (nullable): the stream to allocate on, or %NULL for the legacy
+ *   default stream
+ * @error: return location for a #GError
+ *
+ * Allocates @size bytes on @stream (`cuMemAllocFromPoolAsync`). The
+ * returned buffer is an ordinary #GCudaBuffer; gcuda_buffer_free(), or its
+ * last reference going, frees the memory on the same stream
+ * (`cuMemFreeAsync`), which the buffer keeps alive until then.
+ *
+ * A size of 0 is %GCUDA_ERROR_INVALID_ARGUMENT; a stream of another context
+ * is %GCUDA_ERROR_CONTEXT_MISMATCH; running out of device memory is
+ * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category %GCUDA_ERROR_CATEGORY_MEMORY).
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_stream_pool_allocate (GCudaStreamPool  *self,
+                            guint64           size,
+                            GCudaStream      *stream,
+                            GError          **error)
+{
+  GCudaContextScope scope;
+  CUdeviceptr ptr = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_created (self, error))
+    return NULL;
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Cannot allocate 0 bytes"));
+      return NULL;
+    }
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return NULL;
+    }
+  if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                           _("Allocating from a stream pool on a stream that is not of its context"));
+      return NULL;
+    }
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocFromPoolAsync (&ptr, (size_t) size, self->handle,
+                                                          _gcuda_stream_get_handle (stream)),
+                    "cuMemAllocFromPoolAsync", error);
+  _gcuda_context_leave (&scope);
+  if (!ok)
+    return NULL;
+
+  if (stream != NULL)
+    {
+      g_mutex_lock (&self->lock);
+      g_hash_table_insert (self->streams, g_memdup2 (&(guint64) { ptr }, sizeof (guint64)),
+                           g_object_ref (stream));
+      g_mutex_unlock (&self->lock);
+    }
+  return _gcuda_buffer_new_pooled (self->context, ptr, size, G_OBJECT (self), stream_pool_release);
+}
+
+/**
+ * gcuda_stream_pool_trim:
+ * @self: a #GCudaStreamPool
+ * @keep_bytes: the most bytes of freed memory to keep reserved
+ * @error: return location for a #GError
+ *
+ * Gives freed memory back to the device until at most @keep_bytes bytes
+ * of it stay reserved (`cuMemPoolTrimTo`). Memory whose free has not yet
+ * been reached by its stream is still in use: synchronize first to trim it.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_pool_trim (GCudaStreamPool  *self,
+                        guint64           keep_bytes,
+                        GError          **error)
+{
+  GCudaContextScope scope;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolTrimTo (self->handle, (size_t) MIN (keep_bytes, G_MAXSIZE)),
+                    "cuMemPoolTrimTo", error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+/**
+ * gcuda_stream_pool_get_context:
+ * @self: a #GCudaStreamPool
+ *
+ * Gets the context of the pool.
+ *
+ * Returns: (transfer none) (nullable): the context; %NULL only for a pool
+ *   not made by gcuda_stream_pool_new()
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_stream_pool_get_context (GCudaStreamPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
+
+  return self->context;
+}
+
+/**
+ * gcuda_stream_pool_get_release_threshold:
+ * @self: a #GCudaStreamPool
+ *
+ * Gets #GCudaStreamPool:release-threshold.
+ *
+ * Returns: the bytes of freed memory kept reserved at synchronizations
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_stream_pool_get_release_threshold (GCudaStreamPool *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), 0);
+
+  return self->release_threshold;
+}
+
+/**
+ * gcuda_stream_pool_set_release_threshold:
+ * @self: a #GCudaStreamPool
+ * @release_threshold: the bytes of freed memory to keep reserved at
+ *   synchronizations; %G_MAXUINT64 keeps everything
+ * @error: return location for a #GError
+ *
+ * Sets #GCudaStreamPool:release-threshold
+ * (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`).
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_pool_set_release_threshold (GCudaStreamPool  *self,
+                                         guint64           release_threshold,
+                                         GError          **error)
+{
+  GCudaContextScope scope;
+  cuuint64_t value = release_threshold;
+  gboolean ok;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolSetAttribute (self->handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value),
+                    "cuMemPoolSetAttribute", error);
+  _gcuda_context_leave (&scope);
+  if (ok && self->release_threshold != release_threshold)
+    {
+      self->release_threshold = release_threshold;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELEASE_THRESHOLD]);
+    }
+  return ok;
+}
+
+static guint64
+get_attribute (GCudaStreamPool     *self,
+               CUmemPool_attribute  attribute,
+               GError             **error)
+{
+  GCudaContextScope scope;
+  cuuint64_t value = 0;
+  gboolean ok;
+
+  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+    return 0;
+  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolGetAttribute (self->handle, attribute, &value),
+                    "cuMemPoolGetAttribute", error);
+  _gcuda_context_leave (&scope);
+  return ok ? value : 0;
+}
+
+/**
+ * gcuda_stream_pool_get_reserved_bytes_current:
+ * @self: a #GCudaStreamPool
+ * @error: return location for a #GError
+ *
+ * Gets the bytes the pool has reserved from the device, in use or kept for
+ * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`).
+ *
+ * Returns: the bytes, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_stream_pool_get_reserved_bytes_current (GCudaStreamPool  *self,
+                                              GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  return get_attribute (self, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, error);
+}
+
+/**
+ * gcuda_stream_pool_get_used_bytes_current:
+ * @self: a #GCudaStreamPool
+ * @error: return location for a #GError
+ *
+ * Gets the bytes of the pool's allocations not yet freed
+ * (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`). A free counts once its stream has
+ * reached it.
+ *
+ * Returns: the bytes, or 0 with @error set
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_stream_pool_get_used_bytes_current (GCudaStreamPool  *self,
+                                          GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  return get_attribute (self, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, error);
+}
