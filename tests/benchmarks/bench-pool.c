@@ -3,6 +3,9 @@
  *
  * Per pair, in µs: gcuda_memory_pool_allocate() and dropping the buffer
  * (warm pool: the block is reused), the same with gcuda_buffer_free() first,
+ * gcuda_stream_pool_allocate() on one stream and dropping the buffer (the
+ * driver's stream-ordered allocator; the stream is synchronized every 1000
+ * pairs and at the end of a round, inside the timing),
  * gcuda_buffer_new() and dropping it (no pool), and raw cuMemAlloc_v2 +
  * cuMemFree_v2 with the context pushed by raw cuCtxPushCurrent_v2; then the
  * page-locked equivalents (GCudaHostMemoryPool, raw cuMemHostAlloc +
@@ -35,6 +38,7 @@ typedef struct {
 typedef enum {
   POOL_UNREF,
   POOL_FREE,
+  STREAM_POOL_UNREF,
   BUFFER_NEW,
   RAW_ALLOC,
   HOST_POOL,
@@ -45,6 +49,7 @@ typedef enum {
 static const char *const kind_names[N_KINDS] = {
   "GCudaMemoryPool allocate + unref",
   "GCudaMemoryPool allocate + free + unref",
+  "GCudaStreamPool allocate + unref",
   "gcuda_buffer_new + unref (no pool)",
   "raw cuMemAlloc + cuMemFree",
   "GCudaHostMemoryPool allocate + unref",
@@ -77,6 +82,8 @@ run (Kind              kind,
      GCudaContext     *context,
      GCudaMemoryPool  *pool,
      GCudaHostMemoryPool *host_pool,
+     GCudaStreamPool  *stream_pool,
+     GCudaStream      *stream,
      guint64           size,
      guint             n)
 {
@@ -101,6 +108,18 @@ run (Kind              kind,
             if (kind == POOL_FREE)
               gcuda_buffer_free (buffer);
             g_object_unref (buffer);
+          }
+          break;
+        case STREAM_POOL_UNREF:
+          {
+            GCudaBuffer *buffer = gcuda_stream_pool_allocate (stream_pool, size, stream, &error);
+
+            if (G_UNLIKELY (buffer == NULL))
+              bench_gcuda_check (FALSE, error, "gcuda_stream_pool_allocate");
+            g_object_unref (buffer);
+            /* bounds the work queued on the stream */
+            if ((i + 1) % 1000 == 0 && !gcuda_stream_synchronize (stream, &error))
+              bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
           }
           break;
         case BUFFER_NEW:
@@ -141,6 +160,8 @@ run (Kind              kind,
           g_assert_not_reached ();
         }
     }
+  if (kind == STREAM_POOL_UNREF && !gcuda_stream_synchronize (stream, &error))
+    bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
   start = g_get_monotonic_time () - start;
   if (kind == RAW_ALLOC || kind == RAW_HOST_ALLOC)
     bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
@@ -164,6 +185,8 @@ main (int argc, char **argv)
   g_autoptr(GCudaContext) context = NULL;
   g_autoptr(GCudaMemoryPool) pool = NULL;
   g_autoptr(GCudaHostMemoryPool) host_pool = NULL;
+  g_autoptr(GCudaStreamPool) stream_pool = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
   guint pairs = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 100000;
   int rounds = argc > 2 ? atoi (argv[2]) : 7;
   Raw raw = { 0 };
@@ -185,6 +208,10 @@ main (int argc, char **argv)
   raw.context = (CUcontext) (guintptr) gcuda_context_get_handle (context);
   pool = gcuda_memory_pool_new (context);
   host_pool = gcuda_host_memory_pool_new (context, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
+  stream_pool = gcuda_stream_pool_new (context, &error);
+  bench_gcuda_check (stream_pool != NULL, error, "gcuda_stream_pool_new");
+  stream = gcuda_stream_new (context, GCUDA_STREAM_FLAGS_DEFAULT, 0, &error);
+  bench_gcuda_check (stream != NULL, error, "gcuda_stream_new");
 
   printf ("# allocate+free pairs, µs per pair (best / median of %d rounds)\n", rounds);
   for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
@@ -198,9 +225,9 @@ main (int argc, char **argv)
           guint n = kind == RAW_HOST_ALLOC ? MAX (pairs / 1000, 10) : slow ? MAX (pairs / 100, 10) : pairs;
           double *times = g_new (double, rounds);
 
-          run (kind, &raw, context, pool, host_pool, sizes[s], MAX (n / 10, 1));  /* warm-up */
+          run (kind, &raw, context, pool, host_pool, stream_pool, stream, sizes[s], MAX (n / 10, 1));  /* warm-up */
           for (int r = 0; r < rounds; r++)
-            times[r] = run (kind, &raw, context, pool, host_pool, sizes[s], n);
+            times[r] = run (kind, &raw, context, pool, host_pool, stream_pool, stream, sizes[s], n);
           qsort (times, rounds, sizeof (double), compare_doubles);
           printf ("%-42s %10.3f %10.3f   (%u pairs a round)\n", kind_names[kind], times[0], times[rounds / 2], n);
           g_free (times);

@@ -105,6 +105,27 @@ def test_tools_module():
             assert getattr(tools, name) is getattr(GCuda, name)
 
 
+def test_allocator_checked_without_driver():
+    # mem_alloc/to_device(allocator=...): the callable gets the byte count and
+    # must return a GCuda.Buffer; the pool's own checks come through
+    asked = []
+
+    def not_a_buffer(n):
+        asked.append(n)
+        return bytearray(n)
+
+    data = np.random.default_rng().standard_normal(7)
+    with pytest.raises(TypeError):
+        GCuda.to_device(data, allocator=not_a_buffer)
+    with pytest.raises(TypeError):
+        GCuda.mem_alloc(13, allocator=not_a_buffer)
+    assert asked == [data.nbytes, 13]
+    pool = GCuda.DeviceMemoryPool()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.mem_alloc(0, allocator=pool.allocate)
+    assert counters(pool) == (0, 0, 0, 0)
+
+
 # ---------------------------------------------------------------- GPU
 
 @gpu
@@ -260,3 +281,41 @@ def test_pools_dropped_first():
     np.testing.assert_array_equal(np.frombuffer(buf.download(0, 100).get_data(), np.uint8), data)
     del buf, ary
     gc.collect()
+
+
+@gpu
+@pytest.mark.parametrize('dtype', [np.float32, np.int16, np.complex128])
+def test_pool_as_allocator(dtype):
+    pool = GCuda.DeviceMemoryPool()
+    rng = np.random.default_rng()
+    ary = (rng.standard_normal((29, 31)) * 1000).astype(dtype)
+    nbytes = ary.nbytes
+    buf = GCuda.to_device(ary, allocator=pool.allocate)
+    assert isinstance(buf, GCuda.Buffer) and len(buf) == nbytes
+    assert counters(pool) == (0, 1, block(nbytes), nbytes)
+    np.testing.assert_array_equal(GCuda.from_device_like(buf, ary), ary)
+
+    address = int(buf)
+    del buf
+    gc.collect()
+    assert counters(pool) == (1, 0, block(nbytes), 0)
+    # the held block serves the next allocation of the same bin
+    out = GCuda.mem_alloc(nbytes, allocator=pool.allocate)
+    assert int(out) == address
+    assert counters(pool) == (0, 1, block(nbytes), nbytes)
+    other = (rng.standard_normal(ary.shape) * 1000).astype(dtype)
+    GCuda.memcpy_htod(out, other)
+    np.testing.assert_array_equal(GCuda.from_device_like(out, other), other)
+    out.free()
+    assert counters(pool) == (1, 0, block(nbytes), 0)
+    pool.stop_holding()
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_allocator_too_small():
+    real = GCuda.DeviceMemoryPool()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.to_device(np.arange(100, dtype=np.int32), allocator=lambda n: real.allocate(n // 2))
+    gc.collect()
+    assert real.active_blocks == 0

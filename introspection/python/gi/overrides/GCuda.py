@@ -1810,12 +1810,29 @@ def _zero(address, nbytes):
         ctypes.memset(address, 0, nbytes)
 
 
+def _allocate(nbytes, context, allocator):
+    """Buffer.new(), or @allocator(nbytes) checked: a GCuda.Buffer of at
+    least @nbytes bytes (of @context when one is given)."""
+    if allocator is None:
+        return Buffer.new(context, nbytes)
+    buf = allocator(nbytes)
+    if not isinstance(buf, GCuda.Buffer):
+        raise TypeError('allocator returned %s, not a GCuda.Buffer' % type(buf).__name__)
+    if buf.get_size() < nbytes:
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'allocator returned %d bytes for a request of %d'
+                             % (buf.get_size(), nbytes))
+    _check_context(buf, context, 'the allocator\'s buffer')
+    return buf
+
+
 @_raising
-def mem_alloc(nbytes, context=None):
+def mem_alloc(nbytes, context=None, allocator=None):
     """Device memory of @nbytes bytes (PyCUDA's ``mem_alloc()``): a
     GCuda.Buffer. 0 bytes is GCuda.Error.INVALID_ARGUMENT; more than the
-    device has, GCuda.MemoryError (DriverError.OUT_OF_MEMORY)."""
-    return Buffer.new(context, operator.index(nbytes))
+    device has, GCuda.MemoryError (DriverError.OUT_OF_MEMORY).
+    @allocator, as in PyCUDA's gpuarray, is a callable taking a byte count
+    and returning a GCuda.Buffer (e.g. GCuda.DeviceMemoryPool().allocate)."""
+    return _allocate(operator.index(nbytes), context, allocator)
 
 
 @_raising
@@ -1833,12 +1850,15 @@ def mem_get_ipc_handle(devptr):
 
 
 @_raising
-def to_device(ary, context=None):
+def to_device(ary, context=None, allocator=None):
     """A new GCuda.Buffer holding a copy of @ary (a numpy array or any
     buffer), uploaded from its memory in place. A non-contiguous array is
-    first made contiguous (C order), which copies it once on the host."""
+    first made contiguous (C order), which copies it once on the host.
+    @allocator: as for mem_alloc(); the copy is synchronous on the legacy
+    default stream, so a GCuda.StreamPool's buffer must be allocated on a
+    blocking stream (flags 0) or the legacy stream."""
     ary, address, nbytes = _host(ary, 'ary', False)
-    buf = Buffer.new(context, nbytes)
+    buf = _allocate(nbytes, context, allocator)
     buf.upload_from_address(0, address, nbytes)
     return buf
 
