@@ -40,10 +40,11 @@
 import argparse
 import ctypes
 import json
-import os
 import struct
 import sys
 import time
+
+from benchutil import RawDriver, Skip  # next to this script
 
 SKIP = 77
 N = 1000
@@ -63,10 +64,6 @@ PTX = b'''.version 6.3
 '''
 
 
-class Skip(Exception):
-    pass
-
-
 class Path:
     """One way of launching: batch(count) queues @count launches; sync()
     waits for them; enter()/leave() run around a round (outside the timing)."""
@@ -80,62 +77,6 @@ class Path:
 
 
 # ------------------------------------------------------------------ raw driver through ctypes
-
-class RawDriver:
-    """The driver's entry points through ctypes, exported names first, else
-    cuGetProcAddress_v2."""
-
-    U = ctypes.c_uint
-    SIGNATURES = {
-        # name: (exported name, argtypes)
-        'cuInit': ('cuInit', [ctypes.c_uint]),
-        'cuDeviceGet': ('cuDeviceGet', [ctypes.POINTER(ctypes.c_int), ctypes.c_int]),
-        'cuDevicePrimaryCtxRetain': ('cuDevicePrimaryCtxRetain', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]),
-        'cuCtxPushCurrent': ('cuCtxPushCurrent_v2', [ctypes.c_void_p]),
-        'cuCtxPopCurrent': ('cuCtxPopCurrent_v2', [ctypes.POINTER(ctypes.c_void_p)]),
-        'cuMemAlloc': ('cuMemAlloc_v2', [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]),
-        'cuModuleLoadData': ('cuModuleLoadData', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p]),
-        'cuModuleGetFunction': ('cuModuleGetFunction', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
-                                                        ctypes.c_char_p]),
-        'cuStreamCreate': ('cuStreamCreate', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]),
-        'cuStreamSynchronize': ('cuStreamSynchronize', [ctypes.c_void_p]),
-        'cuLaunchKernel': ('cuLaunchKernel', [ctypes.c_void_p, U, U, U, U, U, U, U, ctypes.c_void_p,
-                                              ctypes.c_void_p, ctypes.c_void_p]),
-    }
-
-    def __init__(self):
-        path = os.environ.get('GCUDA_DRIVER_LIBRARY') or 'libcuda.so.1'
-        try:
-            self.lib = ctypes.CDLL(path)
-        except OSError as e:
-            raise Skip('cannot load %s: %s' % (path, e))
-        get_proc = getattr(self.lib, 'cuGetProcAddress_v2', None)
-        if get_proc is not None:
-            get_proc.restype = ctypes.c_int
-            get_proc.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
-                                 ctypes.c_uint64, ctypes.c_void_p]
-        self.raw = {}
-        for name, (exported, argtypes) in self.SIGNATURES.items():
-            proto = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)
-            try:
-                fn = proto((exported, self.lib))
-            except AttributeError:
-                pfn = ctypes.c_void_p()
-                if get_proc is None or get_proc(name.encode(), ctypes.byref(pfn), 12000, 0, None) != 0 \
-                        or not pfn.value:
-                    raise Skip('the driver has no %s' % exported)
-                fn = proto(pfn.value)
-            self.raw[name] = fn  # unchecked, for the timed loops
-            setattr(self, name, self._checked(name, fn))
-
-    @staticmethod
-    def _checked(name, fn):
-        def call(*args):
-            res = fn(*args)
-            if res != 0:
-                raise RuntimeError('%s failed: CUresult %d' % (name, res))
-        return call
-
 
 def ctypes_path(drv, context, block, legacy=False):
     """Raw cuLaunchKernel through ctypes on @context (a CUcontext, int):

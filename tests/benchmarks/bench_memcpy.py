@@ -41,9 +41,10 @@
 import argparse
 import ctypes
 import json
-import os
 import sys
 import time
+
+from benchutil import RawDriver, Skip  # next to this script
 
 SKIP = 77
 CU_STREAM_LEGACY = 1
@@ -52,72 +53,7 @@ OPS = ['HtoD pinned', 'DtoH pinned', 'HtoD pageable', 'DtoH pageable', 'DtoD (re
        'DtoD async, GPU time']
 
 
-class Skip(Exception):
-    pass
-
-
 # ------------------------------------------------------------------ raw driver through ctypes
-
-class RawDriver:
-    """The driver's entry points through ctypes, exported names first, else
-    cuGetProcAddress_v2."""
-
-    SIGNATURES = {
-        # name: (exported name, argtypes)
-        'cuInit': ('cuInit', [ctypes.c_uint]),
-        'cuDeviceGet': ('cuDeviceGet', [ctypes.POINTER(ctypes.c_int), ctypes.c_int]),
-        'cuDevicePrimaryCtxRetain': ('cuDevicePrimaryCtxRetain', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]),
-        'cuCtxPushCurrent': ('cuCtxPushCurrent_v2', [ctypes.c_void_p]),
-        'cuCtxPopCurrent': ('cuCtxPopCurrent_v2', [ctypes.POINTER(ctypes.c_void_p)]),
-        'cuMemAlloc': ('cuMemAlloc_v2', [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]),
-        'cuMemFree': ('cuMemFree_v2', [ctypes.c_uint64]),
-        'cuMemHostAlloc': ('cuMemHostAlloc', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_uint]),
-        'cuMemFreeHost': ('cuMemFreeHost', [ctypes.c_void_p]),
-        'cuMemcpyHtoD': ('cuMemcpyHtoD_v2', [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]),
-        'cuMemcpyDtoH': ('cuMemcpyDtoH_v2', [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t]),
-        'cuMemcpyDtoD': ('cuMemcpyDtoD_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t]),
-        'cuMemcpyDtoDAsync': ('cuMemcpyDtoDAsync_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
-                                                       ctypes.c_void_p]),
-        'cuStreamSynchronize': ('cuStreamSynchronize', [ctypes.c_void_p]),
-        'cuEventCreate': ('cuEventCreate', [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]),
-        'cuEventRecord': ('cuEventRecord', [ctypes.c_void_p, ctypes.c_void_p]),
-        'cuEventSynchronize': ('cuEventSynchronize', [ctypes.c_void_p]),
-        'cuEventElapsedTime': ('cuEventElapsedTime', [ctypes.POINTER(ctypes.c_float), ctypes.c_void_p,
-                                                      ctypes.c_void_p]),
-        'cuEventDestroy': ('cuEventDestroy_v2', [ctypes.c_void_p]),
-    }
-
-    def __init__(self):
-        path = os.environ.get('GCUDA_DRIVER_LIBRARY') or 'libcuda.so.1'
-        try:
-            self.lib = ctypes.CDLL(path)
-        except OSError as e:
-            raise Skip('cannot load %s: %s' % (path, e))
-        get_proc = getattr(self.lib, 'cuGetProcAddress_v2', None)
-        if get_proc is not None:
-            get_proc.restype = ctypes.c_int
-            get_proc.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
-                                 ctypes.c_uint64, ctypes.c_void_p]
-        for name, (exported, argtypes) in self.SIGNATURES.items():
-            proto = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)
-            try:
-                fn = proto((exported, self.lib))
-            except AttributeError:
-                pfn = ctypes.c_void_p()
-                if get_proc is None or get_proc(name.encode(), ctypes.byref(pfn), 12000, 0, None) != 0 \
-                        or not pfn.value:
-                    raise Skip('the driver has no %s' % exported)
-                fn = proto(pfn.value)
-            setattr(self, name, self._checked(name, fn))
-
-    @staticmethod
-    def _checked(name, fn):
-        def call(*args):
-            res = fn(*args)
-            if res != 0:
-                raise RuntimeError('%s failed: CUresult %d' % (name, res))
-        return call
-
 
 class RawPath:
     """Copies through RawDriver on @context (a CUcontext handle, int), which
