@@ -659,23 +659,46 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
 /**
  * gcuda_buffer_free:
  * @self: a #GCudaBuffer
+ * @error: return location for a #GError
  *
  * Releases the memory now instead of when the last reference goes
- * (PyCUDA's `DeviceAllocation.free()`). Freeing twice is harmless; any
- * other later use is %GCUDA_ERROR_FREED. Freeing a view only retires the
- * view.
+ * (PyCUDA's `DeviceAllocation.free()`); any later use is
+ * %GCUDA_ERROR_FREED. Freeing a view only retires the view; a pooled
+ * buffer goes back to its pool.
+ *
+ * Freeing a buffer that is freed already (see gcuda_buffer_is_freed(): a
+ * view of freed memory is) is %GCUDA_ERROR_FREED, as in PyCUDA: it points
+ * at a mistake in the caller's bookkeeping (two owners of one block),
+ * which the second call must not hide. Nothing is released twice.
  *
  * Do not free memory that queued GPU work still uses.
  *
+ * Returns: %TRUE if the memory was released, %FALSE with @error set if
+ *   it had been freed already
+ *
  * Since: 1.0
  */
-void
-gcuda_buffer_free (GCudaBuffer *self)
+gboolean
+gcuda_buffer_free (GCudaBuffer  *self,
+                   GError      **error)
 {
-  g_return_if_fail (GCUDA_IS_BUFFER (self));
-
-  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+  if (!GCUDA_IS_BUFFER (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      return FALSE;
+    }
+  /* A view of freed memory counts as freed, as gcuda_buffer_is_freed() says. */
+  if (buffer_is_freed (self) || !g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                           self->kind == GCUDA_BUFFER_KIND_VIEW && !g_atomic_int_get (&self->freed)
+                           ? _("The memory this view looks into was freed already")
+                           : _("The buffer was freed already"));
+      return FALSE;
+    }
+  if (self->context != NULL)
     release_memory (self);
+  return TRUE;
 }
 
 /* Enters the buffer's context for a transfer on @stream, which must be in

@@ -66,7 +66,8 @@ GCudaBuffer     *gcuda_buffer_get_parent              (GCudaBuffer          *sel
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_is_freed                (GCudaBuffer          *self);
 GCUDA_AVAILABLE_IN_1_0
-void             gcuda_buffer_free                    (GCudaBuffer          *self);
+gboolean         gcuda_buffer_free                    (GCudaBuffer          *self,
+                                                       GError              **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_upload                  (GCudaBuffer          *self,

@@ -554,20 +554,38 @@ gcuda_host_buffer_is_freed (GCudaHostBuffer *self)
 /**
  * gcuda_host_buffer_free:
  * @self: a #GCudaHostBuffer
+ * @error: return location for a #GError
  *
  * Releases the memory now (or unregisters registered memory, which stays
- * the caller's). Freeing twice is harmless; any other later use is
+ * the caller's); a pooled buffer goes back to its pool. Any later use is
  * %GCUDA_ERROR_FREED.
+ *
+ * Freeing the same buffer twice is %GCUDA_ERROR_FREED, as in PyCUDA: it
+ * points at a mistake in the caller's bookkeeping, which the second call
+ * must not hide. Nothing is released twice.
+ *
+ * Returns: %TRUE if the memory was released, %FALSE with @error set if
+ *   it had been freed already
  *
  * Since: 1.0
  */
-void
-gcuda_host_buffer_free (GCudaHostBuffer *self)
+gboolean
+gcuda_host_buffer_free (GCudaHostBuffer  *self,
+                        GError          **error)
 {
-  g_return_if_fail (GCUDA_IS_HOST_BUFFER (self));
-
-  if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+  if (!GCUDA_IS_HOST_BUFFER (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostBuffer"));
+      return FALSE;
+    }
+  if (!g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The host buffer was freed already"));
+      return FALSE;
+    }
+  if (self->ptr != NULL)
     release_memory (self);
+  return TRUE;
 }
 
 /**
@@ -595,8 +613,7 @@ gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
                            _("Only memory registered with gcuda_host_buffer_register() can be unregistered"));
       return FALSE;
     }
-  gcuda_host_buffer_free (self);
-  return TRUE;
+  return gcuda_host_buffer_free (self, error);
 }
 
 /**

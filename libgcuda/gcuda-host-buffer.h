@@ -54,7 +54,8 @@ guint64              gcuda_host_buffer_get_device_address (GCudaHostBuffer      
 GCUDA_AVAILABLE_IN_1_0
 gboolean             gcuda_host_buffer_is_freed         (GCudaHostBuffer         *self);
 GCUDA_AVAILABLE_IN_1_0
-void                 gcuda_host_buffer_free             (GCudaHostBuffer         *self);
+gboolean             gcuda_host_buffer_free             (GCudaHostBuffer         *self,
+                                                         GError                 **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean             gcuda_host_buffer_unregister       (GCudaHostBuffer         *self,
                                                          GError                 **error);

@@ -106,7 +106,7 @@ run (Kind              kind,
             if (G_UNLIKELY (buffer == NULL))
               bench_gcuda_check (FALSE, error, "gcuda_memory_pool_allocate");
             if (kind == POOL_FREE)
-              gcuda_buffer_free (buffer);
+              gcuda_buffer_free (buffer, NULL);
             g_object_unref (buffer);
           }
           break;

@@ -636,7 +636,7 @@ test_bad_input (void)
   /* textures and surfaces over freed memory */
   buf = gcuda_buffer_new (NULL, 1024, &error);
   g_assert_no_error (error);
-  gcuda_buffer_free (buf);
+  g_assert_true (gcuda_buffer_free (buf, NULL));
   g_assert_null (gcuda_texture_new_from_buffer (buf, GCUDA_ARRAY_FORMAT_FLOAT, 1, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_null (gcuda_texture_new_from_pitched (buf, GCUDA_ARRAY_FORMAT_FLOAT, 1, 16, 16, 64, NULL, &error));

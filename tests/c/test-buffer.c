@@ -644,13 +644,15 @@ test_view_free (void)
   sibling = new_view (parent, 200, 1000);
 
   /* freeing a view retires the view only */
-  gcuda_buffer_free (view);
+  g_assert_true (gcuda_buffer_free (view, NULL));
   g_assert_true (gcuda_buffer_is_freed (view));
   g_assert_false (gcuda_buffer_is_freed (parent));
   g_assert_false (gcuda_buffer_is_freed (sibling));
   g_assert_null (gcuda_buffer_download (view, 0, 10, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  gcuda_buffer_free (view);  /* twice: harmless */
+  /* twice: an error, and nothing is released again */
+  g_assert_false (gcuda_buffer_free (view, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
   assert_device (parent, 0, expected, size);
   assert_device (sibling, 0, expected + 200, 1000);
@@ -1563,7 +1565,7 @@ test_ipc_handle (void)
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
   /* a freed buffer has none */
-  gcuda_buffer_free (b);
+  g_assert_true (gcuda_buffer_free (b, NULL));
   g_assert_null (gcuda_buffer_get_ipc_handle (b, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
@@ -1959,9 +1961,11 @@ test_freed (void)
   upload_ok (buffer, 0, data, 4096);
   address = gcuda_buffer_get_address (buffer);
 
-  gcuda_buffer_free (buffer);
+  g_assert_true (gcuda_buffer_free (buffer, NULL));
   g_assert_true (gcuda_buffer_is_freed (buffer));
-  gcuda_buffer_free (buffer);  /* twice: harmless */
+  /* twice: an error, and nothing is released again */
+  g_assert_false (gcuda_buffer_free (buffer, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_true (gcuda_buffer_is_freed (buffer));
   /* the address stays readable */
   g_assert_cmpuint (gcuda_buffer_get_address (buffer), ==, address);
@@ -2009,7 +2013,7 @@ test_freed (void)
   /* freed managed memory */
   managed = gcuda_buffer_new_managed (NULL, 4096, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
   g_assert_no_error (error);
-  gcuda_buffer_free (managed);
+  g_assert_true (gcuda_buffer_free (managed, NULL));
   g_assert_false (gcuda_buffer_attach (managed, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, stream, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_false (gcuda_buffer_prefetch (managed, device, stream, &error));
@@ -2043,7 +2047,7 @@ test_freed_parent (void)
   view = new_view (parent, 10, 1000);
   view2 = new_view (view, 1, 100);
 
-  gcuda_buffer_free (parent);
+  g_assert_true (gcuda_buffer_free (parent, NULL));
   g_assert_true (gcuda_buffer_is_freed (parent));
   g_assert_true (gcuda_buffer_is_freed (view));
   g_assert_true (gcuda_buffer_is_freed (view2));
@@ -2065,8 +2069,11 @@ test_freed_parent (void)
   g_assert_null (gcuda_buffer_new_view (view, 0, 10, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
-  /* freeing the views now, and dropping them, is harmless */
-  gcuda_buffer_free (view2);
+  /* freeing the views now is FREED (their memory went with the parent);
+   * dropping them is harmless */
+  g_assert_false (gcuda_buffer_free (view2, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_buffer_is_freed (live));
   g_clear_object (&view2);
   g_clear_object (&view);
   gcuda_test_assert_no_current_context ();
@@ -2298,7 +2305,7 @@ test_destroyed_context (void)
   assert_async_fail (buffer, 10, bytes, NULL, GCUDA_ERROR_CONTEXT_DESTROYED);
 
   /* freeing and finalizing afterwards is harmless */
-  gcuda_buffer_free (buffer);
+  g_assert_true (gcuda_buffer_free (buffer, NULL));
   g_assert_true (gcuda_buffer_is_freed (buffer));
   g_object_unref (view);
   g_object_unref (buffer);

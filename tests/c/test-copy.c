@@ -886,7 +886,7 @@ test_validation_device (void)
 
       /* freed memory, device or host, and a view of a freed buffer */
       set_dst_buffer (copy, in_default);
-      gcuda_buffer_free (small);
+      g_assert_true (gcuda_buffer_free (small, NULL));
       set_src_buffer (copy, small);
       assert_execute_fails (copy, NULL, GCUDA_ERROR_FREED);
       set_src_address (copy, HOST, host, sizeof host);
@@ -896,11 +896,11 @@ test_validation_device (void)
       g_assert_no_error (error);
       set_dst_buffer (copy, view);
       execute_ok (copy, NULL);
-      gcuda_buffer_free (parent);
+      g_assert_true (gcuda_buffer_free (parent, NULL));
       assert_execute_fails (copy, NULL, GCUDA_ERROR_FREED);
       set_dst_host_buffer (copy, pinned);
       execute_ok (copy, NULL);
-      gcuda_host_buffer_free (pinned);
+      g_assert_true (gcuda_host_buffer_free (pinned, NULL));
       assert_execute_fails (copy, NULL, GCUDA_ERROR_FREED);
       set_dst_address (copy, HOST, host, sizeof host);
       set_src_host_buffer (copy, pinned);

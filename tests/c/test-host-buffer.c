@@ -133,9 +133,11 @@ check_byte_access (GCudaHostBuffer *host)
   assert_host_read (host, 0, expected, size);
 
   /* freed: every use, but the address stays readable */
-  gcuda_host_buffer_free (host);
+  g_assert_true (gcuda_host_buffer_free (host, NULL));
   g_assert_true (gcuda_host_buffer_is_freed (host));
-  gcuda_host_buffer_free (host);  /* twice: harmless */
+  /* twice: an error, and nothing is released again */
+  g_assert_false (gcuda_host_buffer_free (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_true (gcuda_host_buffer_is_freed (host));
   g_assert_cmpuint (gcuda_host_buffer_get_address (host), ==, address);
   g_object_get (host, "address", &prop_address, NULL);
@@ -524,7 +526,9 @@ test_register (void)
       gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
       g_assert_false (gcuda_host_buffer_unregister (registered, &error));
       gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-      gcuda_host_buffer_free (registered);  /* harmless */
+      /* twice: an error, and nothing is released again */
+      g_assert_false (gcuda_host_buffer_free (registered, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
       g_assert_false (gcuda_host_buffer_is_freed (memory));
       assert_host_read (memory, 0, expected, size);
     }
@@ -553,7 +557,7 @@ test_register (void)
     part = gcuda_host_buffer_register (NULL, gcuda_host_buffer_get_address (memory) + page, 2 * page, 0, &error);
     g_assert_no_error (error);
     /* and so does free() */
-    gcuda_host_buffer_free (part);
+    g_assert_true (gcuda_host_buffer_free (part, NULL));
     g_clear_object (&part);
     part = gcuda_host_buffer_register (NULL, gcuda_host_buffer_get_address (memory) + page, 2 * page, 0, &error);
     g_assert_no_error (error);
@@ -663,7 +667,7 @@ test_destroyed_context (void)
 
   /* finalizing afterwards is harmless; registered memory stays the caller's */
   g_object_unref (pagelocked);
-  gcuda_host_buffer_free (registered);
+  g_assert_true (gcuda_host_buffer_free (registered, NULL));
   g_object_unref (registered);
   assert_host_read (memory, 0, data, 4 * page);
 

@@ -1102,7 +1102,7 @@ test_bad_arguments (void)
   gcuda_kernel_args_clear (args);
   gcuda_kernel_args_add_buffer (args, freed);
   gcuda_kernel_args_add_uint32 (args, 1);
-  gcuda_buffer_free (freed);
+  g_assert_true (gcuda_buffer_free (freed, NULL));
   g_assert_false (gcuda_function_launch (store, 1, 1, 1, 32, 1, 1, 0, NULL, args, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 

@@ -295,7 +295,7 @@ test_basic (void)
   assert_counters (pool, 0, 2, 2 * block_size (size_a), size_a + size_b);
 
   /* given back: held, the last one reused first */
-  gcuda_buffer_free (a);
+  g_assert_true (gcuda_buffer_free (a, NULL));
   g_assert_true (gcuda_buffer_is_freed (a));
   assert_counters (pool, 1, 1, 2 * block_size (size_a), size_b);
   g_clear_object (&b);
@@ -416,7 +416,7 @@ test_counters (void)
           held++;
           active_bytes -= size;
           if (g_random_boolean ())
-            gcuda_buffer_free (buffer);  /* given back now, dropped below */
+            g_assert_true (gcuda_buffer_free (buffer, NULL)); /* given back now, dropped below */
           g_ptr_array_remove_index_fast (alive, index);
         }
       assert_counters (pool, held, alive->len, managed, active_bytes);
@@ -555,8 +555,10 @@ test_double_free (void)
 
   pool = gcuda_memory_pool_new (NULL);
   a = pool_allocate (pool, 64);
-  gcuda_buffer_free (a);
-  gcuda_buffer_free (a);
+  g_assert_true (gcuda_buffer_free (a, NULL));
+  /* twice: an error, and nothing is released again */
+  g_assert_false (gcuda_buffer_free (a, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   assert_counters (pool, 1, 0, block_size (64), 0);
   g_assert_false (gcuda_buffer_upload (a, 0, data, 64, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
@@ -771,8 +773,10 @@ test_host_pool (void)
 
   /* given back and reused */
   address = gcuda_host_buffer_get_address (a);
-  gcuda_host_buffer_free (a);
-  gcuda_host_buffer_free (a);
+  g_assert_true (gcuda_host_buffer_free (a, NULL));
+  /* twice: an error, and nothing is released again */
+  g_assert_false (gcuda_host_buffer_free (a, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
   g_assert_null (gcuda_host_buffer_read (a, 0, 1, &error));

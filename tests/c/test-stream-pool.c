@@ -112,8 +112,8 @@ test_round_trip (void)
   check_round_trip (b);
   check_round_trip_on_stream (b, NULL);
 
-  gcuda_buffer_free (a);
-  gcuda_buffer_free (b);
+  g_assert_true (gcuda_buffer_free (a, NULL));
+  g_assert_true (gcuda_buffer_free (b, NULL));
   g_assert_true (gcuda_stream_synchronize (stream, &error));
   g_assert_no_error (error);
   gcuda_test_assert_no_current_context ();
@@ -141,7 +141,7 @@ test_many_pairs (void)
       if (i % 250 == 0)
         check_round_trip_on_stream (buffer, stream);
       if (i % 2 == 0)
-        gcuda_buffer_free (buffer);  /* free() then the last reference: freed once */
+        g_assert_true (gcuda_buffer_free (buffer, NULL)); /* free() then the last reference: freed once */
       g_object_unref (buffer);
     }
   g_assert_true (gcuda_stream_synchronize (stream, &error));
@@ -293,7 +293,7 @@ test_pool_dropped_first (void)
 
   check_round_trip_on_stream (a, stream);
   check_round_trip (b);
-  gcuda_buffer_free (a);
+  g_assert_true (gcuda_buffer_free (a, NULL));
   g_object_unref (a);
   g_assert_nonnull (pool);
   g_object_unref (b);

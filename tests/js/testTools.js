@@ -222,6 +222,8 @@ gpuTest('pool: round trip and counters', () => {
     Tap.assertEqual(pool.get_held_blocks(), 0);
     Tap.assertEqual(pool.get_active_blocks(), 1);
     again.free();
+    Tap.assertThrowsGError(() => again.free(), GCuda.error_quark(), GCuda.Error.FREED, 'freeing twice');
+    Tap.assertEqual(pool.get_held_blocks(), 1, 'given back once');
     pool.free_held();
     Tap.assertEqual(pool.get_held_blocks(), 0, 'held after free_held');
     Tap.assertEqual(pool.get_managed_bytes(), 0, 'managed after free_held');

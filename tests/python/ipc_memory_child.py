@@ -42,7 +42,12 @@ def main(argv):
     reversed_data = np.ascontiguousarray(data[::-1])
     GCuda.memcpy_htod(buf, reversed_data)
     buf.free()
-    buf.free()  # harmless
+    try:
+        buf.free()  # twice: an error, as in PyCUDA
+    except GCuda.LogicError as e:
+        assert e.code == int(GCuda.Error.FREED), e
+    else:
+        raise AssertionError('a second free() of an IPC buffer passed silently')
     try:
         buf.download(0, 1)
     except GCuda.LogicError as e:

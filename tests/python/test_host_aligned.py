@@ -264,7 +264,8 @@ def test_free():
     assert not hb.is_freed()
     hb.free()
     assert hb.is_freed()
-    hb.free()  # twice is harmless
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        hb.free()  # twice: an error, as in PyCUDA
     assert repr(hb).endswith(', freed>')
     with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
         hb.read(0, 1)

@@ -141,7 +141,8 @@ def test_mem_alloc(ctx):
     assert not buf.is_freed()
     buf.free()
     assert buf.is_freed()
-    buf.free()  # twice is harmless
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        buf.free()  # twice: an error, as in PyCUDA
     assert int(buf) != 0  # the address stays readable
     assert repr(buf).endswith(', freed>')
 
@@ -1149,7 +1150,8 @@ def test_use_after_free():
             b.download(0, 0)
         with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
             b.get_ipc_handle()
-        b.free()  # harmless
+        with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+            b.free()  # twice: an error
     # the buffer being free, other uses still work
     GCuda.memcpy_htod(other, data)
     assert np.array_equal(GCuda.from_device(other, 4096, np.uint8), data)

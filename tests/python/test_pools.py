@@ -144,7 +144,8 @@ def test_device_pool_round_trip():
     address = int(buf)
     buf.free()
     assert counters(pool) == (1, 0, block(4000), 0)
-    buf.free()  # twice: given back once
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        buf.free()  # twice: an error, and given back once only
     assert counters(pool) == (1, 0, block(4000), 0)
     with raises_gerror(GCuda.Error.FREED):
         buf.upload(0, b'x')

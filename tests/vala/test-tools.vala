@@ -296,6 +296,8 @@ static void test_pool_round_trip () {
         assert_true (pool.get_active_blocks () == 1);
         again.free ();
         assert_true (pool.get_held_blocks () == 1);
+        assert_throws (GCuda.Error.quark (), GCuda.Error.FREED, "freeing twice", () => { again.free (); });
+        assert_true (pool.get_held_blocks () == 1);
         assert_throws (GCuda.Error.quark (), GCuda.Error.FREED, "upload to a freed block",
                        () => { again.upload (0, { 1 }); });
         pool.free_held ();

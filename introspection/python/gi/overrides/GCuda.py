@@ -521,8 +521,10 @@ class Buffer(GCuda.Buffer):
         the same on the host and the device for managed memory."""
         return self.get_address()
 
+    @_raising
     def free(self):
-        """Releases the memory now (later uses are GCuda.Error.FREED)."""
+        """Releases the memory now; later uses, a second free() included,
+        raise GCuda.Error.FREED (as PyCUDA's free() does)."""
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.Buffer.free(self)
 
@@ -630,8 +632,10 @@ class HostBuffer(GCuda.HostBuffer):
         """PyCUDA's name for get_device_address() (DEVICEMAP memory)."""
         return self.get_device_address()
 
+    @_raising
     def free(self):
-        """Releases the memory now (later uses are GCuda.Error.FREED)."""
+        """Releases the memory now; later uses, a second free() included,
+        raise GCuda.Error.FREED (as PyCUDA's free() does)."""
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.HostBuffer.free(self)
 
