@@ -1,24 +1,41 @@
 /* mock-libcuda.c: a stand-in for libcuda.so.1, for running GCuda's GPU tests
  * on a machine without a GPU (the `mock` suite, GCUDA_DRIVER_LIBRARY=<this>).
  *
- * It implements the part of the driver API that GCuda's devices and contexts
- * use, with the driver's documented semantics: per-thread context stacks,
- * reference-counted primary contexts, cuCtxCreate pushing the new context,
- * errors for a missing current context, limits, cache configuration and peer
- * access. Everything else is absent from cuGetProcAddress, as on an old
- * driver. It is no substitute for the real run on a GPU host; it lets the
- * suite exercise GCuda's logic (and the tests' own code) everywhere.
+ * It implements the part of the driver API that GCuda's devices, contexts,
+ * buffers, host buffers and memory pools use, with the driver's documented
+ * semantics: per-thread context stacks, reference-counted primary contexts,
+ * cuCtxCreate pushing the new context, errors for a missing current context,
+ * limits, cache configuration and peer access; device and page-locked memory
+ * (cuMemAlloc, cuMemHostAlloc, cuMemAllocHost, their frees, cuMemGetInfo,
+ * cuMemGetAddressRange), copies between host and device memory and memsets,
+ * on the default streams only (NULL, legacy, per-thread; cuStreamSynchronize
+ * accepts only those). Device memory is host memory, so copies are memcpy.
+ * Memory belongs to the context current at allocation and goes with it
+ * (cuCtxDestroy, the primary context's last release); freeing an unknown
+ * address is CUDA_ERROR_INVALID_VALUE, and a copy or memset outside a live
+ * allocation too. Everything else (streams, events, modules, launches,
+ * arrays, managed memory, IPC, peer copies) is absent from cuGetProcAddress,
+ * as on an old driver. It is no substitute for the real run on a GPU host;
+ * it lets the suite exercise GCuda's logic (and the tests' own code)
+ * everywhere.
  *
  * GCUDA_MOCK_DEVICES sets the number of devices (default 1); with 0, cuInit
  * fails with CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU.
+ * GCUDA_MOCK_DEVICE_MEMORY sets each device's memory in bytes (default an
+ * H100's 85520809984, which the device tests expect): cuDeviceTotalMem and
+ * cuMemGetInfo report it, and cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY
+ * once the device's allocations would exceed it. Page-locked memory is not
+ * counted against it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cuda.h>
 
@@ -26,6 +43,8 @@
 #define MAX_DEVICES 8
 #define MAX_STACK 64
 #define N_LIMITS 10
+/* an H100's, what the device tests expect; GCUDA_MOCK_DEVICE_MEMORY sets another */
+#define DEFAULT_DEVICE_MEMORY ((size_t) 85520809984ULL)
 
 struct CUctx_st {
   int device;
@@ -46,12 +65,15 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;
 static int n_devices = 1;
+static size_t device_memory = DEFAULT_DEVICE_MEMORY;  /* per device, in bytes */
 static MockDevice devices[MAX_DEVICES];
 
 static __thread CUcontext stack[MAX_STACK];
 static __thread int depth;
 
 /* ------------------------------------------------------------ helpers */
+
+static void release_context_memory (CUcontext ctx);
 
 static CUresult
 check_init (void)
@@ -115,6 +137,7 @@ mock_cuDriverGetVersion (int *version)
 static const struct { CUresult code; const char *name; const char *text; } errors[] = {
   { CUDA_SUCCESS, "CUDA_SUCCESS", "no error" },
   { CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
+  { CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory" },
   { CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error" },
   { CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
   { CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context" },
@@ -123,6 +146,7 @@ static const struct { CUresult code; const char *name; const char *text; } error
   { CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", "peer access is already enabled" },
   { CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", "peer access has not been enabled" },
   { CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed" },
+  { CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
   { CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
   { CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
 };
@@ -224,7 +248,7 @@ mock_cuDeviceTotalMem (size_t *bytes, CUdevice dev)
   CUresult res = check_device (dev);
 
   if (res == CUDA_SUCCESS)
-    *bytes = (size_t) 85520809984ULL;
+    *bytes = device_memory;
   return res;
 }
 
@@ -312,6 +336,7 @@ static CUresult
 mock_cuDevicePrimaryCtxRelease (CUdevice dev)
 {
   CUresult res = check_device (dev);
+  CUcontext dead = NULL;
 
   if (res != CUDA_SUCCESS)
     return res;
@@ -321,10 +346,13 @@ mock_cuDevicePrimaryCtxRelease (CUdevice dev)
   else if (--devices[dev].refcount == 0)
     {
       /* reset: the old handle is dead (never freed, so stale uses are seen) */
-      devices[dev].primary->destroyed = 1;
+      dead = devices[dev].primary;
+      dead->destroyed = 1;
       devices[dev].primary = NULL;
     }
   pthread_mutex_unlock (&lock);
+  if (dead != NULL)
+    release_context_memory (dead);
   return res;
 }
 
@@ -385,6 +413,7 @@ mock_cuCtxDestroy (CUcontext ctx)
   if (ctx == NULL || ctx->destroyed || ctx->primary)
     return CUDA_ERROR_INVALID_CONTEXT;
   ctx->destroyed = 1;
+  release_context_memory (ctx);
   if (depth > 0 && stack[depth - 1] == ctx)
     depth--;
   return CUDA_SUCCESS;
@@ -620,6 +649,183 @@ mock_cuCtxDisablePeerAccess (CUcontext peer)
   return res;
 }
 
+/* ------------------------------------------------------------ memory */
+
+/* "Device" memory is host memory: an address is a fresh anonymous mapping
+ * (page-aligned, zeroed, untouched pages cost nothing, even under
+ * MALLOC_PERTURB_, and valgrind sees defined bytes). Every allocation,
+ * device or page-locked, belongs to the context current when it was made
+ * and goes with it, as in the driver. */
+
+typedef struct {
+  CUdeviceptr address;
+  size_t size;
+  CUcontext ctx;
+  int host;          /* page-locked (cuMemHostAlloc, cuMemAllocHost) */
+  int device;
+} Allocation;
+
+static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static Allocation *allocations;
+static size_t n_allocations, allocations_size;
+static size_t device_used[MAX_DEVICES];  /* device bytes in use */
+
+/* With mem_lock held: the allocation starting at @address, or -1. */
+static long
+find_allocation (CUdeviceptr address, int host)
+{
+  for (size_t i = 0; i < n_allocations; i++)
+    if (allocations[i].address == address && allocations[i].host == host)
+      return (long) i;
+  return -1;
+}
+
+/* With mem_lock held: whether [@address, @address + @size) lies in one live
+ * allocation (device or page-locked: unified addressing maps both). */
+static int
+valid_range (CUdeviceptr address, size_t size)
+{
+  for (size_t i = 0; i < n_allocations; i++)
+    {
+      const Allocation *a = &allocations[i];
+
+      if (address >= a->address && address - a->address <= a->size &&
+          size <= a->size - (address - a->address))
+        return 1;
+    }
+  return 0;
+}
+
+/* With mem_lock held. */
+static void
+remove_allocation (size_t i)
+{
+  if (!allocations[i].host)
+    device_used[allocations[i].device] -= allocations[i].size;
+  munmap ((void *) (uintptr_t) allocations[i].address, allocations[i].size);
+  allocations[i] = allocations[--n_allocations];
+}
+
+/* The driver frees a context's memory with the context. */
+static void
+release_context_memory (CUcontext ctx)
+{
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = n_allocations; i > 0; i--)
+    if (allocations[i - 1].ctx == ctx)
+      remove_allocation (i - 1);
+  pthread_mutex_unlock (&mem_lock);
+}
+
+static CUresult
+allocate (void **out, size_t size, int host)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+  void *block = MAP_FAILED;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (out == NULL || size == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  /* Device memory is limited by device_memory alone; page-locked memory by
+   * the system (no MAP_NORESERVE: an absurd size fails). */
+  if (!host && size > device_memory - device_used[ctx->device])
+    res = CUDA_ERROR_OUT_OF_MEMORY;
+  else if ((block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | (host ? 0 : MAP_NORESERVE),
+                          -1, 0)) == MAP_FAILED)
+    res = CUDA_ERROR_OUT_OF_MEMORY;
+  else if (n_allocations == allocations_size)
+    {
+      size_t n = allocations_size ? allocations_size * 2 : 64;
+      Allocation *grown = realloc (allocations, n * sizeof *grown);
+
+      if (grown == NULL)
+        res = CUDA_ERROR_OUT_OF_MEMORY;
+      else
+        {
+          allocations = grown;
+          allocations_size = n;
+        }
+    }
+  if (res == CUDA_SUCCESS)
+    {
+      Allocation *a = &allocations[n_allocations++];
+
+      a->address = (CUdeviceptr) (uintptr_t) block;
+      a->size = size;
+      a->ctx = ctx;
+      a->host = host;
+      a->device = ctx->device;
+      if (!host)
+        device_used[ctx->device] += size;
+      *out = (void *) (uintptr_t) a->address;
+    }
+  else if (block != MAP_FAILED)
+    munmap (block, size);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+static CUresult
+release (CUdeviceptr address, int host)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+  long i;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  i = find_allocation (address, host);
+  if (i < 0)
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    remove_allocation ((size_t) i);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+static CUresult
+mock_cuMemAlloc (CUdeviceptr *ptr, size_t size)
+{
+  void *p = NULL;
+  CUresult res = allocate (ptr ? &p : NULL, size, 0);
+
+  if (res == CUDA_SUCCESS)
+    *ptr = (CUdeviceptr) (uintptr_t) p;
+  return res;
+}
+
+static CUresult
+mock_cuMemFree (CUdeviceptr ptr)
+{
+  return release (ptr, 0);
+}
+
+static CUresult
+mock_cuMemHostAlloc (void **ptr, size_t size, unsigned int flags)
+{
+  if ((flags & ~(unsigned) (CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+                            CU_MEMHOSTALLOC_WRITECOMBINED)) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return allocate (ptr, size, 1);
+}
+
+static CUresult
+mock_cuMemAllocHost (void **ptr, size_t size)
+{
+  return allocate (ptr, size, 1);
+}
+
+static CUresult
+mock_cuMemFreeHost (void *ptr)
+{
+  return release ((CUdeviceptr) (uintptr_t) ptr, 1);
+}
+
 static CUresult
 mock_cuMemGetInfo (size_t *free_bytes, size_t *total)
 {
@@ -628,11 +834,226 @@ mock_cuMemGetInfo (size_t *free_bytes, size_t *total)
 
   if (res != CUDA_SUCCESS)
     return res;
+  pthread_mutex_lock (&mem_lock);
   if (total)
-    *total = (size_t) 85520809984ULL;
+    *total = device_memory;
   if (free_bytes)
-    *free_bytes = (size_t) 85520809984ULL - ((size_t) 1 << 30);
+    *free_bytes = device_memory - device_used[ctx->device];
+  pthread_mutex_unlock (&mem_lock);
   return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemGetAddressRange (CUdeviceptr *base, size_t *size, CUdeviceptr ptr)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  res = CUDA_ERROR_NOT_FOUND;
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = 0; i < n_allocations; i++)
+    if (!allocations[i].host && ptr >= allocations[i].address &&
+        ptr - allocations[i].address < allocations[i].size)
+      {
+        if (base)
+          *base = allocations[i].address;
+        if (size)
+          *size = allocations[i].size;
+        res = CUDA_SUCCESS;
+        break;
+      }
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+/* Streams: the mock has none of its own, only the default ones, on which
+ * everything has finished when the call returns. */
+static CUresult
+check_stream (CUstream stream)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuStreamSynchronize (CUstream stream)
+{
+  return check_stream (stream);
+}
+
+/* Copies @size bytes; a side that is device memory (@dst_dev, @src_dev)
+ * must lie in one live allocation. */
+static CUresult
+copy (void *dst, int dst_dev, const void *src, int src_dev, size_t size, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS || size == 0)
+    return res;
+  if (dst == NULL || src == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  if ((dst_dev && !valid_range ((CUdeviceptr) (uintptr_t) dst, size)) ||
+      (src_dev && !valid_range ((CUdeviceptr) (uintptr_t) src, size)))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    memmove (dst, src, size);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+#define DEV(p) ((void *) (uintptr_t) (p))
+
+static CUresult
+mock_cuMemcpyHtoD (CUdeviceptr dst, const void *src, size_t size)
+{
+  return copy (DEV (dst), 1, src, 0, size, NULL);
+}
+
+static CUresult
+mock_cuMemcpyDtoH (void *dst, CUdeviceptr src, size_t size)
+{
+  return copy (dst, 0, DEV (src), 1, size, NULL);
+}
+
+static CUresult
+mock_cuMemcpyDtoD (CUdeviceptr dst, CUdeviceptr src, size_t size)
+{
+  return copy (DEV (dst), 1, DEV (src), 1, size, NULL);
+}
+
+static CUresult
+mock_cuMemcpyHtoDAsync (CUdeviceptr dst, const void *src, size_t size, CUstream stream)
+{
+  return copy (DEV (dst), 1, src, 0, size, stream);
+}
+
+static CUresult
+mock_cuMemcpyDtoHAsync (void *dst, CUdeviceptr src, size_t size, CUstream stream)
+{
+  return copy (dst, 0, DEV (src), 1, size, stream);
+}
+
+static CUresult
+mock_cuMemcpyDtoDAsync (CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream stream)
+{
+  return copy (DEV (dst), 1, DEV (src), 1, size, stream);
+}
+
+/* @height rows of @width elements of @elem bytes, @pitch bytes apart. */
+static CUresult
+memset_2d (CUdeviceptr dst, size_t pitch, unsigned int value, size_t elem,
+           size_t width, size_t height, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  size_t row = width * elem;
+
+  if (res != CUDA_SUCCESS || width == 0 || height == 0)
+    return res;
+  if (dst % elem != 0 || (height > 1 && (pitch < row || pitch % elem != 0)) ||
+      (height > 1 && pitch > (SIZE_MAX - row) / (height - 1)))
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  if (!valid_range (dst, (height - 1) * pitch + row))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    for (size_t y = 0; y < height; y++)
+      {
+        unsigned char *p = DEV (dst + y * pitch);
+
+        for (size_t x = 0; x < width; x++)
+          if (elem == 1)
+            p[x] = (unsigned char) value;
+          else if (elem == 2)
+            ((unsigned short *) p)[x] = (unsigned short) value;
+          else
+            ((unsigned int *) p)[x] = value;
+      }
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+static CUresult
+mock_cuMemsetD8 (CUdeviceptr dst, unsigned char value, size_t n)
+{
+  return memset_2d (dst, 0, value, 1, n, 1, NULL);
+}
+
+static CUresult
+mock_cuMemsetD16 (CUdeviceptr dst, unsigned short value, size_t n)
+{
+  return memset_2d (dst, 0, value, 2, n, 1, NULL);
+}
+
+static CUresult
+mock_cuMemsetD32 (CUdeviceptr dst, unsigned int value, size_t n)
+{
+  return memset_2d (dst, 0, value, 4, n, 1, NULL);
+}
+
+static CUresult
+mock_cuMemsetD8Async (CUdeviceptr dst, unsigned char value, size_t n, CUstream stream)
+{
+  return memset_2d (dst, 0, value, 1, n, 1, stream);
+}
+
+static CUresult
+mock_cuMemsetD16Async (CUdeviceptr dst, unsigned short value, size_t n, CUstream stream)
+{
+  return memset_2d (dst, 0, value, 2, n, 1, stream);
+}
+
+static CUresult
+mock_cuMemsetD32Async (CUdeviceptr dst, unsigned int value, size_t n, CUstream stream)
+{
+  return memset_2d (dst, 0, value, 4, n, 1, stream);
+}
+
+static CUresult
+mock_cuMemsetD2D8 (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width, size_t height)
+{
+  return memset_2d (dst, pitch, value, 1, width, height, NULL);
+}
+
+static CUresult
+mock_cuMemsetD2D16 (CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height)
+{
+  return memset_2d (dst, pitch, value, 2, width, height, NULL);
+}
+
+static CUresult
+mock_cuMemsetD2D32 (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width, size_t height)
+{
+  return memset_2d (dst, pitch, value, 4, width, height, NULL);
+}
+
+static CUresult
+mock_cuMemsetD2D8Async (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
+                        size_t height, CUstream stream)
+{
+  return memset_2d (dst, pitch, value, 1, width, height, stream);
+}
+
+static CUresult
+mock_cuMemsetD2D16Async (CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
+                         size_t height, CUstream stream)
+{
+  return memset_2d (dst, pitch, value, 2, width, height, stream);
+}
+
+static CUresult
+mock_cuMemsetD2D32Async (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
+                         size_t height, CUstream stream)
+{
+  return memset_2d (dst, pitch, value, 4, width, height, stream);
 }
 
 /* ------------------------------------------------------------ entry points */
@@ -673,6 +1094,31 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuCtxEnablePeerAccess),
   ENTRY (cuCtxDisablePeerAccess),
   ENTRY (cuMemGetInfo),
+  ENTRY (cuMemAlloc),
+  ENTRY (cuMemFree),
+  ENTRY (cuMemAllocHost),
+  ENTRY (cuMemHostAlloc),
+  ENTRY (cuMemFreeHost),
+  ENTRY (cuMemGetAddressRange),
+  ENTRY (cuMemcpyHtoD),
+  ENTRY (cuMemcpyDtoH),
+  ENTRY (cuMemcpyDtoD),
+  ENTRY (cuMemcpyHtoDAsync),
+  ENTRY (cuMemcpyDtoHAsync),
+  ENTRY (cuMemcpyDtoDAsync),
+  ENTRY (cuMemsetD8),
+  ENTRY (cuMemsetD16),
+  ENTRY (cuMemsetD32),
+  ENTRY (cuMemsetD8Async),
+  ENTRY (cuMemsetD16Async),
+  ENTRY (cuMemsetD32Async),
+  ENTRY (cuMemsetD2D8),
+  ENTRY (cuMemsetD2D16),
+  ENTRY (cuMemsetD2D32),
+  ENTRY (cuMemsetD2D8Async),
+  ENTRY (cuMemsetD2D16Async),
+  ENTRY (cuMemsetD2D32Async),
+  ENTRY (cuStreamSynchronize),
 #undef ENTRY
 };
 
@@ -687,6 +1133,12 @@ cuInit (unsigned int flags)
   n_devices = n ? atoi (n) : 1;
   if (n_devices < 0 || n_devices > MAX_DEVICES)
     n_devices = 1;
+  {
+    const char *m = getenv ("GCUDA_MOCK_DEVICE_MEMORY");
+    unsigned long long bytes = m ? strtoull (m, NULL, 10) : 0;
+
+    device_memory = bytes > 0 ? (size_t) bytes : DEFAULT_DEVICE_MEMORY;
+  }
   /* like the real driver on a machine without a GPU */
   initialized = n_devices > 0;
   pthread_mutex_unlock (&lock);
