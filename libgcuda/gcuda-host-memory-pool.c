@@ -245,6 +245,27 @@ gcuda_host_memory_pool_new (GCudaContext        *context,
   return g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, "flags", (guint) flags, NULL);
 }
 
+static gboolean
+check_pool (GCudaHostMemoryPool  *self,
+            GError              **error)
+{
+  const guint known = GCUDA_HOST_ALLOC_FLAGS_PORTABLE | GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP |
+                      GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED;
+
+  if (!GCUDA_IS_HOST_MEMORY_POOL (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostMemoryPool"));
+      return FALSE;
+    }
+  if ((self->flags & ~known) != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown host allocation flags 0x%x"), self->flags & ~known);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gcuda_host_memory_pool_allocate:
  * @self: a #GCudaHostMemoryPool
@@ -268,31 +289,74 @@ gcuda_host_memory_pool_new (GCudaContext        *context,
  */
 GCudaHostBuffer *
 gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
-                            guint64           size,
-                            GError          **error)
+                                 guint64               size,
+                                 GError              **error)
 {
-  const guint known = GCUDA_HOST_ALLOC_FLAGS_PORTABLE | GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP |
-                      GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED;
   GCudaContext *context;
   guint64 address = 0;
 
-  if (!GCUDA_IS_HOST_MEMORY_POOL (self))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostMemoryPool"));
-      return NULL;
-    }
-  if ((self->flags & ~known) != 0)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Unknown host allocation flags 0x%x"), self->flags & ~known);
-      return NULL;
-    }
+  if (!check_pool (self, error))
+    return NULL;
   context = _gcuda_pool_core_allocate (&self->core, size, N_("The host memory pool's context was destroyed"),
                                        &address, error);
   if (context == NULL)
     return NULL;
   return _gcuda_host_buffer_new_pooled (context, GSIZE_TO_POINTER (address), size, self->flags,
                                         G_OBJECT (self), pool_release);
+}
+
+/**
+ * gcuda_host_memory_pool_allocate_address:
+ * @self: a #GCudaHostMemoryPool
+ * @size: the size in bytes, at least 1
+ * @address: (out): return location for the block's host address
+ * @error: return location for a #GError
+ *
+ * gcuda_host_memory_pool_allocate() without a #GCudaHostBuffer: a block's
+ * host address, for C code that allocates in a hot loop (see
+ * gcuda_memory_pool_allocate_address()). Give it back with
+ * gcuda_host_memory_pool_free_address(); finalizing the pool releases the
+ * blocks still handed out this way.
+ *
+ * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
+                                         guint64               size,
+                                         guint64              *address,
+                                         GError              **error)
+{
+  g_return_val_if_fail (address != NULL, FALSE);
+
+  *address = 0;
+  return check_pool (self, error) &&
+         _gcuda_pool_core_allocate_address (&self->core, size,
+                                            N_("The host memory pool's context was destroyed"), address, error);
+}
+
+/**
+ * gcuda_host_memory_pool_free_address:
+ * @self: a #GCudaHostMemoryPool
+ * @address: a host address from gcuda_host_memory_pool_allocate_address()
+ * @error: return location for a #GError
+ *
+ * Gives a block handed out by gcuda_host_memory_pool_allocate_address()
+ * back to the pool. Any other address, or a block given back already, is
+ * %GCUDA_ERROR_INVALID_ARGUMENT, and nothing changes.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_memory_pool_free_address (GCudaHostMemoryPool  *self,
+                                     guint64               address,
+                                     GError              **error)
+{
+  return check_pool (self, error) &&
+         _gcuda_pool_core_free_address (&self->core, address, N_("host memory pool"), error);
 }
 
 /**

@@ -30,6 +30,15 @@ GCudaHostBuffer     *gcuda_host_memory_pool_allocate           (GCudaHostMemoryP
                                                                 guint64               size,
                                                                 GError              **error);
 GCUDA_AVAILABLE_IN_1_0
+gboolean             gcuda_host_memory_pool_allocate_address   (GCudaHostMemoryPool  *self,
+                                                                guint64               size,
+                                                                guint64              *address,
+                                                                GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean             gcuda_host_memory_pool_free_address       (GCudaHostMemoryPool  *self,
+                                                                guint64               address,
+                                                                GError              **error);
+GCUDA_AVAILABLE_IN_1_0
 void                 gcuda_host_memory_pool_free_held          (GCudaHostMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0
 void                 gcuda_host_memory_pool_stop_holding       (GCudaHostMemoryPool  *self);

@@ -230,6 +230,18 @@ gcuda_memory_pool_new (GCudaContext *context)
   return g_object_new (GCUDA_TYPE_MEMORY_POOL, "context", context, NULL);
 }
 
+static gboolean
+check_pool (GCudaMemoryPool  *self,
+            GError          **error)
+{
+  if (!GCUDA_IS_MEMORY_POOL (self))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaMemoryPool"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gcuda_memory_pool_allocate:
  * @self: a #GCudaMemoryPool
@@ -259,15 +271,73 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
   GCudaContext *context;
   guint64 address = 0;
 
-  if (!GCUDA_IS_MEMORY_POOL (self))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaMemoryPool"));
-      return NULL;
-    }
+  if (!check_pool (self, error))
+    return NULL;
   context = _gcuda_pool_core_allocate (&self->core, size, N_("The memory pool's context was destroyed"), &address, error);
   if (context == NULL)
     return NULL;
   return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+}
+
+/**
+ * gcuda_memory_pool_allocate_address:
+ * @self: a #GCudaMemoryPool
+ * @size: the size in bytes, at least 1
+ * @address: (out): return location for the block's device address
+ * @error: return location for a #GError
+ *
+ * gcuda_memory_pool_allocate() without a #GCudaBuffer: a block's device
+ * address, for C code that allocates in a hot loop. Making and finalizing
+ * a buffer object costs more than the pool's own work; a block handed out
+ * by address costs neither. Give it back with
+ * gcuda_memory_pool_free_address(); it counts in the pool's counters like
+ * any block.
+ *
+ * Nothing keeps the pool alive for such a block: finalizing the pool
+ * releases the blocks still handed out by address. Errors are those of
+ * gcuda_memory_pool_allocate().
+ *
+ * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
+                                    guint64           size,
+                                    guint64          *address,
+                                    GError          **error)
+{
+  g_return_val_if_fail (address != NULL, FALSE);
+
+  *address = 0;
+  return check_pool (self, error) &&
+         _gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
+                                            address, error);
+}
+
+/**
+ * gcuda_memory_pool_free_address:
+ * @self: a #GCudaMemoryPool
+ * @address: a device address from gcuda_memory_pool_allocate_address()
+ * @error: return location for a #GError
+ *
+ * Gives a block handed out by gcuda_memory_pool_allocate_address() back to
+ * the pool. Any other address, or a block given back already, is
+ * %GCUDA_ERROR_INVALID_ARGUMENT, and nothing changes.
+ *
+ * Do not give back memory that queued GPU work still uses.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_memory_pool_free_address (GCudaMemoryPool  *self,
+                                guint64           address,
+                                GError          **error)
+{
+  return check_pool (self, error) &&
+         _gcuda_pool_core_free_address (&self->core, address, N_("memory pool"), error);
 }
 
 /**

@@ -64,6 +64,17 @@ _gcuda_pool_core_init (GCudaPoolCore       *core,
 void
 _gcuda_pool_core_clear (GCudaPoolCore *core)
 {
+  /* Blocks still out by address: the pool is their only owner. */
+  if (core->by_address != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, core->by_address);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        _gcuda_pool_core_release (core, (guint64) GPOINTER_TO_SIZE (key), (guint64) GPOINTER_TO_SIZE (value));
+      g_clear_pointer (&core->by_address, g_hash_table_unref);
+    }
   _gcuda_pool_core_free_held (core);
   for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
     g_clear_pointer (&core->bins[i], g_array_unref);
@@ -110,12 +121,34 @@ driver_free (GCudaPoolCore *core,
   _gcuda_context_leave (&scope);
 }
 
+/* With the lock held: books a block of @size bytes as active, and as
+ * handed out by address if @by_address. */
+static void
+mark_active (GCudaPoolCore *core,
+             guint64        address,
+             guint64        size,
+             gboolean       by_address)
+{
+  core->active_blocks++;
+  core->active_bytes += size;
+  if (by_address)
+    {
+      /* Addresses are the table's keys as pointers: GCuda needs 64-bit. */
+      G_STATIC_ASSERT (sizeof (gpointer) >= sizeof (guint64));
+
+      if (core->by_address == NULL)
+        core->by_address = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_hash_table_insert (core->by_address, GSIZE_TO_POINTER (address), GSIZE_TO_POINTER (size));
+    }
+}
+
 /* With the lock held: takes the newest block of @bin for a caller of @size
  * bytes, or returns FALSE. */
 static gboolean
 pop_for_use (GCudaPoolCore *core,
              guint          bin,
              guint64        size,
+             gboolean       by_address,
              guint64       *address)
 {
   GArray *blocks = core->bins[bin];
@@ -126,8 +159,7 @@ pop_for_use (GCudaPoolCore *core,
   g_array_set_size (blocks, blocks->len - 1);
   core->held_blocks--;
   core->held_bytes -= _gcuda_pool_alloc_size (bin);
-  core->active_blocks++;
-  core->active_bytes += size;
+  mark_active (core, *address, size, by_address);
   return TRUE;
 }
 
@@ -159,6 +191,7 @@ pop_largest (GCudaPoolCore *core,
 static gboolean
 allocate_block (GCudaPoolCore  *core,
                 guint64         size,
+                gboolean        by_address,
                 guint64        *address,
                 GError        **error)
 {
@@ -167,7 +200,7 @@ allocate_block (GCudaPoolCore  *core,
   gboolean freed_some = FALSE;
 
   g_mutex_lock (&core->lock);
-  if (pop_for_use (core, bin, size, address))
+  if (pop_for_use (core, bin, size, by_address, address))
     {
       g_mutex_unlock (&core->lock);
       return TRUE;
@@ -183,9 +216,8 @@ allocate_block (GCudaPoolCore  *core,
       if (driver_alloc (core, alloc_size, address, &local_error))
         {
           g_mutex_lock (&core->lock);
-          core->active_blocks++;
           core->managed_bytes += alloc_size;
-          core->active_bytes += size;
+          mark_active (core, *address, size, by_address);
           g_mutex_unlock (&core->lock);
           return TRUE;
         }
@@ -197,7 +229,7 @@ allocate_block (GCudaPoolCore  *core,
 
       g_mutex_lock (&core->lock);
       /* Another thread may have given back a block of this bin meanwhile. */
-      if (pop_for_use (core, bin, size, address))
+      if (pop_for_use (core, bin, size, by_address, address))
         {
           g_mutex_unlock (&core->lock);
           return TRUE;
@@ -219,6 +251,42 @@ allocate_block (GCudaPoolCore  *core,
     }
 }
 
+static GCudaContext *
+core_allocate (GCudaPoolCore  *core,
+               guint64         size,
+               gboolean        by_address,
+               const char     *destroyed_message,
+               guint64        *address,
+               GError        **error)
+{
+  /* Set once, never changed: only the first allocation needs the lock. */
+  GCudaContext *context = g_atomic_pointer_get (&core->context);
+
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
+      return NULL;
+    }
+  if (G_UNLIKELY (context == NULL))
+    {
+      g_mutex_lock (&core->context_lock);
+      if (core->context == NULL)
+        g_atomic_pointer_set (&core->context, _gcuda_context_resolve (NULL, error));
+      context = core->context;
+      g_mutex_unlock (&core->context_lock);
+      if (context == NULL)
+        return NULL;
+    }
+  if (gcuda_context_is_destroyed (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED, _(destroyed_message));
+      return NULL;
+    }
+  if (!allocate_block (core, size, by_address, address, error))
+    return NULL;
+  return context;
+}
+
 GCudaContext *
 _gcuda_pool_core_allocate (GCudaPoolCore  *core,
                            guint64         size,
@@ -226,28 +294,17 @@ _gcuda_pool_core_allocate (GCudaPoolCore  *core,
                            guint64        *address,
                            GError        **error)
 {
-  GCudaContext *context;
+  return core_allocate (core, size, FALSE, destroyed_message, address, error);
+}
 
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Cannot allocate 0 bytes"));
-      return NULL;
-    }
-  g_mutex_lock (&core->context_lock);
-  if (core->context == NULL)
-    core->context = _gcuda_context_resolve (NULL, error);
-  context = core->context;
-  g_mutex_unlock (&core->context_lock);
-  if (context == NULL)
-    return NULL;
-  if (gcuda_context_is_destroyed (context))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED, _(destroyed_message));
-      return NULL;
-    }
-  if (!allocate_block (core, size, address, error))
-    return NULL;
-  return context;
+gboolean
+_gcuda_pool_core_allocate_address (GCudaPoolCore  *core,
+                                   guint64         size,
+                                   const char     *destroyed_message,
+                                   guint64        *address,
+                                   GError        **error)
+{
+  return core_allocate (core, size, TRUE, destroyed_message, address, error) != NULL;
 }
 
 /* Frees the held blocks (largest first) until at most @limit bytes are held. */
@@ -266,16 +323,17 @@ trim (GCudaPoolCore *core,
     driver_free (core, g_array_index (victims, guint64, i));
 }
 
-void
-_gcuda_pool_core_release (GCudaPoolCore *core,
-                          guint64        address,
-                          guint64        size)
+/* With the lock held: books the block at @address of @size bytes as given
+ * back, held if the pool keeps it; returns TRUE if the caller must free it. */
+static gboolean
+release_locked (GCudaPoolCore *core,
+                guint64        address,
+                guint64        size,
+                gboolean       keep)
 {
   guint bin = _gcuda_pool_bin_number (size);
   guint64 alloc_size = _gcuda_pool_alloc_size (bin);
-  gboolean keep = !gcuda_context_is_destroyed (core->context);
 
-  g_mutex_lock (&core->lock);
   core->active_blocks--;
   core->active_bytes -= size;
   if (keep && !core->stop_holding && core->held_bytes <= core->max_held_bytes &&
@@ -286,13 +344,56 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
       g_array_append_val (core->bins[bin], address);
       core->held_blocks++;
       core->held_bytes += alloc_size;
-      g_mutex_unlock (&core->lock);
-      return;
+      return FALSE;
     }
   core->managed_bytes -= alloc_size;
+  return keep;
+}
+
+void
+_gcuda_pool_core_release (GCudaPoolCore *core,
+                          guint64        address,
+                          guint64        size)
+{
+  /* After gcuda_context_destroy() the memory went with the context. */
+  gboolean keep = !gcuda_context_is_destroyed (core->context);
+  gboolean to_driver;
+
+  g_mutex_lock (&core->lock);
+  to_driver = release_locked (core, address, size, keep);
   g_mutex_unlock (&core->lock);
-  if (keep)
+  if (to_driver)
     driver_free (core, address);
+}
+
+gboolean
+_gcuda_pool_core_free_address (GCudaPoolCore  *core,
+                               guint64         address,
+                               const char     *what,
+                               GError        **error)
+{
+  GCudaContext *context = g_atomic_pointer_get (&core->context);
+  gboolean keep = context != NULL && !gcuda_context_is_destroyed (context);
+  gboolean found, to_driver = FALSE;
+  gpointer size = NULL;
+
+  g_mutex_lock (&core->lock);
+  found = core->by_address != NULL &&
+          g_hash_table_steal_extended (core->by_address, GSIZE_TO_POINTER (address), NULL, &size);
+  if (found)
+    to_driver = release_locked (core, address, (guint64) GPOINTER_TO_SIZE (size), keep);
+  g_mutex_unlock (&core->lock);
+  if (!found)
+    {
+      /* Freeing twice lands here too: the first free forgot the block. */
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("0x%" G_GINT64_MODIFIER "x is not a block this %s handed out by address, or it was given back already"),
+                   address, _(what));
+      return FALSE;
+    }
+  if (to_driver)
+    driver_free (core, address);
+  return TRUE;
 }
 
 void

@@ -39,6 +39,7 @@ typedef struct {
   gpointer owner;
   GCudaContext *context;  /* NULL until the first allocation for the default context */
   GMutex context_lock;
+  GHashTable *by_address;  /* blocks handed out by address: address -> size; under @lock */
 } GCudaPoolCore;
 
 typedef enum {
@@ -58,8 +59,8 @@ void     _gcuda_pool_core_init        (GCudaPoolCore       *core,
                                        GCudaPoolAllocFunc   alloc,
                                        GCudaPoolFreeFunc    free_func,
                                        gpointer             owner);
-/* Frees the held blocks and drops the context; no block may be active any
- * more. */
+/* Frees the held blocks and those still handed out by address, and drops
+ * the context; no buffer may be active any more (each holds the pool). */
 void     _gcuda_pool_core_clear       (GCudaPoolCore       *core);
 /* What the pools' allocate() shares: 0 bytes is an error, the default
  * context is resolved the first time, a destroyed context is an error with
@@ -71,6 +72,19 @@ GCudaContext *_gcuda_pool_core_allocate (GCudaPoolCore     *core,
                                        guint64              size,
                                        const char          *destroyed_message,
                                        guint64             *address,
+                                       GError             **error);
+/* allocate() for the pools' _allocate_address(): the block is also
+ * recorded, so _gcuda_pool_core_free_address() can check what it is given. */
+gboolean _gcuda_pool_core_allocate_address (GCudaPoolCore  *core,
+                                       guint64              size,
+                                       const char          *destroyed_message,
+                                       guint64             *address,
+                                       GError             **error);
+/* Gives back a block from _gcuda_pool_core_allocate_address(); an address
+ * that is not one (or no longer) is an error naming @what. */
+gboolean _gcuda_pool_core_free_address (GCudaPoolCore      *core,
+                                       guint64              address,
+                                       const char          *what,
                                        GError             **error);
 /* Gives back a block allocate() returned for @size; when the context was
  * destroyed the memory is gone already and only the books change. */

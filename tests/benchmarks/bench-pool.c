@@ -3,6 +3,7 @@
  *
  * Per pair, in µs: gcuda_memory_pool_allocate() and dropping the buffer
  * (warm pool: the block is reused), the same with gcuda_buffer_free() first,
+ * gcuda_memory_pool_allocate_address() + free_address() (no buffer object),
  * gcuda_stream_pool_allocate() on one stream and dropping the buffer (the
  * driver's stream-ordered allocator; the stream is synchronized every 1000
  * pairs and at the end of a round, inside the timing),
@@ -38,10 +39,12 @@ typedef struct {
 typedef enum {
   POOL_UNREF,
   POOL_FREE,
+  POOL_ADDRESS,
   STREAM_POOL_UNREF,
   BUFFER_NEW,
   RAW_ALLOC,
   HOST_POOL,
+  HOST_POOL_ADDRESS,
   RAW_HOST_ALLOC,
   N_KINDS
 } Kind;
@@ -49,10 +52,12 @@ typedef enum {
 static const char *const kind_names[N_KINDS] = {
   "GCudaMemoryPool allocate + unref",
   "GCudaMemoryPool allocate + free + unref",
+  "GCudaMemoryPool allocate/free_address",
   "GCudaStreamPool allocate + unref",
   "gcuda_buffer_new + unref (no pool)",
   "raw cuMemAlloc + cuMemFree",
   "GCudaHostMemoryPool allocate + unref",
+  "GCudaHostMemoryPool allocate/free_address",
   "raw cuMemHostAlloc + cuMemFreeHost",
 };
 
@@ -110,6 +115,15 @@ run (Kind              kind,
             g_object_unref (buffer);
           }
           break;
+        case POOL_ADDRESS:
+          {
+            guint64 address;
+
+            if (G_UNLIKELY (!gcuda_memory_pool_allocate_address (pool, size, &address, &error) ||
+                            !gcuda_memory_pool_free_address (pool, address, &error)))
+              bench_gcuda_check (FALSE, error, "gcuda_memory_pool_allocate/free_address");
+          }
+          break;
         case STREAM_POOL_UNREF:
           {
             GCudaBuffer *buffer = gcuda_stream_pool_allocate (stream_pool, size, stream, &error);
@@ -146,6 +160,15 @@ run (Kind              kind,
             if (G_UNLIKELY (buffer == NULL))
               bench_gcuda_check (FALSE, error, "gcuda_host_memory_pool_allocate");
             g_object_unref (buffer);
+          }
+          break;
+        case HOST_POOL_ADDRESS:
+          {
+            guint64 address;
+
+            if (G_UNLIKELY (!gcuda_host_memory_pool_allocate_address (host_pool, size, &address, &error) ||
+                            !gcuda_host_memory_pool_free_address (host_pool, address, &error)))
+              bench_gcuda_check (FALSE, error, "gcuda_host_memory_pool_allocate/free_address");
           }
           break;
         case RAW_HOST_ALLOC:

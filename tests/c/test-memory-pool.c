@@ -2,7 +2,9 @@
  *
  * The cases under /memory-pool/nogpu need no driver and no GPU (the bin
  * helpers, and errors found before the driver is needed): run them alone,
- * in CI, with `-p /memory-pool/nogpu`. Every other case needs a GPU.
+ * in CI, with `-p /memory-pool/nogpu`. Every other case needs a GPU, or the
+ * mock driver (c-memory-pool-mock, a 256 MiB device: the churn and
+ * out-of-memory cases size themselves from the device's memory).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -633,6 +635,120 @@ test_drop_order (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* ------------------------------------------------------------ by address */
+
+/* Blocks handed out by address: the pool's bins and counters, no buffer
+ * object; what is given back is checked. */
+static void
+test_by_address (void)
+{
+  g_autoptr(GCudaContext) context = NULL;
+  GCudaMemoryPool *pool;
+  g_autoptr(GCudaBuffer) object = NULL;
+  guint64 address, again, base = 0, size = 0, free_before, free_after, total;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  context = gcuda_context_get_default (&error);
+  g_assert_no_error (error);
+  pool = gcuda_memory_pool_new (context);
+
+  g_assert_true (gcuda_memory_pool_allocate_address (pool, 1000, &address, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (address, !=, 0);
+  assert_counters (pool, 0, 1, block_size (1000), 1000);
+  /* a real allocation of the bin's size */
+  g_assert_true (gcuda_context_get_address_range (context, address, &base, &size, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (base, ==, address);
+  g_assert_cmpuint (size, ==, block_size (1000));
+
+  /* given back once; anything else is an error that changes nothing */
+  g_assert_true (gcuda_memory_pool_free_address (pool, address, &error));
+  g_assert_no_error (error);
+  assert_counters (pool, 1, 0, block_size (1000), 0);
+  g_assert_false (gcuda_memory_pool_free_address (pool, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_memory_pool_free_address (pool, 0, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  assert_counters (pool, 1, 0, block_size (1000), 0);
+
+  /* the same bins as buffers: LIFO across both forms */
+  g_assert_true (gcuda_memory_pool_allocate_address (pool, 995, &again, &error));
+  g_assert_cmpuint (again, ==, address);
+  g_assert_false (gcuda_memory_pool_free_address (pool, again + 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_true (gcuda_memory_pool_free_address (pool, again, &error));
+  object = pool_allocate (pool, 1000);
+  g_assert_cmpuint (gcuda_buffer_get_address (object), ==, address);
+  check_round_trip (object);
+  /* a buffer's block is not one handed out by address */
+  g_assert_false (gcuda_memory_pool_free_address (pool, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_clear_object (&object);
+  assert_counters (pool, 1, 0, block_size (1000), 0);
+
+  /* bad sizes as for allocate() */
+  g_assert_false (gcuda_memory_pool_allocate_address (pool, 0, &address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (address, ==, 0);
+  g_assert_false (gcuda_memory_pool_allocate_address (pool, G_MAXUINT64 / 2, &address, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpint (gcuda_driver_error_get_category (error->code), ==, GCUDA_ERROR_CATEGORY_MEMORY);
+  g_clear_error (&error);
+  g_assert_false (gcuda_memory_pool_allocate_address (NULL, 1, &address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (pool);
+
+  /* the pool releases the blocks still out by address when it goes */
+  g_assert_true (gcuda_context_get_memory_info (context, &free_before, &total, &error));
+  pool = gcuda_memory_pool_new (context);
+  g_assert_true (gcuda_memory_pool_allocate_address (pool, 64 * MiB, &address, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_context_get_memory_info (context, &free_after, &total, &error));
+  g_assert_cmpuint (free_after + 60 * MiB, <=, free_before);
+  g_object_unref (pool);
+  g_assert_true (gcuda_context_get_memory_info (context, &free_after, &total, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (free_after + 4 * MiB, >=, free_before);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* The host pool's blocks by address: host memory to read and write. */
+static void
+test_host_by_address (void)
+{
+  GCudaHostMemoryPool *pool;
+  g_autofree guint8 *data = random_data (5000);
+  guint64 address, again;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  pool = gcuda_host_memory_pool_new (NULL, 0);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &address, &error));
+  g_assert_no_error (error);
+  memcpy (GSIZE_TO_POINTER (address), data, 5000);
+  g_assert_cmpmem (GSIZE_TO_POINTER (address), 5000, data, 5000);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 1);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_bytes (pool), ==, 5000);
+  g_assert_true (gcuda_host_memory_pool_free_address (pool, address, &error));
+  g_assert_no_error (error);
+  g_assert_false (gcuda_host_memory_pool_free_address (pool, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 4990, &again, &error));
+  g_assert_cmpuint (again, ==, address);
+  g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 0, &again, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (pool);  /* with a block still out: released */
+  gcuda_test_assert_no_current_context ();
+}
+
 /* ------------------------------------------------------------ threads */
 
 #define N_THREADS 8
@@ -648,11 +764,37 @@ churn_thread (gpointer user_data)
 {
   ThreadsData *data = user_data;
   GCudaBuffer *mine[4] = { NULL, };
+  guint64 by_address[2] = { 0, };  /* blocks from allocate_address() */
 
   for (guint i = 0; i < 2000; i++)
     {
-      guint slot = (guint) g_random_int_range (0, G_N_ELEMENTS (mine));
+      guint slot = (guint) g_random_int_range (0, G_N_ELEMENTS (mine) + G_N_ELEMENTS (by_address));
 
+      if (slot >= G_N_ELEMENTS (mine))
+        {
+          guint64 *address = &by_address[slot - G_N_ELEMENTS (mine)];
+          GError *error = NULL;
+
+          if (*address != 0)
+            {
+              g_mutex_lock (&data->lock);
+              g_assert_true (g_hash_table_remove (data->live, GSIZE_TO_POINTER (*address)));
+              g_mutex_unlock (&data->lock);
+              g_assert_true (gcuda_memory_pool_free_address (data->pool, *address, &error));
+              g_assert_no_error (error);
+              *address = 0;
+            }
+          else
+            {
+              g_assert_true (gcuda_memory_pool_allocate_address (data->pool, (guint64) g_random_int_range (1, 1 << 16),
+                                                                 address, &error));
+              g_assert_no_error (error);
+              g_mutex_lock (&data->lock);
+              g_assert_true (g_hash_table_add (data->live, GSIZE_TO_POINTER (*address)));
+              g_mutex_unlock (&data->lock);
+            }
+          continue;
+        }
       if (mine[slot] != NULL)
         {
           guint64 address = gcuda_buffer_get_address (mine[slot]);
@@ -694,6 +836,14 @@ churn_thread (gpointer user_data)
         g_hash_table_remove (data->live, GSIZE_TO_POINTER (gcuda_buffer_get_address (mine[slot])));
         g_mutex_unlock (&data->lock);
         g_clear_object (&mine[slot]);
+      }
+  for (guint slot = 0; slot < G_N_ELEMENTS (by_address); slot++)
+    if (by_address[slot] != 0)
+      {
+        g_mutex_lock (&data->lock);
+        g_hash_table_remove (data->live, GSIZE_TO_POINTER (by_address[slot]));
+        g_mutex_unlock (&data->lock);
+        g_assert_true (gcuda_memory_pool_free_address (data->pool, by_address[slot], NULL));
       }
   return NULL;
 }
@@ -827,6 +977,8 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-pool/drop-order", test_drop_order);
   g_test_add_func ("/memory-pool/threads", test_threads);
   g_test_add_func ("/memory-pool/host", test_host_pool);
+  g_test_add_func ("/memory-pool/by-address", test_by_address);
+  g_test_add_func ("/memory-pool/host-by-address", test_host_by_address);
 
   return g_test_run ();
 }
