@@ -22,7 +22,11 @@
  * (gcuda_array_copy_from_buffer(), gcuda_array_copy_to_buffer()) and other
  * arrays (gcuda_array_copy_from_array()); part of it with #GCudaCopy2D and
  * #GCudaCopy3D (gcuda_copy_3d_set_src_array()). In the packed layout, x
- * (the width) varies fastest, then y, then z (or the layer).
+ * (the width) varies fastest, then y, then z (or the layer). A byte range
+ * of a 1D array is copied from and to host memory, buffers and other 1D
+ * arrays with gcuda_array_upload_range() and its siblings (PyCUDA's
+ * `memcpy_htoa()`, `memcpy_atoh()`, `memcpy_dtoa()`, `memcpy_atod()`,
+ * `memcpy_atoa()`).
  *
  * The array is destroyed when the last reference goes, or at once with
  * gcuda_array_free(); every later use is %GCUDA_ERROR_FREED. Textures and
@@ -435,6 +439,8 @@ gcuda_array_new (GCudaContext                *context,
  * gcuda_array_get_context:
  * @self: a #GCudaArray
  *
+ * The context the array was made in.
+ *
  * Returns: (transfer none): the array's context
  *
  * Since: 1.0
@@ -484,6 +490,8 @@ gcuda_array_get_size (GCudaArray *self)
 /**
  * gcuda_array_is_freed:
  * @self: a #GCudaArray
+ *
+ * Whether the array was destroyed with gcuda_array_free().
  *
  * Returns: %TRUE when gcuda_array_free() was called
  *
@@ -886,4 +894,428 @@ gcuda_array_copy_from_array (GCudaArray  *self,
       return FALSE;
     }
   return whole_copy (self, TRUE, SIDE_ARRAY, NULL, 0, source, error);
+}
+
+/* ------------------------------------------------------------ byte ranges of 1D arrays */
+
+typedef enum {
+  RANGE_HTOA,
+  RANGE_ATOH,
+  RANGE_DTOA,
+  RANGE_ATOD,
+  RANGE_ATOA,
+} RangeDirection;
+
+/* @self is a live 1D array and @offset + @size lies within its bytes, both
+ * multiples of the element size (the driver copies whole elements). */
+static gboolean
+check_array_range (GCudaArray   *self,
+                   const char   *what,
+                   guint64       offset,
+                   guint64       size,
+                   GError      **error)
+{
+  guint64 row_bytes, rows, slices;
+  guint element;
+
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (self->desc.height != 0 || self->desc.depth != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Byte-range copies need a 1D array (height and depth 0), but %s is %" G_GUINT64_FORMAT
+                     " × %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ": copy all of it with "
+                     "gcuda_array_upload() and the other whole-array copies, or part of it with "
+                     "GCudaCopy2D or GCudaCopy3D"),
+                   what, self->desc.width, self->desc.height, self->desc.depth);
+      return FALSE;
+    }
+  _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
+  if (offset > row_bytes || size > row_bytes - offset)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside %s of %"
+                     G_GUINT64_FORMAT " bytes"),
+                   offset, offset + size, what, row_bytes);
+      return FALSE;
+    }
+  element = gcuda_array_descriptor_get_element_size (&self->desc);
+  if (offset % element != 0 || size % element != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The offset (%" G_GUINT64_FORMAT ") and size (%" G_GUINT64_FORMAT ") in %s must be "
+                     "multiples of its element size, %u bytes"),
+                   offset, size, what, element);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* @buffer is a live buffer of @self's context holding @offset + @size,
+ * aligned there to @self's element size (the driver's AtoD requires it). */
+static gboolean
+check_buffer_range (GCudaArray   *self,
+                    GCudaBuffer  *buffer,
+                    guint64       offset,
+                    guint64       size,
+                    GError      **error)
+{
+  guint64 total;
+  guint element;
+
+  if (!GCUDA_IS_BUFFER (buffer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      return FALSE;
+    }
+  if (gcuda_buffer_is_freed (buffer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The buffer was freed"));
+      return FALSE;
+    }
+  if (gcuda_buffer_get_context (buffer) != self->context)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                           _("The buffer and the array belong to different contexts"));
+      return FALSE;
+    }
+  total = gcuda_buffer_get_size (buffer);
+  if (offset > total || size > total - offset)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
+                     G_GUINT64_FORMAT " bytes"),
+                   offset, offset + size, total);
+      return FALSE;
+    }
+  element = gcuda_array_descriptor_get_element_size (&self->desc);
+  if ((gcuda_buffer_get_address (buffer) + offset) % element != 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The buffer's address at offset %" G_GUINT64_FORMAT " is not aligned to the "
+                     "array's element size, %u bytes"),
+                   offset, element);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One checked 1D copy between @self at @offset and @host, @device or @other
+ * at @other_offset, then (except into the host, which the driver finishes
+ * before returning) a wait for the legacy stream, as whole_copy() does. */
+static gboolean
+range_copy (GCudaArray      *self,
+            RangeDirection   direction,
+            guint64          offset,
+            gpointer         host,
+            CUdeviceptr      device,
+            GCudaArray      *other,
+            guint64          other_offset,
+            guint64          size,
+            GError         **error)
+{
+  const GCudaDriver *drv;
+  GCudaContextScope scope;
+  gboolean ok = FALSE;
+
+  if (size == 0)
+    return TRUE;
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  drv = GCUDA_DRV;
+  switch (direction)
+    {
+    case RANGE_HTOA:
+      ok = GCUDA_CHECK (drv->fn_cuMemcpyHtoA (self->handle, offset, host, size), "cuMemcpyHtoA", error);
+      break;
+    case RANGE_ATOH:
+      ok = GCUDA_CHECK (drv->fn_cuMemcpyAtoH (host, self->handle, offset, size), "cuMemcpyAtoH", error);
+      break;
+    case RANGE_DTOA:
+      ok = GCUDA_CHECK (drv->fn_cuMemcpyDtoA (self->handle, offset, device, size), "cuMemcpyDtoA", error);
+      break;
+    case RANGE_ATOD:
+      ok = GCUDA_CHECK (drv->fn_cuMemcpyAtoD (device, self->handle, offset, size), "cuMemcpyAtoD", error);
+      break;
+    case RANGE_ATOA:
+      ok = GCUDA_CHECK (drv->fn_cuMemcpyAtoA (self->handle, offset, other->handle, other_offset, size),
+                        "cuMemcpyAtoA", error);
+      break;
+    }
+  if (ok && direction != RANGE_ATOH)
+    ok = _gcuda_legacy_stream_synchronize (error);
+  _gcuda_context_leave (&scope);
+  return ok;
+}
+
+static gboolean
+host_range_copy (GCudaArray      *self,
+                 RangeDirection   direction,
+                 guint64          offset,
+                 guint64          address,
+                 guint64          size,
+                 GError         **error)
+{
+  if (!check_array_range (self, _("the array"), offset, size, error))
+    return FALSE;
+  if (size != 0 && address == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
+      return FALSE;
+    }
+  return range_copy (self, direction, offset, GSIZE_TO_POINTER (address), 0, NULL, 0, size, error);
+}
+
+static gboolean
+buffer_range_copy (GCudaArray      *self,
+                   RangeDirection   direction,
+                   guint64          offset,
+                   GCudaBuffer     *buffer,
+                   guint64          buffer_offset,
+                   guint64          size,
+                   GError         **error)
+{
+  if (!check_array_range (self, _("the array"), offset, size, error) ||
+      !check_buffer_range (self, buffer, buffer_offset, size, error))
+    return FALSE;
+  return range_copy (self, direction, offset, NULL,
+                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, 0, size, error);
+}
+
+/**
+ * gcuda_array_upload_range:
+ * @self: a 1D #GCudaArray
+ * @offset: where to write, in bytes from the start of the array
+ * @data: (array length=size) (nullable): the bytes to write
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies host data into part of a 1D array (PyCUDA's
+ * `memcpy_htoa(ary, index, src)`, the driver's `cuMemcpyHtoA()`) and
+ * returns when the copy is done.
+ *
+ * The byte-range copies (this one, gcuda_array_download_range(),
+ * gcuda_array_copy_range_from_buffer(), gcuda_array_copy_range_to_buffer()
+ * and gcuda_array_copy_range_from_array()) work on 1D arrays only: height
+ * and depth 0, else %GCUDA_ERROR_INVALID_ARGUMENT (copy all of another
+ * array with gcuda_array_upload() & co, part of it with #GCudaCopy2D or
+ * #GCudaCopy3D). @offset and @size count bytes, must be multiples of the
+ * array's element size (else %GCUDA_ERROR_INVALID_ARGUMENT) and must lie
+ * within the array's width × element size bytes (else
+ * %GCUDA_ERROR_OUT_OF_BOUNDS). A freed array is %GCUDA_ERROR_FREED. A size
+ * of 0 copies nothing and succeeds once these checks pass.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_upload_range (GCudaArray    *self,
+                          guint64        offset,
+                          const guint8  *data,
+                          gsize          size,
+                          GError       **error)
+{
+  return host_range_copy (self, RANGE_HTOA, offset, (guint64) GPOINTER_TO_SIZE (data), size, error);
+}
+
+/**
+ * gcuda_array_upload_range_from_address:
+ * @self: a 1D #GCudaArray
+ * @offset: where to write, in bytes from the start of the array
+ * @address: the host address of the data
+ * @size: the number of bytes there
+ * @error: return location for a #GError
+ *
+ * gcuda_array_upload_range() from an address (a numpy array's data,
+ * without a copy in the binding).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_upload_range_from_address (GCudaArray  *self,
+                                       guint64      offset,
+                                       guint64      address,
+                                       guint64      size,
+                                       GError     **error)
+{
+  return host_range_copy (self, RANGE_HTOA, offset, address, size, error);
+}
+
+/**
+ * gcuda_array_download_range:
+ * @self: a 1D #GCudaArray
+ * @offset: where to read, in bytes from the start of the array
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Reads part of a 1D array into host memory (PyCUDA's
+ * `memcpy_atoh(dest, ary, index)`, the driver's `cuMemcpyAtoH()`); the
+ * checks are those of gcuda_array_upload_range().
+ *
+ * Returns: (transfer full): the @size bytes, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_array_download_range (GCudaArray  *self,
+                            guint64      offset,
+                            guint64      size,
+                            GError     **error)
+{
+  guint8 *data;
+
+  if (!check_array_range (self, _("the array"), offset, size, error))
+    return NULL;
+  if (size == 0)
+    return g_bytes_new (NULL, 0);
+  data = g_malloc (size);
+  if (!range_copy (self, RANGE_ATOH, offset, data, 0, NULL, 0, size, error))
+    {
+      g_free (data);
+      return NULL;
+    }
+  return g_bytes_new_take (data, size);
+}
+
+/**
+ * gcuda_array_download_range_to_address:
+ * @self: a 1D #GCudaArray
+ * @offset: where to read, in bytes from the start of the array
+ * @address: the host address to write to
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * gcuda_array_download_range() into memory the caller owns (a numpy
+ * array).
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_download_range_to_address (GCudaArray  *self,
+                                       guint64      offset,
+                                       guint64      address,
+                                       guint64      size,
+                                       GError     **error)
+{
+  return host_range_copy (self, RANGE_ATOH, offset, address, size, error);
+}
+
+/**
+ * gcuda_array_copy_range_from_buffer:
+ * @self: a 1D #GCudaArray
+ * @offset: where to write, in bytes from the start of the array
+ * @buffer: the device buffer to read
+ * @buffer_offset: where to read in @buffer, in bytes
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies device memory into part of a 1D array (PyCUDA's
+ * `memcpy_dtoa(ary, index, src, len)`, the driver's `cuMemcpyDtoA()`) and
+ * returns when the copy is done. Besides the checks of
+ * gcuda_array_upload_range(): @buffer_offset + @size must lie within the
+ * buffer (else %GCUDA_ERROR_OUT_OF_BOUNDS), the buffer's address at
+ * @buffer_offset must be a multiple of the array's element size (else
+ * %GCUDA_ERROR_INVALID_ARGUMENT), a freed buffer is %GCUDA_ERROR_FREED and
+ * one of another context %GCUDA_ERROR_CONTEXT_MISMATCH.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_range_from_buffer (GCudaArray   *self,
+                                    guint64       offset,
+                                    GCudaBuffer  *buffer,
+                                    guint64       buffer_offset,
+                                    guint64       size,
+                                    GError      **error)
+{
+  return buffer_range_copy (self, RANGE_DTOA, offset, buffer, buffer_offset, size, error);
+}
+
+/**
+ * gcuda_array_copy_range_to_buffer:
+ * @self: a 1D #GCudaArray
+ * @offset: where to read, in bytes from the start of the array
+ * @buffer: the device buffer to write to
+ * @buffer_offset: where to write in @buffer, in bytes
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies part of a 1D array into device memory (PyCUDA's
+ * `memcpy_atod(dest, ary, index, len)`, the driver's `cuMemcpyAtoD()`) and
+ * returns when the copy is done; the checks are those of
+ * gcuda_array_copy_range_from_buffer().
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_range_to_buffer (GCudaArray   *self,
+                                  guint64       offset,
+                                  GCudaBuffer  *buffer,
+                                  guint64       buffer_offset,
+                                  guint64       size,
+                                  GError      **error)
+{
+  return buffer_range_copy (self, RANGE_ATOD, offset, buffer, buffer_offset, size, error);
+}
+
+/**
+ * gcuda_array_copy_range_from_array:
+ * @self: the destination, a 1D #GCudaArray
+ * @offset: where to write, in bytes from the start of @self
+ * @source: the source, a 1D #GCudaArray
+ * @source_offset: where to read, in bytes from the start of @source
+ * @size: the number of bytes
+ * @error: return location for a #GError
+ *
+ * Copies part of one 1D array into another (PyCUDA's
+ * `memcpy_atoa(dest, dest_index, src, src_index, len)`, the driver's
+ * `cuMemcpyAtoA()`) and returns when the copy is done. Both arrays go
+ * through the checks of gcuda_array_upload_range(); their formats may
+ * differ but their element sizes must be equal (else
+ * %GCUDA_ERROR_INVALID_ARGUMENT), and they must share a context (else
+ * %GCUDA_ERROR_CONTEXT_MISMATCH). @source may be @self.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_array_copy_range_from_array (GCudaArray  *self,
+                                   guint64      offset,
+                                   GCudaArray  *source,
+                                   guint64      source_offset,
+                                   guint64      size,
+                                   GError     **error)
+{
+  guint dst_element, src_element;
+
+  if (!check_array_range (self, _("the destination array"), offset, size, error) ||
+      !check_array_range (source, _("the source array"), source_offset, size, error))
+    return FALSE;
+  if (source->context != self->context)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                           _("The two arrays belong to different contexts"));
+      return FALSE;
+    }
+  dst_element = gcuda_array_descriptor_get_element_size (&self->desc);
+  src_element = gcuda_array_descriptor_get_element_size (&source->desc);
+  if (dst_element != src_element)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The source array's elements have %u bytes, the destination's %u: "
+                     "a range copy needs equal element sizes"),
+                   src_element, dst_element);
+      return FALSE;
+    }
+  return range_copy (self, RANGE_ATOA, offset, NULL, 0, source, source_offset, size, error);
 }

@@ -146,6 +146,11 @@ G_BEGIN_DECLS
   X (cuProfilerStart, 4000) \
   X (cuProfilerStop, 4000) \
   /* arrays and textures (issue 6) */ \
+  X (cuMemcpyHtoA, 3020) \
+  X (cuMemcpyAtoH, 3020) \
+  X (cuMemcpyDtoA, 3020) \
+  X (cuMemcpyAtoD, 3020) \
+  X (cuMemcpyAtoA, 3020) \
   X (cuArray3DCreate, 3020) \
   X (cuArrayDestroy, 2000) \
   X (cuTexObjectCreate, 5000) \

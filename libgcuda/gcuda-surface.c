@@ -190,6 +190,8 @@ gcuda_surface_get_handle (GCudaSurface *self)
  * gcuda_surface_get_array:
  * @self: a #GCudaSurface
  *
+ * The array the surface reads and writes; the surface keeps it alive.
+ *
  * Returns: (transfer none): the array the surface accesses
  *
  * Since: 1.0

@@ -516,6 +516,9 @@ gcuda_texture_get_context (GCudaTexture *self)
  * gcuda_texture_get_array:
  * @self: a #GCudaTexture
  *
+ * The array a texture made by gcuda_texture_new_from_array() reads; the
+ * texture keeps it alive.
+ *
  * Returns: (transfer none) (nullable): the array read, or %NULL
  *
  * Since: 1.0

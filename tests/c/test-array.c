@@ -1,6 +1,7 @@
 /* test-array.c: GCudaArray, GCudaTexture, GCudaSurface and arrays as copy
- * endpoints on a real GPU, checked against host computations on fresh
- * random data; what they refuse before the driver is called
+ * endpoints (whole arrays, boxes, byte ranges of 1D arrays) on a real GPU,
+ * checked against host computations on fresh random data; what they refuse
+ * before the driver is called
  *
  * /array/nogpu/... also run without a GPU (suite nogpu): descriptor checks
  * and the kernel sources of this file compiled for sm_90.
@@ -340,6 +341,357 @@ test_copy_endpoints (void)
   gcuda_array_free (a);
   g_assert_false (gcuda_copy_3d_execute (c3, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+
+  gcuda_test_assert_no_current_context ();
+}
+
+/* ------------------------------------------------------------ GPU: byte ranges of 1D arrays */
+/* The byte-range copies refuse a missing array with a GError (a binding's
+ * None), no driver needed. */
+static void
+test_range_not_array (void)
+{
+  guint8 host[16] = { 0 };
+  GError *error = NULL;
+
+  g_assert_false (gcuda_array_upload_range (NULL, 0, host, sizeof host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_null (gcuda_array_download_range (NULL, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_download_range_to_address (NULL, 0, (guint64) GPOINTER_TO_SIZE (host), 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_from_buffer (NULL, 0, NULL, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_to_buffer (NULL, 0, NULL, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_from_array (NULL, 0, NULL, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+}
+
+
+static guint8 *
+random_bytes (gsize n)
+{
+  guint8 *bytes = g_malloc (MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    bytes[i] = (guint8) g_random_int ();
+  return bytes;
+}
+
+/* The whole of 1D @array equals @expected. */
+static void
+assert_array_bytes (GCudaArray *array, const guint8 *expected, gsize size)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  bytes = gcuda_array_download (array, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), expected, size);
+}
+
+static void
+assert_buffer_bytes (GCudaBuffer *buffer, const guint8 *expected, gsize size)
+{
+  g_autofree guint8 *back = g_malloc0 (size);
+  GError *error = NULL;
+
+  g_assert_true (gcuda_buffer_download_to_address (buffer, 0, (guint64) GPOINTER_TO_SIZE (back), size, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (back, size, expected, size);
+}
+
+/* Every direction of the byte-range copies with non-zero offsets, each
+ * checked against a host model of the array or buffer. */
+static void
+test_range_copies (void)
+{
+  const gsize w = 1000, bw = 2000;             /* float elements */
+  const gsize nbytes = w * 4, bbytes = bw * 4;
+  g_autofree guint8 *model = NULL;
+  g_autofree guint8 *bmodel = NULL;
+  g_autofree guint8 *part = NULL;
+  g_autofree guint8 *back = NULL;
+  g_autoptr(GCudaArray) a = NULL;
+  g_autoptr(GCudaArray) b = NULL;
+  g_autoptr(GCudaBuffer) buf = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  model = (guint8 *) random_floats (w);
+  a = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
+
+  /* htoa: the whole array, then 300 elements at element 17 */
+  g_assert_true (gcuda_array_upload_range (a, 0, model, nbytes, &error));
+  g_assert_no_error (error);
+  assert_array_bytes (a, model, nbytes);
+  part = (guint8 *) random_floats (300);
+  g_assert_true (gcuda_array_upload_range_from_address (a, 17 * 4, (guint64) GPOINTER_TO_SIZE (part),
+                                                        300 * 4, &error));
+  g_assert_no_error (error);
+  memcpy (model + 17 * 4, part, 300 * 4);
+  assert_array_bytes (a, model, nbytes);
+
+  /* the last element alone */
+  g_clear_pointer (&part, g_free);
+  part = (guint8 *) random_floats (1);
+  g_assert_true (gcuda_array_upload_range (a, nbytes - 4, part, 4, &error));
+  g_assert_no_error (error);
+  memcpy (model + nbytes - 4, part, 4);
+  assert_array_bytes (a, model, nbytes);
+
+  /* atoh: a slice into caller memory and into GBytes */
+  back = g_malloc0 (200 * 4);
+  g_assert_true (gcuda_array_download_range_to_address (a, 123 * 4, (guint64) GPOINTER_TO_SIZE (back),
+                                                        200 * 4, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (back, 200 * 4, model + 123 * 4, 200 * 4);
+  bytes = gcuda_array_download_range (a, 601 * 4, 399 * 4, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), model + 601 * 4, 399 * 4);
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* size 0: nothing copied, no error */
+  g_assert_true (gcuda_array_upload_range (a, 8, NULL, 0, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_array_upload_range (a, nbytes, NULL, 0, &error));
+  g_assert_no_error (error);
+  bytes = gcuda_array_download_range (a, 40, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  assert_array_bytes (a, model, nbytes);
+
+  /* dtoa: 250 elements of the buffer at element 64 into the array at 500 */
+  bmodel = (guint8 *) random_floats (bw);
+  buf = gcuda_buffer_new (NULL, bbytes, &error);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_upload (buf, 0, bmodel, bbytes, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_array_copy_range_from_buffer (a, 500 * 4, buf, 64 * 4, 250 * 4, &error));
+  g_assert_no_error (error);
+  memcpy (model + 500 * 4, bmodel + 64 * 4, 250 * 4);
+  assert_array_bytes (a, model, nbytes);
+
+  /* atod: 400 elements of the array at 10 into the buffer at 1000 */
+  g_assert_true (gcuda_array_copy_range_to_buffer (a, 10 * 4, buf, 1000 * 4, 400 * 4, &error));
+  g_assert_no_error (error);
+  memcpy (bmodel + 1000 * 4, model + 10 * 4, 400 * 4);
+  assert_buffer_bytes (buf, bmodel, bbytes);
+
+  /* atoa: into an int32 array (same element size, other format: the bits
+   * are copied as they are), then within one array */
+  {
+    g_autofree guint8 *b_model = random_bytes (600 * 4);
+
+    b = make_array (600, 0, 0, GCUDA_ARRAY_FORMAT_SIGNED_INT32, 1, GCUDA_ARRAY_FLAGS_NONE);
+    g_assert_true (gcuda_array_upload (b, b_model, 600 * 4, &error));
+    g_assert_no_error (error);
+    g_assert_true (gcuda_array_copy_range_from_array (b, 7 * 4, a, 300 * 4, 350 * 4, &error));
+    g_assert_no_error (error);
+    memcpy (b_model + 7 * 4, model + 300 * 4, 350 * 4);
+    assert_array_bytes (b, b_model, 600 * 4);
+    assert_array_bytes (a, model, nbytes);            /* the source is unchanged */
+
+    g_assert_true (gcuda_array_copy_range_from_array (a, 0, a, 800 * 4, 100 * 4, &error));
+    g_assert_no_error (error);
+    memmove (model, model + 800 * 4, 100 * 4);
+    assert_array_bytes (a, model, nbytes);
+  }
+
+  /* 2-channel float elements (8 bytes): offsets count bytes */
+  {
+    const gsize e = 333;
+    g_autofree guint8 *m2 = (guint8 *) random_floats (2 * e);
+    g_autofree guint8 *p2 = (guint8 *) random_floats (2 * 50);
+    g_autoptr(GCudaArray) c = make_array (e, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 2, GCUDA_ARRAY_FLAGS_NONE);
+
+    g_assert_true (gcuda_array_upload (c, m2, e * 8, &error));
+    g_assert_no_error (error);
+    g_assert_true (gcuda_array_upload_range (c, 281 * 8, p2, 50 * 8, &error));
+    g_assert_no_error (error);
+    memcpy (m2 + 281 * 8, p2, 50 * 8);
+    assert_array_bytes (c, m2, e * 8);
+    g_assert_true (gcuda_array_copy_range_to_buffer (c, 3 * 8, buf, 24, 100 * 8, &error));
+    g_assert_no_error (error);
+    memcpy (bmodel + 24, m2 + 3 * 8, 100 * 8);
+    assert_buffer_bytes (buf, bmodel, bbytes);
+  }
+
+  gcuda_test_assert_no_current_context ();
+}
+
+/* What the byte-range copies refuse before the driver, and that a refused
+ * copy leaves the array as it was. */
+static void
+test_range_bad_input (void)
+{
+  const gsize w = 64, nbytes = w * 4;
+  g_autofree guint8 *model = NULL;
+  g_autofree guint8 *host = g_malloc0 (4096);
+  g_autoptr(GCudaArray) a = NULL;
+  g_autoptr(GCudaArray) wide = NULL;
+  g_autoptr(GCudaArray) freed = NULL;
+  g_autoptr(GCudaBuffer) buf = NULL;
+  g_autoptr(GCudaBuffer) dead = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  guint64 hp = (guint64) GPOINTER_TO_SIZE (host);
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  model = (guint8 *) random_floats (w);
+  a = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
+  g_assert_true (gcuda_array_upload (a, model, nbytes, &error));
+  g_assert_no_error (error);
+  buf = gcuda_buffer_new (NULL, 1024, &error);
+  g_assert_no_error (error);
+
+  /* not 1D: a 2D array and 1D layers */
+  {
+    g_autoptr(GCudaArray) two_d = make_array (16, 4, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
+    g_autoptr(GCudaArray) layers = make_array (16, 0, 3, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_LAYERED);
+    GCudaArray *not_1d[] = { two_d, layers };
+
+    for (guint i = 0; i < G_N_ELEMENTS (not_1d); i++)
+      {
+        g_assert_false (gcuda_array_upload_range (not_1d[i], 0, host, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_false (gcuda_array_download_range_to_address (not_1d[i], 0, hp, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_null (gcuda_array_download_range (not_1d[i], 0, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_false (gcuda_array_copy_range_from_buffer (not_1d[i], 0, buf, 0, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_false (gcuda_array_copy_range_to_buffer (not_1d[i], 0, buf, 0, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_false (gcuda_array_copy_range_from_array (a, 0, not_1d[i], 0, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+        g_assert_false (gcuda_array_copy_range_from_array (not_1d[i], 0, a, 0, 16, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+      }
+  }
+
+  /* out of the array: offset past the end, size past the end, overflow */
+  {
+    const guint64 bad[][2] = {
+      { nbytes + 4, 4 }, { 4, nbytes }, { 0, nbytes + 4 },
+      { G_MAXUINT64 - 3, 8 }, { 4, G_MAXUINT64 - 3 }, { G_MAXUINT64, G_MAXUINT64 },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        guint64 off = bad[i][0], size = bad[i][1];
+
+        g_assert_false (gcuda_array_upload_range_from_address (a, off, hp, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_false (gcuda_array_download_range_to_address (a, off, hp, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_null (gcuda_array_download_range (a, off, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_false (gcuda_array_copy_range_from_buffer (a, off, buf, 0, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_false (gcuda_array_copy_range_to_buffer (a, off, buf, 0, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_false (gcuda_array_copy_range_from_array (a, off, a, 0, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+        g_assert_false (gcuda_array_copy_range_from_array (a, 0, a, off, size, &error));
+        gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+      }
+    g_assert_false (gcuda_array_upload_range (a, nbytes - 4, host, 8, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+  }
+
+  /* out of the buffer (1024 bytes): past the end and overflow */
+  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, buf, 1024 - 8, 16, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, 2048, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, G_MAXUINT64 - 3, 8, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+
+  /* not whole elements, a misaligned buffer offset, a NULL host address */
+  g_assert_false (gcuda_array_upload_range (a, 2, host, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_download_range_to_address (a, 4, hp, 6, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, 2, 8, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, buf, 6, 8, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_upload_range_from_address (a, 0, 0, 8, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_download_range_to_address (a, 0, 0, 8, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* atoa between different element sizes (4 and 8 bytes) */
+  wide = make_array (32, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 2, GCUDA_ARRAY_FLAGS_NONE);
+  g_assert_false (gcuda_array_copy_range_from_array (wide, 0, a, 0, 16, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_array_copy_range_from_array (a, 0, wide, 0, 16, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  /* freed array (either end) and freed buffer */
+  freed = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
+  gcuda_array_free (freed);
+  g_assert_false (gcuda_array_upload_range (freed, 0, host, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_null (gcuda_array_download_range (freed, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_array_copy_range_to_buffer (freed, 0, buf, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_array_copy_range_from_array (a, 0, freed, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_array_copy_range_from_array (freed, 0, a, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  dead = gcuda_buffer_new (NULL, 1024, &error);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_free (dead, &error));
+  g_assert_no_error (error);
+  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, dead, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, dead, 0, 4, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+
+  /* a buffer and an array of another context */
+  {
+    g_autoptr(GCudaDevice) device = gcuda_test_get_device ();
+    g_autoptr(GCudaContext) other = gcuda_device_create_context (device, 0, &error);
+    g_autoptr(GCudaBuffer) foreign_buf = NULL;
+    g_autoptr(GCudaArray) foreign = NULL;
+    g_autoptr(GCudaArrayDescriptor) desc =
+      gcuda_array_descriptor_new (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
+
+    g_assert_no_error (error);
+    foreign_buf = gcuda_buffer_new (other, 1024, &error);
+    g_assert_no_error (error);
+    foreign = gcuda_array_new (other, desc, &error);
+    g_assert_no_error (error);
+    g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, foreign_buf, 0, 4, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, foreign_buf, 0, 4, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_false (gcuda_array_copy_range_from_array (a, 0, foreign, 0, 4, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_false (gcuda_array_copy_range_from_array (foreign, 0, a, 0, 4, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+
+    g_clear_object (&foreign);
+    g_clear_object (&foreign_buf);
+    g_assert_true (gcuda_context_destroy (other, &error));
+    g_assert_no_error (error);
+  }
+
+  /* none of that touched the array */
+  assert_array_bytes (a, model, nbytes);
+  bytes = gcuda_array_download_range (a, 0, nbytes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), model, nbytes);
 
   gcuda_test_assert_no_current_context ();
 }
@@ -692,8 +1044,11 @@ main (int    argc,
 
   g_test_add_func ("/array/nogpu/sources", test_sources);
   g_test_add_func ("/array/nogpu/descriptor", test_descriptor);
+  g_test_add_func ("/array/nogpu/range-not-array", test_range_not_array);
   g_test_add_func ("/array/copies", test_copies);
   g_test_add_func ("/array/copy-endpoints", test_copy_endpoints);
+  g_test_add_func ("/array/range-copies", test_range_copies);
+  g_test_add_func ("/array/range-bad-input", test_range_bad_input);
   g_test_add_func ("/array/texture-2d", test_texture_2d);
   g_test_add_func ("/array/texture-3d-int16", test_texture_3d_int16);
   g_test_add_func ("/array/texture-layered", test_texture_layered);
