@@ -3,79 +3,188 @@
 #
 # The Python counterpart of bench-pool.c: µs per pair, best and median of 7
 # rounds of 20 000 pairs (after a warm-up round), for 4 KiB, 1 MiB and 64 MiB.
+# Each path runs its pairs in a loop of its own (no call per pair around it).
 #
 #   --gcuda  (a Python with PyGObject): GCuda.DeviceMemoryPool().allocate(n)
-#            then dropping the buffer, and the same with buf.free(); and
-#            GCuda.PageLockedMemoryPool().allocate(n, uint8) then dropping it.
+#            then dropping the buffer, through the override's fast path (the
+#            _gcuda_launch extension, when it was built with PyGObject's C
+#            API) and forced through PyGObject; the same with buf.free();
+#            GCuda.PageLockedMemoryPool().allocate(n, uint8) then dropping it;
+#            GCuda.StreamPool's allocate(n, stream) then dropping the buffer
+#            (freed on the stream; the stream synchronized every 1000 pairs,
+#            as bench-pool.c does).
 #   --raw    (e.g. python3.12 with CuPy): cupy.cuda.MemoryPool().malloc(n)
-#            then dropping it, and cupy.cuda.PinnedMemoryPool likewise.
+#            then dropping it; cupy.cuda.MemoryAsyncPool (stream-ordered, on
+#            a stream of its own, synchronized every 1000 pairs);
+#            cupy.cuda.PinnedMemoryPool().malloc(n) alone, and with
+#            numpy.frombuffer() over it (a numpy array, as
+#            PageLockedMemoryPool gives).
 #
-# It asserts nothing. Exit status 77: nothing could be measured (no GPU, or
-# the mode's modules missing).
+# `--json FILE` writes the figures; `--merge FILE...` prints the figures of
+# several runs as one table, with the issue's targets. It asserts nothing.
+# Exit status 77: nothing could be measured (no GPU, or the mode's modules
+# missing).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
+import json
 import statistics
 import sys
 import time
 
 SKIP = 77
 SIZES = [4096, 1 << 20, 64 << 20]
+SYNC_EVERY = 1000  # pairs between synchronizes of the stream-ordered pools
+
+DEVICE_FAST = 'GCuda DeviceMemoryPool allocate + drop'
+DEVICE_PYGOBJECT = 'GCuda DeviceMemoryPool allocate + drop (PyGObject)'
+PAGELOCKED = 'GCuda PageLockedMemoryPool allocate + drop'
+CUPY_DEVICE = 'CuPy MemoryPool malloc + drop'
+CUPY_PINNED_NUMPY = 'CuPy PinnedMemoryPool malloc + frombuffer'
 
 
-def measure(pair, rounds, pairs):
-    for _ in range(max(pairs // 10, 1)):
-        pair()
+def measure(run, rounds, pairs):
+    """@run(n) makes n pairs; best and median µs per pair."""
+    run(max(pairs // 10, 1))
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        for _ in range(pairs):
-            pair()
+        run(pairs)
         times.append((time.perf_counter() - start) / pairs * 1e6)
     return min(times), statistics.median(times)
+
+
+def stream_ordered(pair, synchronize):
+    """@pair() @n times, @synchronize() every SYNC_EVERY pairs and at the end."""
+    def run(n):
+        done = 0
+        while done < n:
+            batch = min(SYNC_EVERY, n - done)
+            for _ in range(batch):
+                pair()
+            synchronize()
+            done += batch
+    return run
 
 
 def gcuda_paths(size):
     import gi
     gi.require_version('GCuda', '1.0')
     from gi.repository import GCuda
+    from gi.overrides import GCuda as impl
     import numpy as np
 
     pool = GCuda.DeviceMemoryPool()
     host_pool = GCuda.PageLockedMemoryPool()
     allocate = pool.allocate
     allocate(size)  # raises without a driver or device (the pools are lazy)
+    fast = impl._pool_binding() is not None
+    # the introspected call with the override's error wrapper: the path
+    # before the extension's pool calls
+    pygobject = GCuda.MemoryPool.allocate.__wrapped__
+    host_allocate = host_pool.allocate
+    u8 = np.uint8
 
-    def unref():
-        allocate(size)
+    def unref(n):
+        for _ in range(n):
+            allocate(size)
 
-    def free():
-        allocate(size).free()
+    def unref_pygobject(n):
+        for _ in range(n):
+            pygobject(pool, size)
 
-    def pinned():
-        host_pool.allocate(size, np.uint8)
+    def free(n):
+        for _ in range(n):
+            allocate(size).free()
 
-    return [('GCuda DeviceMemoryPool allocate + drop', unref),
-            ('GCuda DeviceMemoryPool allocate + free()', free),
-            ('GCuda PageLockedMemoryPool allocate + drop', pinned)]
+    def pinned(n):
+        for _ in range(n):
+            host_allocate(size, u8)
+
+    paths = [(DEVICE_FAST + ('' if fast else ' (no fast path)'), unref),
+             (DEVICE_PYGOBJECT, unref_pygobject),
+             ('GCuda DeviceMemoryPool allocate + free()', free),
+             (PAGELOCKED, pinned)]
+    try:
+        stream_pool = GCuda.StreamPool.new(None)
+        stream = GCuda.Stream()
+        stream_allocate = stream_pool.allocate
+        stream_allocate(size, stream)
+        stream.synchronize()
+        paths.append(('GCuda StreamPool allocate on a stream + drop',
+                      stream_ordered(lambda: stream_allocate(size, stream), stream.synchronize)))
+    except Exception as e:  # no stream-ordered allocator on this device
+        print('# not measured: GCuda StreamPool: %s' % e)
+    return paths
 
 
 def raw_paths(size):
     import cupy
+    import numpy as np
     pool = cupy.cuda.MemoryPool()
     pinned_pool = cupy.cuda.PinnedMemoryPool()
     malloc = pool.malloc
     pinned_malloc = pinned_pool.malloc
+    frombuffer, u8 = np.frombuffer, np.uint8
+    malloc(size)
 
-    def device():
-        malloc(size)
+    def device(n):
+        for _ in range(n):
+            malloc(size)
 
-    def pinned():
-        pinned_malloc(size)
+    def pinned(n):
+        for _ in range(n):
+            pinned_malloc(size)
 
-    return [('CuPy MemoryPool malloc + drop', device),
-            ('CuPy PinnedMemoryPool malloc + drop', pinned)]
+    def pinned_numpy(n):
+        for _ in range(n):
+            frombuffer(pinned_malloc(size), u8, size)
+
+    paths = [(CUPY_DEVICE, device),
+             ('CuPy PinnedMemoryPool malloc + drop', pinned),
+             (CUPY_PINNED_NUMPY, pinned_numpy)]
+    try:
+        async_pool = cupy.cuda.MemoryAsyncPool()
+        stream = cupy.cuda.Stream(non_blocking=False)
+        async_malloc = async_pool.malloc
+
+        def async_pair():
+            async_malloc(size)
+
+        def run_on_stream(n):
+            with stream:  # MemoryAsyncPool allocates on the current stream
+                stream_ordered(async_pair, stream.synchronize)(n)
+
+        run_on_stream(1)
+        paths.append(('CuPy MemoryAsyncPool malloc on a stream + drop', run_on_stream))
+    except Exception as e:  # no stream-ordered allocator on this device
+        print('# not measured: CuPy MemoryAsyncPool: %s' % e)
+    return paths
+
+
+def merge(files):
+    """The figures of several --json runs, size by size, then the targets."""
+    runs = []
+    for fn in files:
+        with open(fn) as f:
+            runs.append(json.load(f))
+    medians = {}
+    for size in SIZES:
+        print('\n## %d bytes' % size)
+        for data in runs:
+            for row in data['rows']:
+                if row['size'] == size:
+                    print('%-8s %-52s %10.3f %10.3f' % (data['mode'], row['path'], row['best_us'], row['median_us']))
+                    medians[(size, row['path'].split(' (no fast path)')[0])] = row['median_us']
+    print()
+    for size in SIZES:
+        for ours, theirs in ((DEVICE_FAST, CUPY_DEVICE), (PAGELOCKED, CUPY_PINNED_NUMPY)):
+            a, b = medians.get((size, ours)), medians.get((size, theirs))
+            if a is not None and b is not None:
+                print('target %s <= %s, %d bytes (medians): %.3f vs %.3f µs: %s'
+                      % (ours, theirs, size, a, b, 'met' if a <= b else 'MISSED'))
+    return 0
 
 
 def main(argv=None):
@@ -83,9 +192,15 @@ def main(argv=None):
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument('--gcuda', dest='mode', action='store_const', const='--gcuda')
     mode.add_argument('--raw', dest='mode', action='store_const', const='--raw')
+    mode.add_argument('--merge', nargs='+', metavar='JSON', help='print the figures of --json runs as one table')
     parser.add_argument('--pairs', type=int, default=20000)
     parser.add_argument('--rounds', type=int, default=7)
+    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge(args.merge)
+    if min(args.pairs, args.rounds) < 1:
+        parser.error('--pairs and --rounds must be positive')
     make = gcuda_paths if args.mode == '--gcuda' else raw_paths
     try:
         paths = {size: make(size) for size in SIZES}
@@ -94,15 +209,22 @@ def main(argv=None):
         return SKIP
     print('# allocate+free pairs from Python (%s), µs per pair (best / median of %d rounds of %d)'
           % (args.mode, args.rounds, args.pairs))
+    rows = []
     for size in SIZES:
         print('\n## %d bytes' % size)
-        for name, pair in paths[size]:
+        for name, run in paths[size]:
             try:
-                best, median = measure(pair, args.rounds, args.pairs)
+                best, median = measure(run, args.rounds, args.pairs)
             except Exception as e:
-                print('%-46s failed: %s' % (name, e))
+                print('%-52s failed: %s' % (name, e))
                 continue
-            print('%-46s %10.3f %10.3f' % (name, best, median))
+            print('%-52s %10.3f %10.3f' % (name, best, median))
+            sys.stdout.flush()
+            rows.append({'size': size, 'path': name, 'best_us': best, 'median_us': median})
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'mode': args.mode.lstrip('-'), 'pairs': args.pairs, 'rounds': args.rounds,
+                       'rows': rows}, f, indent=1)
     return 0
 
 

@@ -14,7 +14,7 @@ import threading
 import gi
 
 gi.require_version('GCuda', '1.0')
-from gi.repository import GCuda  # noqa: E402
+from gi.repository import GCuda, GLib  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -124,6 +124,123 @@ def test_allocator_checked_without_driver():
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         GCuda.mem_alloc(0, allocator=pool.allocate)
     assert counters(pool) == (0, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- the fast path
+#
+# allocate() goes through the _gcuda_launch extension's pool calls when it
+# was built with PyGObject's C API (GCUDA_TEST_POOL_EXTENSION=1), else
+# through PyGObject; both must give the same buffers and the same errors.
+
+def impl():
+    from gi.overrides import GCuda as overrides
+    return overrides
+
+
+def pool_extension_built():
+    """Whether the fast path must be there (GCUDA_PYTHON_FAST_LAUNCH=0 turns it off)."""
+    return (os.environ.get('GCUDA_TEST_POOL_EXTENSION') == '1'
+            and os.environ.get('GCUDA_PYTHON_FAST_LAUNCH') != '0')
+
+
+@pytest.fixture(params=['fast', 'pygobject'])
+def pool_path(request):
+    """Runs a test with the extension's pool calls, then with PyGObject."""
+    mod = impl()
+    mod._pool_binding()
+    saved = list(mod._pool_fast_state)
+    if request.param == 'pygobject':
+        mod._pool_fast_state[:] = [None]
+    elif not pool_extension_built():
+        pytest.skip('the _gcuda_launch extension was built without PyGObject\'s C API (python-gi-dev)')
+    else:
+        assert mod._pool_fast_state[0] is not None
+    yield request.param
+    mod._pool_fast_state[:] = saved
+
+
+def outcome(call, *args):
+    """What @call(*args) raised, as (class, domain, code), or None."""
+    try:
+        call(*args)
+    except GLib.Error as e:
+        return type(e), e.domain, e.code
+    except (TypeError, OverflowError, ValueError) as e:
+        return type(e), None, None
+    return None
+
+
+def test_pool_fast_path_bound():
+    mod = impl()
+    calls = mod._pool_binding()
+    if not pool_extension_built():
+        assert calls is None
+        return
+    assert calls is not None, 'the extension has pool calls but the override did not bind them'
+    pool = GCuda.DeviceMemoryPool()
+    host = GCuda.HostMemoryPool()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        host.allocate(0)
+    # allocate() took the pointer for the extension
+    assert pool._gcuda_pointer == mod._gobject_pointer(pool) != 0
+    assert host._gcuda_pointer == mod._gobject_pointer(host) != 0
+    # anything failed or unusual is None: the override repeats it through PyGObject
+    for size in (0, -1, 1 << 64, 2.5, '8', None):
+        assert calls[0](pool._gcuda_pointer, size) is None, size
+        assert calls[1](host._gcuda_pointer, size) is None, size
+    with pytest.raises(TypeError):
+        calls[0](0, 8)
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+def test_pool_errors_same_on_both_paths():
+    slow = GCuda.MemoryPool.allocate.__wrapped__
+    host_slow = GCuda.HostMemoryPool.allocate.__wrapped__
+    pool = GCuda.DeviceMemoryPool()
+    host = GCuda.HostMemoryPool()
+    for size in (0, -1, 1 << 64, 1 << 70, '8', None, np.int64(0), np.uint8(0)):
+        expected = outcome(slow, pool, size)
+        assert expected is not None, size
+        assert outcome(pool.allocate, size) == expected, size
+        expected = outcome(host_slow, host, size)
+        assert expected is not None, size
+        assert outcome(host.allocate, size) == expected, size
+    # a wrong self
+    for other in (host, 5, None):
+        assert outcome(GCuda.MemoryPool.allocate, other, 8) == outcome(slow, other, 8) == (TypeError, None, None)
+    assert outcome(GCuda.HostMemoryPool.allocate, pool, 8) == outcome(host_slow, pool, 8) == (TypeError, None, None)
+    assert counters(pool) == (0, 0, 0, 0)
+    assert GCuda.MemoryPool.allocate.__name__ == 'allocate'
+    assert GCuda.MemoryPool.allocate.__doc__ == slow.__doc__
+
+
+def test_array_layouts_cached_alike():
+    # PageLockedMemoryPool and aligned_empty map memory through one cache of
+    # layouts: whatever was cached, the arrays and errors are as uncached
+    rng = np.random.default_rng()
+    for _ in range(2):
+        for shape, dtype, order in (((3, 5), np.float32, 'F'), (7, 'i2', 'C'), ([2, 3], np.complex128, 'C'),
+                                    ((4,), np.dtype([('a', np.int32), ('b', np.float64, 3)]), 'C'),
+                                    ((2, 2), (np.float32, 3), 'C')):
+            ary = GCuda.aligned_empty(shape, dtype, order)
+            want = np.empty(shape, dtype, order)
+            assert (ary.shape, ary.dtype, ary.strides) == (want.shape, want.dtype, want.strides)
+            assert isinstance(ary.base, GCuda.HostBuffer) and len(ary.base) >= ary.nbytes
+            assert ary.__array_interface__['data'][0] == int(ary.base)
+            values = rng.integers(0, 256, ary.nbytes, dtype=np.uint8).tobytes()
+            ary.base.as_buffer(ary.nbytes)[:] = values
+            assert ary.tobytes(order='A') == values  # the array is that memory, in its order
+        # (2.0, 3) == (2, 3) but is no shape
+        with pytest.raises(TypeError):
+            GCuda.aligned_empty((3.0, 5), np.float32, 'F')
+        with pytest.raises(TypeError):
+            GCuda.aligned_empty(7.0, 'i2')
+        with pytest.raises(ValueError):
+            GCuda.aligned_empty((3, -5), np.float32)
+        with pytest.raises(ValueError):
+            GCuda.aligned_empty((3, 5), np.float32, 'X')
 
 
 # ---------------------------------------------------------------- GPU
@@ -320,3 +437,150 @@ def test_allocator_too_small():
         GCuda.to_device(np.arange(100, dtype=np.int32), allocator=lambda n: real.allocate(n // 2))
     gc.collect()
     assert real.active_blocks == 0
+
+
+@gpu
+def test_device_pool_paths_alike(pool_path):
+    pool = GCuda.DeviceMemoryPool()
+    rng = np.random.default_rng()
+    data = rng.standard_normal(3000).astype(np.float32)
+    a = pool.allocate(data.nbytes)
+    b = pool.allocate(data.nbytes - 5)
+    for buf, size in ((a, data.nbytes), (b, data.nbytes - 5)):
+        assert type(buf) is GCuda.Buffer
+        assert len(buf) == size and buf.props.size == size and int(buf) != 0
+        assert buf.get_context() == pool.get_context()
+        assert not buf.is_freed()
+    assert int(a) != int(b)
+    a.upload(0, data.tobytes())
+    b.upload(0, data[::-1].tobytes()[:data.nbytes - 5])
+    np.testing.assert_array_equal(np.frombuffer(a.download(0, data.nbytes).get_data(), np.float32), data)
+    assert b.download(0, data.nbytes - 5).get_data() == data[::-1].tobytes()[:data.nbytes - 5]
+    assert counters(pool) == (0, 2, 2 * block(data.nbytes), 2 * data.nbytes - 5)
+    # LIFO within the bin: the block given back last is taken first
+    assert block(data.nbytes - 100) == block(data.nbytes - 5) == block(data.nbytes)
+    address_a, address_b = int(a), int(b)
+    del a
+    gc.collect()
+    b.free()
+    assert counters(pool) == (2, 0, 2 * block(data.nbytes), 0)
+    c = pool.allocate(data.nbytes - 100)
+    assert int(c) == address_b
+    d = pool.allocate(data.nbytes)
+    assert int(d) == address_a
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        b.free()
+    # the same errors, counters untouched
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
+        pool.allocate(1 << 50)
+    with pytest.raises(OverflowError):
+        pool.allocate(-1)
+    with pytest.raises(TypeError):
+        pool.allocate('8')
+    assert counters(pool) == (0, 2, 2 * block(data.nbytes), 2 * data.nbytes - 100)
+    del c, d
+    gc.collect()
+    pool.stop_holding()
+    assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_fast_path_in_use():
+    mod = impl()
+    if not pool_extension_built():
+        pytest.skip('the _gcuda_launch extension was built without PyGObject\'s C API (python-gi-dev)')
+    real = mod._pool_binding()
+    assert real is not None
+    made = []
+
+    def counted(i):
+        def call(ptr, size):
+            got = real[i](ptr, size)
+            made.append((i, got is not None))
+            return got
+        return call
+
+    mod._pool_fast_state[:] = [(counted(0), counted(1))]
+    try:
+        pool = GCuda.DeviceMemoryPool()
+        buf = pool.allocate(1000)
+        hpool = GCuda.PageLockedMemoryPool()
+        ary = hpool.allocate((10, 10), np.float64)
+        hb = hpool.pool.allocate(64)
+    finally:
+        mod._pool_fast_state[:] = [real]
+    assert made == [(0, True), (1, True), (1, True)]
+    assert type(buf) is GCuda.Buffer and len(buf) == 1000
+    assert type(ary.base) is GCuda.HostBuffer and ary.base.get_size() == 800
+    assert type(hb) is GCuda.HostBuffer and len(hb) == 64
+    data = np.random.default_rng().standard_normal((10, 10))
+    ary[...] = data
+    GCuda.memcpy_htod(buf, ary[:5].copy())
+    np.testing.assert_array_equal(GCuda.from_device(buf, (5, 10), np.float64), data[:5])
+
+
+@gpu
+@pytest.mark.parametrize('order', ['C', 'F'])
+def test_pagelocked_pool_paths_alike(pool_path, order):
+    pool = GCuda.PageLockedMemoryPool()
+    rng = np.random.default_rng()
+    src = rng.standard_normal((33, 17)).astype(np.float32)
+    ary = pool.allocate(src.shape, np.float32, order)
+    assert type(ary.base) is GCuda.HostBuffer and GCuda.get_host_buffer(ary) is ary.base
+    assert ary.flags.f_contiguous if order == 'F' else ary.flags.c_contiguous
+    assert ary.__array_interface__['data'][0] == int(ary.base)
+    ary[...] = src
+    dev = GCuda.to_device(ary)
+    out = pool.allocate(src.shape, np.float32, order)
+    GCuda.memcpy_dtoh(out, dev)
+    np.testing.assert_array_equal(out, src)
+    address = int(ary.base)
+    del ary
+    gc.collect()
+    again = pool.allocate(src.shape, np.float32, order)
+    assert again.__array_interface__['data'][0] == address
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.PageLockedMemoryPool(flags=1 << 7).allocate(10, np.float32)
+    del again, out
+    gc.collect()
+    assert pool.active_blocks == 0
+    pool.stop_holding()
+
+
+@gpu
+def test_pool_by_address():
+    # blocks without buffer objects: the same bins and counters, checked frees
+    pool = GCuda.DeviceMemoryPool()
+    address = pool.allocate_address(4000)
+    assert address != 0
+    assert counters(pool) == (0, 1, block(4000), 4000)
+    base, size = GCuda.Context.get_default().get_address_range(address)
+    assert (base, size) == (address, block(4000))
+    pool.free_address(address)
+    assert counters(pool) == (1, 0, block(4000), 0)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.free_address(address)  # twice
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.free_address(12345)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate_address(0)
+    # the block is reused by the object form, whose data round-trips
+    buf = pool.allocate(4000)
+    assert int(buf) == address
+    data = np.random.default_rng().integers(0, 256, 4000, dtype=np.uint8)
+    GCuda.memcpy_htod(buf, data)
+    assert np.array_equal(GCuda.from_device(buf, 4000, np.uint8), data)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.free_address(int(buf))  # a buffer's block
+    del buf
+    assert counters(pool) == (1, 0, block(4000), 0)
+
+    host = GCuda.HostMemoryPool()
+    address = host.allocate_address(100)
+    assert host.active_blocks == 1
+    host.free_address(address)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        host.free_address(address)
+    assert (host.held_blocks, host.active_blocks) == (1, 0)

@@ -3,8 +3,8 @@
 # references): 2D textures in C and F order, two textures summed, float4
 # multichannel and linear textures, 2D and 3D textures of int16, float32,
 # float64, complex64 and complex128 (the 64-bit ones through int2/int4),
-# a 2D layered texture, 3D and 2D-layered surfaces written then read, and
-# bad input.
+# a 2D layered texture, 3D and 2D-layered surfaces written then read,
+# PyCUDA's 1D array copies (memcpy_htoa/atoh/dtoa/atod/atoa) and bad input.
 #
 # Every result is checked against numpy on fresh random data. Tests marked
 # gpu need a device; the others (descriptor checks, the kernels compiled for
@@ -343,6 +343,202 @@ def test_buffer_to_array_and_copies(rng):
     copy.props.depth = 3
     copy.execute(None)
     np.testing.assert_array_equal(part, a[1:4, 2:7, 3:8])
+
+
+# ---------------------------------------------------------------- 1D array copies (memcpy_*toa, memcpy_ato*)
+
+def array_1d(width, fmt=GCuda.ArrayFormat.FLOAT, channels=1):
+    return GCuda.Array.new(None, GCuda.ArrayDescriptor.new(width, 0, 0, fmt, channels, GCuda.ArrayFlags.NONE))
+
+
+def test_1d_copies_refuse_what_is_no_array_or_buffer():
+    # TypeErrors raised before the driver is needed.
+    with pytest.raises(TypeError):
+        GCuda.memcpy_htoa(None, 0, np.zeros(4, np.float32))
+    with pytest.raises(TypeError):
+        GCuda.memcpy_atoh(np.zeros(4, np.float32), 'ary', 0)
+    with pytest.raises(TypeError):
+        GCuda.memcpy_dtoa(object(), 0, None, 16)
+    with pytest.raises(TypeError):
+        GCuda.memcpy_atod(None, [], 0, 16)
+    with pytest.raises(TypeError):
+        GCuda.memcpy_atoa(None, 0, None, 0, 16)
+    from gi.overrides import GCuda as impl
+    for name in ('memcpy_htoa', 'memcpy_atoh', 'memcpy_dtoa', 'memcpy_atod', 'memcpy_atoa'):
+        assert name in impl.__all__
+
+
+@gpu
+def test_1d_copies_every_direction(rng):
+    w = 1000
+    model = rng.standard_normal(w).astype(np.float32)
+    ary = array_1d(w)
+
+    # htoa: all of it, then 300 elements at element 17, then from bytes at the last element
+    GCuda.memcpy_htoa(ary, 0, model)
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+    part = rng.standard_normal(300).astype(np.float32)
+    GCuda.memcpy_htoa(ary, 17 * 4, part)
+    model[17:317] = part
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+    last = rng.standard_normal(1).astype(np.float32)
+    GCuda.memcpy_htoa(ary, (w - 1) * 4, last.tobytes())
+    model[-1] = last[0]
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+
+    # atoh: into a numpy array and into a bytearray
+    dest = np.zeros(200, np.float32)
+    GCuda.memcpy_atoh(dest, ary, 123 * 4)
+    np.testing.assert_array_equal(dest, model[123:323])
+    raw = bytearray(399 * 4)
+    GCuda.memcpy_atoh(raw, ary, 601 * 4)
+    np.testing.assert_array_equal(np.frombuffer(raw, np.float32), model[601:])
+
+    # empty copies change nothing
+    GCuda.memcpy_htoa(ary, w * 4, b'')
+    GCuda.memcpy_atoh(np.zeros(0, np.float32), ary, 8)
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+
+    # dtoa: 250 elements from element 64 of a buffer (a view) into element 500
+    bmodel = rng.standard_normal(2000).astype(np.float32)
+    buf = GCuda.to_device(bmodel)
+    GCuda.memcpy_dtoa(ary, 500 * 4, buf.new_view(64 * 4, 250 * 4), 250 * 4)
+    model[500:750] = bmodel[64:314]
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+
+    # atod: 400 elements from element 10 into element 1000 of the buffer
+    GCuda.memcpy_atod(buf.new_view(1000 * 4, 400 * 4), ary, 10 * 4, 400 * 4)
+    bmodel[1000:1400] = model[10:410]
+    np.testing.assert_array_equal(GCuda.from_device(buf, bmodel.shape, bmodel.dtype), bmodel)
+
+    # atoa: into an int32 array (same element size: the bits as they are),
+    # then within one array
+    other_model = rng.integers(-2**31, 2**31, 600, dtype=np.int32)
+    other = array_1d(600, GCuda.ArrayFormat.SIGNED_INT32)
+    GCuda.memcpy_htoa(other, 0, other_model)
+    GCuda.memcpy_atoa(other, 7 * 4, ary, 300 * 4, 350 * 4)
+    other_model[7:357] = model[300:650].view(np.int32)
+    np.testing.assert_array_equal(other.to_numpy(), other_model)
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+    GCuda.memcpy_atoa(ary, 0, ary, 800 * 4, 100 * 4)
+    model[0:100] = model[800:900]
+    np.testing.assert_array_equal(ary.to_numpy(), model)
+
+
+@gpu
+def test_1d_copies_of_multichannel_elements(rng):
+    # float2 elements (8 bytes): complex64 data, offsets in bytes
+    model = (rng.standard_normal(333) + 1j * rng.standard_normal(333)).astype(np.complex64)
+    ary = array_1d(333, GCuda.ArrayFormat.FLOAT, 2)
+    GCuda.memcpy_htoa(ary, 0, model)
+    part = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(np.complex64)
+    GCuda.memcpy_htoa(ary, 281 * 8, part)
+    model[281:331] = part
+    dest = np.zeros(333, np.complex64)
+    GCuda.memcpy_atoh(dest, ary, 0)
+    np.testing.assert_array_equal(dest, model)
+    buf = GCuda.Buffer.new(None, 100 * 8)
+    GCuda.memcpy_atod(buf, ary, 3 * 8, 100 * 8)
+    np.testing.assert_array_equal(GCuda.from_device(buf, (100,), np.complex64), model[3:103])
+
+
+@gpu
+def test_1d_copies_bad_input(rng):
+    w = 64
+    model = rng.standard_normal(w).astype(np.float32)
+    ary = array_1d(w)
+    GCuda.memcpy_htoa(ary, 0, model)
+    buf = GCuda.Buffer.new(None, 1024)
+    host = np.zeros(16, np.float32)
+
+    # not 1D: a 2D array
+    flat2d = GCuda.matrix_to_array(rng.standard_normal((4, 16)).astype(np.float32), 'C')
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.memcpy_htoa(flat2d, 0, host)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atoh(host, flat2d, 0)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_dtoa(flat2d, 0, buf, 16)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atod(buf, flat2d, 0, 16)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atoa(ary, 0, flat2d, 0, 16)
+
+    # out of bounds: offset past the end, size past the end, overflow-sized values
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS, GCuda.LogicError):
+        GCuda.memcpy_htoa(ary, (w + 1) * 4, np.zeros(1, np.float32))
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_htoa(ary, 4, model)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_atoh(np.zeros(w + 1, np.float32), ary, 0)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_atoh(host, ary, (1 << 64) - 4)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_dtoa(ary, 0, buf, (1 << 64) - 4)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_dtoa(ary, 0, buf.new_view(1000, 24), 64)   # past the buffer
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_atod(buf, ary, 0, w * 4 + 4)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GCuda.memcpy_atoa(ary, 4, ary, 0, w * 4)
+    with pytest.raises(OverflowError):
+        GCuda.memcpy_htoa(ary, -4, host)
+    with pytest.raises(OverflowError):
+        GCuda.memcpy_atoa(ary, 0, ary, 0, 1 << 64)
+
+    # not whole elements
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_htoa(ary, 2, host)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atod(buf, ary, 0, 6)
+
+    # element sizes differ (4 and 8 bytes)
+    wide = array_1d(32, GCuda.ArrayFormat.FLOAT, 2)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atoa(wide, 0, ary, 0, 16)
+
+    # a bare device address is refused, as everywhere in GCuda's memcpy_*
+    address = int(buf)
+    with pytest.raises(TypeError):
+        GCuda.memcpy_dtoa(ary, 0, address, 16)
+
+    # a read-only destination
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_atoh(b'\0' * 16, ary, 0)
+
+    # freed array, freed buffer
+    freed = array_1d(w)
+    freed.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        GCuda.memcpy_htoa(freed, 0, host)
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.memcpy_atoh(host, freed, 0)
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.memcpy_atoa(ary, 0, freed, 0, 16)
+    dead = GCuda.Buffer.new(None, 1024)
+    dead.free()
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.memcpy_dtoa(ary, 0, dead, 16)
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.memcpy_atod(dead, ary, 0, 16)
+
+    # a buffer and an array of another context
+    other = GCuda.Context.get_default().get_device().create_context(GCuda.ContextFlags.SCHED_AUTO)
+    try:
+        foreign_buf = GCuda.Buffer.new(other, 1024)
+        foreign = GCuda.Array.new(other, ary.get_descriptor())
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH):
+            GCuda.memcpy_dtoa(ary, 0, foreign_buf, 16)
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH):
+            GCuda.memcpy_atod(foreign_buf, ary, 0, 16)
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH):
+            GCuda.memcpy_atoa(foreign, 0, ary, 0, 16)
+        del foreign, foreign_buf
+    finally:
+        other.destroy()
+
+    # nothing of that touched the array
+    np.testing.assert_array_equal(ary.to_numpy(), model)
 
 
 # ---------------------------------------------------------------- surfaces

@@ -9,12 +9,24 @@
  * (gi/overrides/GCuda.py), which passes the C pointers of objects it keeps
  * alive and repeats a failed launch through PyGObject to raise the
  * GCuda exception: this module only says whether the launch was queued.
+ *
+ * Built with PyGObject's C API (pygobject.h), it also has the pools'
+ * allocate calls: a PyGObject invoke plus the override's wrapper cost more
+ * than the allocation itself. They return the new object's wrapper, or None
+ * when anything failed or looks unusual, and the override then repeats the
+ * call through PyGObject for the proper exception.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <gcuda.h>
+
+#ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
+/* A system include (see meson.build): its inline helpers use API that newer
+ * Pythons deprecate. */
+# include <pygobject.h>
+#endif
 
 static int
 as_uint (PyObject *obj,
@@ -150,6 +162,127 @@ launch (PyObject         *module,
   return PyBool_FromLong (ok);
 }
 
+#ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
+
+/* The wrapper of a new object (transfer full): it takes its own reference,
+ * ours goes. */
+static PyObject *
+wrap_full (gpointer object)
+{
+  PyObject *wrapper = pygobject_new (G_OBJECT (object));
+
+  g_object_unref (object);
+  return wrapper;
+}
+
+/* Arguments of the pool calls: the pool's GObject pointer and the size, an
+ * exact int in guint64 range; 0 when the size is anything else (the
+ * override's checked path then raises what PyGObject raises). */
+static int
+pool_args (const char        *name,
+           PyObject *const   *args,
+           Py_ssize_t         nargs,
+           void             **pool,
+           guint64           *size)
+{
+  unsigned long long v;
+
+  if (nargs != 2)
+    {
+      PyErr_Format (PyExc_TypeError, "%s takes 2 arguments", name);
+      return -1;
+    }
+  *pool = PyLong_AsVoidPtr (args[0]);
+  if (*pool == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_Format (PyExc_TypeError, "%s: no pool", name);
+      return -1;
+    }
+  if (!PyLong_CheckExact (args[1]))
+    return 0;
+  v = PyLong_AsUnsignedLongLong (args[1]);
+  if (v == (unsigned long long) -1 && PyErr_Occurred ())
+    {
+      PyErr_Clear ();
+      return 0;
+    }
+  *size = (guint64) v;
+  return 1;
+}
+
+/* pool_allocate(pool, size) -> GCuda.Buffer or None: pool is a
+ * GCudaMemoryPool pointer the caller keeps alive. */
+static PyObject *
+pool_allocate (PyObject         *module,
+               PyObject *const  *args,
+               Py_ssize_t        nargs)
+{
+  void *pool;
+  guint64 size = 0;
+  GCudaBuffer *buffer;
+  int ok = pool_args ("pool_allocate", args, nargs, &pool, &size);
+
+  if (ok <= 0)
+    {
+      if (ok < 0)
+        return NULL;
+      Py_RETURN_NONE;
+    }
+  /* As PyGObject does: a new block is a cuMemAlloc, and other threads may
+   * run meanwhile. */
+  Py_BEGIN_ALLOW_THREADS
+  buffer = gcuda_memory_pool_allocate (pool, size, NULL);
+  Py_END_ALLOW_THREADS
+  if (buffer == NULL)
+    Py_RETURN_NONE;
+  return wrap_full (buffer);
+}
+
+/* host_pool_allocate(pool, size) -> (GCuda.HostBuffer, address) or None:
+ * pool is a GCudaHostMemoryPool pointer the caller keeps alive; the
+ * address saves the numpy route a call. */
+static PyObject *
+host_pool_allocate (PyObject         *module,
+                    PyObject *const  *args,
+                    Py_ssize_t        nargs)
+{
+  void *pool;
+  guint64 size = 0, address;
+  GCudaHostBuffer *buffer;
+  PyObject *wrapper, *result;
+  int ok = pool_args ("host_pool_allocate", args, nargs, &pool, &size);
+
+  if (ok <= 0)
+    {
+      if (ok < 0)
+        return NULL;
+      Py_RETURN_NONE;
+    }
+  Py_BEGIN_ALLOW_THREADS
+  buffer = gcuda_host_memory_pool_allocate (pool, size, NULL);
+  Py_END_ALLOW_THREADS
+  if (buffer == NULL)
+    Py_RETURN_NONE;
+  address = gcuda_host_buffer_get_address (buffer);
+  wrapper = wrap_full (buffer);
+  if (wrapper == NULL)
+    return NULL;
+  result = Py_BuildValue ("(OK)", wrapper, (unsigned long long) address);
+  Py_DECREF (wrapper);
+  return result;
+}
+
+static PyMethodDef pool_methods[] = {
+  { "pool_allocate", (PyCFunction) (void (*) (void)) pool_allocate, METH_FASTCALL,
+    "pool_allocate(pool, size) -> GCuda.Buffer or None" },
+  { "host_pool_allocate", (PyCFunction) (void (*) (void)) host_pool_allocate, METH_FASTCALL,
+    "host_pool_allocate(pool, size) -> (GCuda.HostBuffer, address) or None" },
+  { NULL, NULL, 0, NULL },
+};
+
+#endif /* GCUDA_LAUNCH_HAVE_PYGOBJECT */
+
 static PyMethodDef methods[] = {
   { "launch", (PyCFunction) (void (*) (void)) launch, METH_FASTCALL,
     "launch(function, grid, block, shared, stream, params) -> bool" },
@@ -171,5 +304,21 @@ PyMODINIT_FUNC PyInit__gcuda_launch (void);
 PyMODINIT_FUNC
 PyInit__gcuda_launch (void)
 {
-  return PyModule_Create (&module_def);
+  PyObject *module = PyModule_Create (&module_def);
+
+#ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
+  /* Without PyGObject's API (gi not importable) the launch calls still
+   * work: the pool calls are left out. */
+  if (module != NULL)
+    {
+      PyObject *gobject = pygobject_init (-1, -1, -1);
+
+      if (gobject == NULL)
+        PyErr_Clear ();
+      else if (PyModule_AddFunctions (module, pool_methods) < 0)
+        Py_CLEAR (module);
+      Py_XDECREF (gobject);
+    }
+#endif
+  return module;
 }

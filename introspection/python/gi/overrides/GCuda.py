@@ -385,9 +385,14 @@ def _check_range(total, offset, size):
     return offset, size
 
 
+_numpy_module = []
+
+
 def _numpy():
-    import numpy  # imported on first use: only arrays need it
-    return numpy
+    if not _numpy_module:
+        import numpy  # imported on first use: only arrays need it
+        _numpy_module.append(numpy)
+    return _numpy_module[0]
 
 
 def _layout(shape, dtype, order='C'):
@@ -425,26 +430,62 @@ def _order_of(ary):
 
 _array_request = threading.local()
 
+# (shape, dtype, order) -> [shape, dtype, strides, nbytes, interface without
+# 'data', whether numpy's array needs .view(dtype): None until checked once],
+# for shapes of plain ints: numpy maps a layout the same way at any address,
+# so _layout() and the in-place check run once per layout (pool arrays).
+_array_layouts = {}
+_ARRAY_LAYOUTS_MAX = 512
+
+
+def _array_layout(shape, dtype, order='C'):
+    try:
+        key = (shape, dtype, order)
+        entry = _array_layouts.get(key)
+    except TypeError:  # unhashable: a list shape, a dict dtype
+        key = entry = None
+    # (2.0, 3) == (2, 3), but only ints are dimensions: the checked way for
+    # anything else raises as before
+    if entry is not None and (type(shape) is int or (type(shape) is tuple and all(type(n) is int for n in shape))):
+        return entry
+    shape_, dtype_, strides, nbytes = _layout(shape, dtype, order)
+    interface = {'version': 3, 'shape': shape_, 'typestr': dtype_.str, 'strides': strides}
+    if dtype_.fields is not None:
+        interface['descr'] = dtype_.descr
+    entry = [shape_, dtype_, strides, nbytes, interface, None]
+    if key is not None and len(_array_layouts) < _ARRAY_LAYOUTS_MAX and (
+            type(shape) is int or (type(shape) is tuple and all(type(n) is int for n in shape))):
+        _array_layouts[key] = entry
+    return entry
+
 
 def _array_over(owner, address, shape, dtype, order='C', readonly=False):
     """A numpy array over the memory at @address (no copy) whose .base is
     @owner, a GCuda.Buffer or GCuda.HostBuffer: numpy reads @owner's
     __array_interface__, which answers this request."""
-    np = _numpy()
-    shape, dtype, strides, nbytes = _layout(shape, dtype, order)
-    interface = {'version': 3, 'shape': shape, 'typestr': dtype.str, 'strides': strides,
-                 'data': (address, bool(readonly))}
-    if dtype.fields is not None:
-        interface['descr'] = dtype.descr
+    return _array_at(owner, address, _array_layout(shape, dtype, order), readonly)
+
+
+def _array_at(owner, address, layout, readonly=False):
+    """_array_over() with the layout from _array_layout()."""
+    interface = layout[4].copy()
+    interface['data'] = (address, bool(readonly))
     _array_request.pending = (owner, interface)
     try:
-        ary = np.asarray(owner)
+        ary = _numpy().asarray(owner)
     finally:
         _array_request.pending = None
-    if ary.dtype != dtype:  # a structured dtype numpy's descr does not carry whole
-        ary = ary.view(dtype)
-    if ary.__array_interface__['data'][0] != address or ary.nbytes != nbytes:
-        raise AssertionError('numpy did not map GCuda memory in place')
+    view = layout[5]
+    if view is None:
+        dtype, nbytes = layout[1], layout[3]
+        view = ary.dtype != dtype  # a structured dtype numpy's descr does not carry whole
+        if view:
+            ary = ary.view(dtype)
+        if ary.__array_interface__['data'][0] != address or ary.nbytes != nbytes:
+            raise AssertionError('numpy did not map GCuda memory in place')
+        layout[5] = view
+    elif view:
+        ary = ary.view(layout[1])
     return ary
 
 
@@ -2172,6 +2213,101 @@ _pool_counters(MemoryPool)  # noqa: F821 - made by _wrap_namespace()
 _pool_counters(HostMemoryPool)  # noqa: F821
 DeviceMemoryPool = MemoryPool  # noqa: F821
 
+# allocate() from a held block costs less than PyGObject's invoke and the
+# error wrapper: it goes through the _gcuda_launch extension's pool calls
+# when it has them (built with PyGObject's C API), which take the pool's
+# GObject pointer (cached on the pool as _gcuda_pointer) and return the
+# wrapper, or None for a failed or unusual call, which is then repeated
+# through PyGObject to raise as before. GCUDA_PYTHON_FAST_LAUNCH=0 turns
+# this off too.
+
+_pool_fast_state = []  # [(pool_allocate, host_pool_allocate) or None], bound on first use
+
+
+def _bind_fast_pools():
+    """The extension's (pool_allocate, host_pool_allocate), or None."""
+    if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') == '0' or sys.implementation.name != 'cpython':
+        return None
+    try:
+        import _gcuda_launch
+        calls = _gcuda_launch.pool_allocate, _gcuda_launch.host_pool_allocate
+        _gobject_pointer(GCuda.JitOptions.new())  # the capsule API works
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return None
+    return calls
+
+
+def _pool_binding():
+    if not _pool_fast_state:
+        _pool_fast_state.append(_bind_fast_pools())
+    return _pool_fast_state[0]
+
+
+def _pool_pointer(pool, cls):
+    """@pool's GObject pointer, remembered on it; 0 (not remembered) when
+    @pool is no @cls: PyGObject then raises the TypeError."""
+    _pool_binding()
+    if not isinstance(pool, cls):
+        return 0
+    try:
+        ptr = _gobject_pointer(pool)
+    except (AttributeError, TypeError, ValueError):
+        ptr = 0
+    pool._gcuda_pointer = ptr
+    return ptr
+
+
+def _fast_pool_method(slow, index, cls):
+    """allocate(size) through the extension's call @index, else @slow."""
+    if index == 0:
+        def allocate(self, size):
+            try:
+                ptr = self._gcuda_pointer
+            except AttributeError:
+                ptr = _pool_pointer(self, cls)
+            if ptr:
+                calls = _pool_fast_state[0]
+                if calls is not None:
+                    buf = calls[0](ptr, size)
+                    if buf is not None:
+                        return buf
+            return slow(self, size)
+    else:
+        def allocate(self, size):
+            try:
+                ptr = self._gcuda_pointer
+            except AttributeError:
+                ptr = _pool_pointer(self, cls)
+            if ptr:
+                calls = _pool_fast_state[0]
+                if calls is not None:
+                    got = calls[1](ptr, size)
+                    if got is not None:
+                        return got[0]
+            return slow(self, size)
+    # the introspected signature and docs; __wrapped__ is the PyGObject call
+    return functools.wraps(slow)(allocate)
+
+
+MemoryPool.allocate = _fast_pool_method(MemoryPool.allocate, 0, GCuda.MemoryPool)  # noqa: F821
+HostMemoryPool.allocate = _fast_pool_method(HostMemoryPool.allocate, 1, GCuda.HostMemoryPool)  # noqa: F821
+
+
+def _host_pool_allocate(pool, nbytes):
+    """(GCuda.HostBuffer, its address) of @nbytes (at least 1) from @pool."""
+    try:
+        ptr = pool._gcuda_pointer
+    except AttributeError:
+        ptr = _pool_pointer(pool, GCuda.HostMemoryPool)
+    if ptr:
+        calls = _pool_fast_state[0]
+        if calls is not None:
+            got = calls[1](ptr, nbytes or 1)
+            if got is not None:
+                return got
+    hb = HostMemoryPool.allocate.__wrapped__(pool, nbytes or 1)  # noqa: F821 - raises
+    return hb, hb.get_address()
+
 
 class PageLockedMemoryPool:
     """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
@@ -2186,9 +2322,9 @@ class PageLockedMemoryPool:
 
     @_raising
     def allocate(self, shape, dtype, order='C'):
-        shape, dtype, _, nbytes = _layout(shape, dtype, order)
-        hb = self.pool.allocate(max(nbytes, 1))
-        return _array_over(hb, hb.get_address(), shape, dtype, order)
+        layout = _array_layout(shape, dtype, order)
+        hb, address = _host_pool_allocate(self.pool, layout[3])
+        return _array_at(hb, address, layout)
 
     def free_held(self):
         self.pool.free_held()
@@ -2355,6 +2491,61 @@ __all__ += ['OccupancyRecord', 'context_dependent_memoize', 'clear_context_cache
 
 
 # --- arrays and textures (issue 6) ---
+
+# PyCUDA's 1D array copies: @index and @len count bytes, as in PyCUDA, and
+# must be whole elements; only 1D arrays (height and depth 0) qualify.
+# Device memory is a GCuda.Buffer (a view for PyCUDA's int(buf) + offset),
+# host memory is copied in place through its address.
+
+
+def _array(obj, what):
+    if isinstance(obj, GCuda.Array):
+        return obj
+    raise TypeError('%s must be a GCuda.Array, not %s' % (what, type(obj).__name__))
+
+
+@_raising
+def memcpy_htoa(ary, index, src):
+    """Copies all of @src (host memory) into the 1D GCuda.Array @ary at
+    byte @index and returns when done."""
+    host, address, nbytes = _host(src, 'src', False)
+    _array(ary, 'ary').upload_range_from_address(_uint64(index, 'index'), address, nbytes)
+
+
+@_raising
+def memcpy_atoh(dest, ary, index):
+    """Fills all of @dest (writable, contiguous host memory) from the 1D
+    GCuda.Array @ary at byte @index and returns when done."""
+    host, address, nbytes = _host(dest, 'dest', True)
+    _array(ary, 'ary').download_range_to_address(_uint64(index, 'index'), address, nbytes)
+
+
+@_raising
+def memcpy_dtoa(ary, index, src, len):
+    """Copies @len bytes from the start of @src (a GCuda.Buffer) into the
+    1D GCuda.Array @ary at byte @index."""
+    _array(ary, 'ary').copy_range_from_buffer(_uint64(index, 'index'), _device(src, 'src'), 0,
+                                              _uint64(len, 'len'))
+
+
+@_raising
+def memcpy_atod(dest, ary, index, len):
+    """Copies @len bytes of the 1D GCuda.Array @ary from byte @index to the
+    start of @dest (a GCuda.Buffer)."""
+    _array(ary, 'ary').copy_range_to_buffer(_uint64(index, 'index'), _device(dest, 'dest'), 0,
+                                            _uint64(len, 'len'))
+
+
+@_raising
+def memcpy_atoa(dest, dest_index, src, src_index, len):
+    """Copies @len bytes from the 1D GCuda.Array @src at byte @src_index
+    into the 1D GCuda.Array @dest at byte @dest_index (equal element
+    sizes)."""
+    _array(dest, 'dest').copy_range_from_array(_uint64(dest_index, 'dest_index'), _array(src, 'src'),
+                                               _uint64(src_index, 'src_index'), _uint64(len, 'len'))
+
+
+__all__ += ['memcpy_htoa', 'memcpy_atoh', 'memcpy_dtoa', 'memcpy_atod', 'memcpy_atoa']
 
 # Arrays hold data in "packed" order: x (the width) fastest, then y, then z.
 # A C-ordered numpy array of shape (depth, height, width) and an F-ordered
