@@ -341,6 +341,40 @@ gcuda_memory_pool_free_address (GCudaMemoryPool  *self,
 }
 
 /**
+ * gcuda_memory_pool_adopt_address:
+ * @self: a #GCudaMemoryPool
+ * @address: a device address from gcuda_memory_pool_allocate_address()
+ * @error: return location for a #GError
+ *
+ * Turns a block handed out by address into an ordinary pooled #GCudaBuffer,
+ * as gcuda_memory_pool_allocate() returns: from now on the buffer owns the
+ * block (gcuda_buffer_free(), or its last reference going, gives it back)
+ * and gcuda_memory_pool_free_address() no longer accepts the address. Its
+ * size is the size asked for. Python's `PooledDeviceAllocation` uses this
+ * to hand out a #GCudaBuffer only when one is needed.
+ *
+ * Any other address is %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_memory_pool_adopt_address (GCudaMemoryPool  *self,
+                                 guint64           address,
+                                 GError          **error)
+{
+  guint64 size;
+
+  if (!check_pool (self, error))
+    return NULL;
+  size = _gcuda_pool_core_adopt_address (&self->core, address, N_("memory pool"), error);
+  if (size == 0)
+    return NULL;
+  return _gcuda_buffer_new_pooled (self->core.context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+}
+
+/**
  * gcuda_memory_pool_free_held:
  * @self: a #GCudaMemoryPool
  *

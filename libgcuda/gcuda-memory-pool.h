@@ -37,6 +37,10 @@ gboolean         gcuda_memory_pool_free_address       (GCudaMemoryPool  *self,
                                                        guint64           address,
                                                        GError          **error);
 GCUDA_AVAILABLE_IN_1_0
+GCudaBuffer     *gcuda_memory_pool_adopt_address      (GCudaMemoryPool  *self,
+                                                       guint64           address,
+                                                       GError          **error);
+GCUDA_AVAILABLE_IN_1_0
 void             gcuda_memory_pool_free_held          (GCudaMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0
 void             gcuda_memory_pool_stop_holding       (GCudaMemoryPool  *self);

@@ -366,6 +366,38 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
     driver_free (core, address);
 }
 
+static void
+set_not_by_address_error (GError     **error,
+                          guint64      address,
+                          const char  *what)
+{
+  /* Freeing twice lands here too: the first free forgot the block. */
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+               _("0x%" G_GINT64_MODIFIER "x is not a block this %s handed out by address, or it was given back already"),
+               address, _(what));
+}
+
+guint64
+_gcuda_pool_core_adopt_address (GCudaPoolCore  *core,
+                                guint64         address,
+                                const char     *what,
+                                GError        **error)
+{
+  gpointer size = NULL;
+  gboolean found;
+
+  g_mutex_lock (&core->lock);
+  found = core->by_address != NULL &&
+          g_hash_table_steal_extended (core->by_address, GSIZE_TO_POINTER (address), NULL, &size);
+  g_mutex_unlock (&core->lock);
+  if (!found)
+    {
+      set_not_by_address_error (error, address, what);
+      return 0;
+    }
+  return (guint64) GPOINTER_TO_SIZE (size);
+}
+
 gboolean
 _gcuda_pool_core_free_address (GCudaPoolCore  *core,
                                guint64         address,
@@ -385,10 +417,7 @@ _gcuda_pool_core_free_address (GCudaPoolCore  *core,
   g_mutex_unlock (&core->lock);
   if (!found)
     {
-      /* Freeing twice lands here too: the first free forgot the block. */
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("0x%" G_GINT64_MODIFIER "x is not a block this %s handed out by address, or it was given back already"),
-                   address, _(what));
+      set_not_by_address_error (error, address, what);
       return FALSE;
     }
   if (to_driver)

@@ -86,6 +86,13 @@ gboolean _gcuda_pool_core_free_address (GCudaPoolCore      *core,
                                        guint64              address,
                                        const char          *what,
                                        GError             **error);
+/* Takes a block from _gcuda_pool_core_allocate_address() off the books of
+ * blocks handed out by address, for a buffer to own: its size, or 0 with
+ * @error set (naming @what) if @address is not such a block. */
+guint64  _gcuda_pool_core_adopt_address (GCudaPoolCore     *core,
+                                       guint64              address,
+                                       const char          *what,
+                                       GError             **error);
 /* Gives back a block allocate() returned for @size; when the context was
  * destroyed the memory is gone already and only the books change. */
 void     _gcuda_pool_core_release     (GCudaPoolCore       *core,

@@ -6,9 +6,11 @@
 # Each path runs its pairs in a loop of its own (no call per pair around it).
 #
 #   --gcuda  (a Python with PyGObject): GCuda.DeviceMemoryPool().allocate(n)
-#            then dropping the buffer, through the override's fast path (the
-#            _gcuda_launch extension, when it was built with PyGObject's C
-#            API) and forced through PyGObject; the same with buf.free();
+#            (PyCUDA's PooledDeviceAllocation: a block by address) then
+#            dropping it, and with .free(); GCuda.MemoryPool().allocate(n)
+#            (a GCuda.Buffer) then dropping it, through the override's fast
+#            path (the _gcuda_launch extension, built with PyGObject's C API)
+#            and forced through PyGObject;
 #            GCuda.PageLockedMemoryPool().allocate(n, uint8) then dropping it;
 #            GCuda.StreamPool's allocate(n, stream) then dropping the buffer
 #            (freed on the stream; the stream synchronized every 1000 pairs,
@@ -38,7 +40,8 @@ SIZES = [4096, 1 << 20, 64 << 20]
 SYNC_EVERY = 1000  # pairs between synchronizes of the stream-ordered pools
 
 DEVICE_FAST = 'GCuda DeviceMemoryPool allocate + drop'
-DEVICE_PYGOBJECT = 'GCuda DeviceMemoryPool allocate + drop (PyGObject)'
+BUFFER_FAST = 'GCuda MemoryPool allocate (Buffer) + drop'
+BUFFER_PYGOBJECT = 'GCuda MemoryPool allocate (Buffer) + drop (PyGObject)'
 PAGELOCKED = 'GCuda PageLockedMemoryPool allocate + drop'
 CUPY_DEVICE = 'CuPy MemoryPool malloc + drop'
 CUPY_PINNED_NUMPY = 'CuPy PinnedMemoryPool malloc + frombuffer'
@@ -76,10 +79,13 @@ def gcuda_paths(size):
     import numpy as np
 
     pool = GCuda.DeviceMemoryPool()
+    buffer_pool = GCuda.MemoryPool()
     host_pool = GCuda.PageLockedMemoryPool()
     allocate = pool.allocate
     allocate(size)  # raises without a driver or device (the pools are lazy)
-    fast = impl._pool_binding() is not None
+    allocate_buffer = buffer_pool.allocate
+    fast = impl._pool_address_calls() is not None
+    fast_buffer = impl._pool_binding() is not None
     # the introspected call with the override's error wrapper: the path
     # before the extension's pool calls
     pygobject = GCuda.MemoryPool.allocate.__wrapped__
@@ -90,9 +96,13 @@ def gcuda_paths(size):
         for _ in range(n):
             allocate(size)
 
+    def unref_buffer(n):
+        for _ in range(n):
+            allocate_buffer(size)
+
     def unref_pygobject(n):
         for _ in range(n):
-            pygobject(pool, size)
+            pygobject(buffer_pool, size)
 
     def free(n):
         for _ in range(n):
@@ -103,8 +113,9 @@ def gcuda_paths(size):
             host_allocate(size, u8)
 
     paths = [(DEVICE_FAST + ('' if fast else ' (no fast path)'), unref),
-             (DEVICE_PYGOBJECT, unref_pygobject),
              ('GCuda DeviceMemoryPool allocate + free()', free),
+             (BUFFER_FAST + ('' if fast_buffer else ' (no fast path)'), unref_buffer),
+             (BUFFER_PYGOBJECT, unref_pygobject),
              (PAGELOCKED, pinned)]
     try:
         stream_pool = GCuda.StreamPool.new(None)

@@ -690,6 +690,24 @@ test_by_address (void)
   g_clear_object (&object);
   assert_counters (pool, 1, 0, block_size (1000), 0);
 
+  /* adopted by a buffer, which then owns the block */
+  g_assert_true (gcuda_memory_pool_allocate_address (pool, 1000, &address, &error));
+  object = gcuda_memory_pool_adopt_address (pool, address, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_buffer_get_address (object), ==, address);
+  g_assert_cmpuint (gcuda_buffer_get_size (object), ==, 1000);
+  g_assert_true (gcuda_buffer_get_context (object) == context);
+  check_round_trip (object);
+  assert_counters (pool, 0, 1, block_size (1000), 1000);
+  g_assert_false (gcuda_memory_pool_free_address (pool, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_null (gcuda_memory_pool_adopt_address (pool, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_clear_object (&object);
+  assert_counters (pool, 1, 0, block_size (1000), 0);
+  g_assert_null (gcuda_memory_pool_adopt_address (NULL, address, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
   /* bad sizes as for allocate() */
   g_assert_false (gcuda_memory_pool_allocate_address (pool, 0, &address, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);

@@ -257,6 +257,27 @@ def test_cuda_array_interface_and_managed_arrays(mod):
     np.testing.assert_array_equal(managed_out, src + 1)
 
 
+def test_pooled_allocations_as_arguments(mod):
+    # a DeviceMemoryPool's PooledDeviceAllocation goes by its address, in
+    # plain and prepared calls; once freed it is refused
+    f = mod.get_function('twice')
+    pool = GCuda.DeviceMemoryPool()
+    n = 1000
+    data = random_floats(n)
+    a = pool.allocate(data.nbytes)
+    GCuda.memcpy_htod(a, data)
+    f(a, np.int32(n), block=(256, 1, 1), grid=(4, 1))
+    np.testing.assert_array_equal(GCuda.from_device(a, n, np.float32), data * 2)
+    f.prepare('Pi')
+    f.prepared_call((4, 1), (256, 1, 1), a, n)
+    np.testing.assert_array_equal(GCuda.from_device(a, n, np.float32), data * 4)
+    a.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        f(a, np.int32(n), block=(256, 1, 1), grid=(4, 1))
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        f.prepared_call((4, 1), (256, 1, 1), a, n)
+
+
 def test_struct_by_value(mod):
     f = mod.get_function('scale3')
     n = 100

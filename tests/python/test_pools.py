@@ -1,4 +1,5 @@
-# Memory pools in Python: GCuda.DeviceMemoryPool (GCuda.MemoryPool),
+# Memory pools in Python: GCuda.MemoryPool, GCuda.DeviceMemoryPool and its
+# PooledDeviceAllocation,
 # GCuda.PageLockedMemoryPool, bitlog2 and the bins, and gcuda.tools.
 #
 # meson runs this file twice: in the nogpu suite with an unloadable driver
@@ -7,6 +8,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import gc
+import operator
 import os
 import random
 import threading
@@ -74,11 +76,11 @@ def test_bins():
 
 def test_fresh_pools_need_no_driver():
     pool = GCuda.DeviceMemoryPool()
-    assert isinstance(pool, GCuda.MemoryPool)
+    assert isinstance(pool.pool, GCuda.MemoryPool)
     assert counters(pool) == (0, 0, 0, 0)
     assert pool.max_held_bytes == 2**64 - 1
     pool.max_held_bytes = 1 << 20
-    assert pool.props.max_held_bytes == 1 << 20
+    assert pool.pool.props.max_held_bytes == 1 << 20
     pool.free_held()
     pool.stop_holding()
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
@@ -148,15 +150,17 @@ def pool_path(request):
     """Runs a test with the extension's pool calls, then with PyGObject."""
     mod = impl()
     mod._pool_binding()
-    saved = list(mod._pool_fast_state)
+    mod._pool_address_calls()
+    saved = list(mod._pool_fast_state), list(mod._pool_address_state)
     if request.param == 'pygobject':
         mod._pool_fast_state[:] = [None]
+        mod._pool_address_state[:] = [None]
     elif not pool_extension_built():
         pytest.skip('the _gcuda_launch extension was built without PyGObject\'s C API (python-gi-dev)')
     else:
         assert mod._pool_fast_state[0] is not None
     yield request.param
-    mod._pool_fast_state[:] = saved
+    mod._pool_fast_state[:], mod._pool_address_state[:] = saved
 
 
 def outcome(call, *args):
@@ -177,7 +181,7 @@ def test_pool_fast_path_bound():
         assert calls is None
         return
     assert calls is not None, 'the extension has pool calls but the override did not bind them'
-    pool = GCuda.DeviceMemoryPool()
+    pool = GCuda.MemoryPool()
     host = GCuda.HostMemoryPool()
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         pool.allocate(0)
@@ -198,7 +202,7 @@ def test_pool_fast_path_bound():
 def test_pool_errors_same_on_both_paths():
     slow = GCuda.MemoryPool.allocate.__wrapped__
     host_slow = GCuda.HostMemoryPool.allocate.__wrapped__
-    pool = GCuda.DeviceMemoryPool()
+    pool = GCuda.MemoryPool()
     host = GCuda.HostMemoryPool()
     for size in (0, -1, 1 << 64, 1 << 70, '8', None, np.int64(0), np.uint8(0)):
         expected = outcome(slow, pool, size)
@@ -251,7 +255,7 @@ def test_device_pool_round_trip():
     rng = np.random.default_rng()
     data = rng.standard_normal(1000).astype(np.float32)
     buf = pool.allocate(data.nbytes)
-    assert isinstance(buf, GCuda.Buffer)
+    assert isinstance(buf, GCuda.PooledDeviceAllocation)
     assert len(buf) == data.nbytes and int(buf) != 0
     buf.upload(0, data.tobytes())
     back = np.frombuffer(buf.download(0, data.nbytes).get_data(), dtype=np.float32)
@@ -441,7 +445,7 @@ def test_allocator_too_small():
 
 @gpu
 def test_device_pool_paths_alike(pool_path):
-    pool = GCuda.DeviceMemoryPool()
+    pool = GCuda.MemoryPool()
     rng = np.random.default_rng()
     data = rng.standard_normal(3000).astype(np.float32)
     a = pool.allocate(data.nbytes)
@@ -504,7 +508,7 @@ def test_fast_path_in_use():
 
     mod._pool_fast_state[:] = [(counted(0), counted(1))]
     try:
-        pool = GCuda.DeviceMemoryPool()
+        pool = GCuda.MemoryPool()
         buf = pool.allocate(1000)
         hpool = GCuda.PageLockedMemoryPool()
         ary = hpool.allocate((10, 10), np.float64)
@@ -552,7 +556,7 @@ def test_pagelocked_pool_paths_alike(pool_path, order):
 @gpu
 def test_pool_by_address():
     # blocks without buffer objects: the same bins and counters, checked frees
-    pool = GCuda.DeviceMemoryPool()
+    pool = GCuda.MemoryPool()
     address = pool.allocate_address(4000)
     assert address != 0
     assert counters(pool) == (0, 1, block(4000), 4000)
@@ -584,3 +588,83 @@ def test_pool_by_address():
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         host.free_address(address)
     assert (host.held_blocks, host.active_blocks) == (1, 0)
+
+
+@gpu
+def test_pooled_device_allocation(pool_path):
+    # PyCUDA's PooledDeviceAllocation: a block by address, a GCuda.Buffer
+    # only when one is needed, freed once
+    pool = GCuda.DeviceMemoryPool()
+    # the extension's address calls, or PyGObject's (never silently)
+    assert (pool._allocate is not None) == (pool_path == 'fast')
+    rng = np.random.default_rng()
+    data = rng.standard_normal(1000).astype(np.float32)
+    a = pool.allocate(data.nbytes)
+    assert type(a) is GCuda.PooledDeviceAllocation and a.pool is pool
+    assert a.size == len(a) == data.nbytes and int(a) == operator.index(a) != 0
+    assert not a.is_freed() and a._buffer is None
+    assert a.__cuda_array_interface__['data'] == (int(a), False)
+    assert counters(pool) == (0, 1, block(4000), 4000)
+    address = int(a)
+
+    # given back by free() and reused, LIFO; a second free() is FREED
+    a.free()
+    assert a.is_freed() and counters(pool) == (1, 0, block(4000), 0)
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        a.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        a.buffer
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        a.__cuda_array_interface__
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        GCuda.memcpy_htod(a, data)
+    assert counters(pool) == (1, 0, block(4000), 0)
+
+    # by dropping it; the block comes back to the next allocation
+    b = pool.allocate(3990)
+    assert int(b) == address
+    del b
+    gc.collect()
+    assert counters(pool) == (1, 0, block(4000), 0)
+
+    # where a GCuda.Buffer goes: copies, from_device, Buffer methods
+    c = pool.allocate(data.nbytes)
+    GCuda.memcpy_htod(c, data)
+    np.testing.assert_array_equal(GCuda.from_device(c, data.shape, np.float32), data)
+    buf = c.buffer
+    assert type(buf) is GCuda.Buffer and int(buf) == int(c) and len(buf) == data.nbytes
+    assert c.buffer is buf and c.get_size() == data.nbytes
+    assert np.frombuffer(c.download(0, 16).get_data(), np.float32).tolist() == data[:4].tolist()
+    with pytest.raises(AttributeError):
+        c.no_such_method
+    # the buffer owns the block now: freeing either frees it once
+    c.free()
+    assert buf.is_freed() and c.is_freed()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        buf.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        c.free()
+    assert counters(pool) == (1, 0, block(4000), 0)
+
+    # allocator= takes the buffer, which owns the block
+    out = GCuda.mem_alloc(100, allocator=pool.allocate)
+    assert type(out) is GCuda.Buffer and len(out) == 100
+    assert counters(pool)[1] == 1
+    del out
+    gc.collect()
+    assert counters(pool)[1] == 0
+
+    # errors as GCuda.MemoryPool's
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
+        pool.allocate(1 << 50)
+    with pytest.raises(OverflowError):
+        pool.allocate(-1)
+    with pytest.raises(TypeError):
+        pool.allocate('8')
+    assert pool.allocate(np.int64(8)).size == 8
+    gc.collect()
+    assert pool.active_blocks == 0
+    pool.stop_holding()
+    assert counters(pool) == (0, 0, 0, 0)

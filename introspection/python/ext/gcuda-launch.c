@@ -10,11 +10,13 @@
  * alive and repeats a failed launch through PyGObject to raise the
  * GCuda exception: this module only says whether the launch was queued.
  *
- * Built with PyGObject's C API (pygobject.h), it also has the pools'
- * allocate calls: a PyGObject invoke plus the override's wrapper cost more
- * than the allocation itself. They return the new object's wrapper, or None
- * when anything failed or looks unusual, and the override then repeats the
- * call through PyGObject for the proper exception.
+ * It also has the pools' calls, since a PyGObject invoke and a wrapper
+ * cost more than a pooled allocation itself: pool_allocate_address and
+ * pool_free_address (plain ints) behind Python's DeviceMemoryPool and
+ * PooledDeviceAllocation and, built with PyGObject's C API (pygobject.h),
+ * allocate calls returning GCuda.Buffer and GCuda.HostBuffer wrappers.
+ * They return None (or False) when anything failed or looks unusual, and
+ * the override repeats the call through PyGObject for the exception.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -162,6 +164,80 @@ launch (PyObject         *module,
   return PyBool_FromLong (ok);
 }
 
+/* pool_allocate_address(pool, size) -> int or None: a block of a
+ * GCudaMemoryPool (a pointer the caller keeps alive) by address, for
+ * Python's PooledDeviceAllocation; None when the size is no exact int in
+ * guint64 range or the allocation failed (the caller repeats it through
+ * PyGObject for the exception). */
+static PyObject *
+pool_allocate_address (PyObject         *module,
+                       PyObject *const  *args,
+                       Py_ssize_t        nargs)
+{
+  unsigned long long size;
+  guint64 address = 0;
+  void *pool;
+  gboolean ok;
+
+  if (nargs != 2)
+    {
+      PyErr_SetString (PyExc_TypeError, "pool_allocate_address takes 2 arguments");
+      return NULL;
+    }
+  pool = as_pointer (args[0]);
+  if (pool == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no pool");
+      return NULL;
+    }
+  if (!PyLong_CheckExact (args[1]))
+    Py_RETURN_NONE;
+  size = PyLong_AsUnsignedLongLong (args[1]);
+  if (size == (unsigned long long) -1 && PyErr_Occurred ())
+    {
+      PyErr_Clear ();
+      Py_RETURN_NONE;
+    }
+  /* A held block takes a fraction of a microsecond; a new one is a
+   * cuMemAlloc, during which other threads may run. */
+  Py_BEGIN_ALLOW_THREADS
+  ok = gcuda_memory_pool_allocate_address (pool, size, &address, NULL);
+  Py_END_ALLOW_THREADS
+  if (!ok)
+    Py_RETURN_NONE;
+  return PyLong_FromUnsignedLongLong (address);
+}
+
+/* pool_free_address(pool, address) -> bool: gives a block back; False
+ * (nothing changed) if the pool did not hand it out by address. */
+static PyObject *
+pool_free_address (PyObject         *module,
+                   PyObject *const  *args,
+                   Py_ssize_t        nargs)
+{
+  unsigned long long address;
+  void *pool;
+
+  if (nargs != 2)
+    {
+      PyErr_SetString (PyExc_TypeError, "pool_free_address takes 2 arguments");
+      return NULL;
+    }
+  pool = as_pointer (args[0]);
+  if (pool == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no pool");
+      return NULL;
+    }
+  address = PyLong_AsUnsignedLongLong (args[1]);
+  if (address == (unsigned long long) -1 && PyErr_Occurred ())
+    return NULL;
+  /* Giving back never calls the driver unless the pool stopped holding. */
+  return PyBool_FromLong (gcuda_memory_pool_free_address (pool, address, NULL));
+}
+
 #ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
 
 /* The wrapper of a new object (transfer full): it takes its own reference,
@@ -286,6 +362,10 @@ static PyMethodDef pool_methods[] = {
 static PyMethodDef methods[] = {
   { "launch", (PyCFunction) (void (*) (void)) launch, METH_FASTCALL,
     "launch(function, grid, block, shared, stream, params) -> bool" },
+  { "pool_allocate_address", (PyCFunction) (void (*) (void)) pool_allocate_address, METH_FASTCALL,
+    "pool_allocate_address(pool, size) -> int or None" },
+  { "pool_free_address", (PyCFunction) (void (*) (void)) pool_free_address, METH_FASTCALL,
+    "pool_free_address(pool, address) -> bool" },
   { "launch_packed", (PyCFunction) (void (*) (void)) launch_packed, METH_FASTCALL,
     "launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params) -> bool" },
   { NULL, NULL, 0, NULL },

@@ -1796,6 +1796,8 @@ __all__ += ['get_version', 'mem_get_info']
 def _device(obj, what):
     if isinstance(obj, GCuda.Buffer):
         return obj
+    if isinstance(obj, PooledDeviceAllocation):
+        return obj.buffer
     if isinstance(obj, numbers.Integral):
         raise TypeError('%s: GCuda copies to and from GCuda.Buffer objects, not bare device addresses; '
                         'pass the buffer, or buf.new_view(offset, size) for int(buf) + offset' % what)
@@ -1861,6 +1863,8 @@ def _allocate(nbytes, context, allocator):
     if allocator is None:
         return Buffer.new(context, nbytes)
     buf = allocator(nbytes)
+    if isinstance(buf, PooledDeviceAllocation):
+        buf = buf.buffer  # which owns the block from now on
     if not isinstance(buf, GCuda.Buffer):
         raise TypeError('allocator returned %s, not a GCuda.Buffer' % type(buf).__name__)
     if buf.get_size() < nbytes:
@@ -1876,7 +1880,8 @@ def mem_alloc(nbytes, context=None, allocator=None):
     GCuda.Buffer. 0 bytes is GCuda.Error.INVALID_ARGUMENT; more than the
     device has, GCuda.MemoryError (DriverError.OUT_OF_MEMORY).
     @allocator, as in PyCUDA's gpuarray, is a callable taking a byte count
-    and returning a GCuda.Buffer (e.g. GCuda.DeviceMemoryPool().allocate)."""
+    and returning a GCuda.Buffer or a PooledDeviceAllocation (e.g.
+    GCuda.DeviceMemoryPool().allocate, GCuda.MemoryPool().allocate)."""
     return _allocate(operator.index(nbytes), context, allocator)
 
 
@@ -2206,12 +2211,12 @@ def _pool_counters(cls):
     cls.alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
 
 
-# GCuda.MemoryPool(context=None) is PyCUDA's DeviceMemoryPool: allocate(n)
-# returns a GCuda.Buffer whose free() (or garbage collection) gives the
-# block back to the pool.
+# GCuda.MemoryPool(context=None).allocate(n) returns a GCuda.Buffer whose
+# free() (or garbage collection) gives the block back to the pool.
+# GCuda.DeviceMemoryPool, PyCUDA's name, hands out PooledDeviceAllocation
+# objects instead (below).
 _pool_counters(MemoryPool)  # noqa: F821 - made by _wrap_namespace()
 _pool_counters(HostMemoryPool)  # noqa: F821
-DeviceMemoryPool = MemoryPool  # noqa: F821
 
 # allocate() from a held block costs less than PyGObject's invoke and the
 # error wrapper: it goes through the _gcuda_launch extension's pool calls
@@ -2309,6 +2314,178 @@ def _host_pool_allocate(pool, nbytes):
     return hb, hb.get_address()
 
 
+# PyCUDA's DeviceMemoryPool hands out PooledDeviceAllocation objects, not
+# DeviceAllocations, and so does GCuda.DeviceMemoryPool: a block taken by
+# address (gcuda_memory_pool_allocate_address) and held by a small Python
+# object, since making a GObject and its PyGObject wrapper costs several
+# times the pool's own work. A GCuda.Buffer is made only when something
+# needs one (gcuda_memory_pool_adopt_address): copies, allocator=, the
+# Buffer methods. The extension's address calls (plain ints, no PyGObject)
+# are used when they are there, else PyGObject's.
+
+_pool_address_state = []  # [(pool_allocate_address, pool_free_address) or None], bound on first use
+
+
+def _pool_address_calls():
+    if not _pool_address_state:
+        calls = None
+        if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') != '0' and sys.implementation.name == 'cpython':
+            try:
+                import _gcuda_launch
+                calls = _gcuda_launch.pool_allocate_address, _gcuda_launch.pool_free_address
+            except (ImportError, AttributeError):
+                pass
+        _pool_address_state.append(calls)
+    return _pool_address_state[0]
+
+
+def _freed_allocation(address):
+    return _library_error(GCuda.Error.FREED, 'The pooled allocation at 0x%x was freed already' % address)
+
+
+class PooledDeviceAllocation:
+    """A block of a GCuda.DeviceMemoryPool (PyCUDA's
+    ``PooledDeviceAllocation``): ``int(a)`` is its device address,
+    ``a.size`` (and ``len(a)``) the size asked for, ``a.free()`` gives it
+    back to the pool now, and dropping the last reference does later;
+    freeing twice is GCuda.Error.FREED. It goes wherever GCuda takes a
+    GCuda.Buffer (copies, kernel arguments, ``allocator=``); ``a.buffer`` is
+    such a buffer, made on first use, which from then on owns the block, and
+    the other GCuda.Buffer methods work on the allocation itself
+    (``a.download(0, n)``). ``a.pool`` is the DeviceMemoryPool."""
+
+    __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
+
+    def __init__(self, pool, address, size):
+        self.pool = pool
+        self.size = size
+        self._address = address
+        self._live = True  # the block is ours, not yet a buffer's
+        self._buffer = None
+
+    def __del__(self):
+        if self._live:
+            self._live = False
+            pool = self.pool
+            free = pool._free
+            if free is not None and free(pool._pointer, self._address):
+                return
+            try:
+                pool._free_address(self._address)
+            except Exception:  # at exit GCuda may be gone already
+                pass
+
+    def __int__(self):
+        return self._address
+
+    __index__ = __int__
+
+    def __len__(self):
+        return self.size
+
+    def __repr__(self):
+        return '<GCuda.PooledDeviceAllocation %d bytes at 0x%x%s>' % (
+            self.size, self._address, ', freed' if self.is_freed() else '')
+
+    def is_freed(self):
+        if self._buffer is not None:
+            return self._buffer.is_freed()
+        return not self._live
+
+    def free(self):
+        """Gives the block back to the pool now."""
+        if self._buffer is not None:
+            self._buffer.free()  # FREED the second time
+        elif not self._live:
+            raise _freed_allocation(self._address)
+        else:
+            self._live = False
+            self.pool._free_address(self._address)
+
+    @property
+    def buffer(self):
+        """The GCuda.Buffer of the block (made once; it owns the block)."""
+        buf = self._buffer
+        if buf is None:
+            if not self._live:
+                raise _freed_allocation(self._address)
+            buf = self.pool.pool.adopt_address(self._address)
+            self._live = False
+            self._buffer = buf
+        return buf
+
+    @property
+    def __cuda_array_interface__(self):
+        if self.is_freed():
+            raise _freed_allocation(self._address)
+        return {'version': 3, 'shape': (self.size,), 'typestr': '|u1', 'data': (self._address, False)}
+
+    def __getattr__(self, name):
+        # GCuda.Buffer's methods (get_size, upload, download, new_view...)
+        if name.startswith('_') or not hasattr(GCuda.Buffer, name):
+            raise AttributeError("'PooledDeviceAllocation' object has no attribute %r" % name)
+        return getattr(self.buffer, name)
+
+
+class DeviceMemoryPool:
+    """PyCUDA's ``DeviceMemoryPool`` over a GCuda.MemoryPool (``.pool``):
+    ``allocate(n)`` returns a PooledDeviceAllocation. The counters
+    (``held_blocks``, ``active_blocks``, ``managed_bytes``,
+    ``active_bytes``, ``max_held_bytes``), ``free_held()`` and
+    ``stop_holding()`` are the GCuda.MemoryPool's."""
+
+    def __init__(self, context=None):
+        self.pool = MemoryPool(context=context)  # noqa: F821
+        # the extension's calls and the pool's pointer, or None
+        self._allocate = self._free = None
+        self._pointer = 0
+        calls = _pool_address_calls()
+        if calls is not None:
+            try:
+                self._pointer = _gobject_pointer(self.pool)
+                self._allocate, self._free = calls
+            except (AttributeError, TypeError, ValueError):
+                pass
+
+    def allocate(self, size):
+        """A PooledDeviceAllocation of @size bytes (at least 1)."""
+        fast = self._allocate
+        if fast is not None and type(size) is int:
+            address = fast(self._pointer, size)
+            if address is not None:
+                return PooledDeviceAllocation(self, address, size)
+        # the checked way, which raises what PyGObject raises
+        address = self.pool.allocate_address(size)
+        return PooledDeviceAllocation(self, address, operator.index(size))
+
+    def _free_address(self, address):
+        free = self._free
+        if free is not None and free(self._pointer, address):
+            return
+        try:
+            self.pool.free_address(address)
+        except LogicError:
+            raise _freed_allocation(address) from None
+
+    def free_held(self):
+        self.pool.free_held()
+
+    def stop_holding(self):
+        self.pool.stop_holding()
+
+    def get_context(self):
+        return self.pool.get_context()
+
+    held_blocks = property(lambda self: self.pool.get_held_blocks())
+    active_blocks = property(lambda self: self.pool.get_active_blocks())
+    managed_bytes = property(lambda self: self.pool.get_managed_bytes())
+    active_bytes = property(lambda self: self.pool.get_active_bytes())
+    max_held_bytes = property(lambda self: self.pool.get_max_held_bytes(),
+                              lambda self, value: self.pool.set_max_held_bytes(value))
+    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
+    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
+
+
 class PageLockedMemoryPool:
     """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
     ``allocate(shape, dtype, order='C')`` returns a numpy array whose .base
@@ -2347,7 +2524,7 @@ def bitlog2(value):
     return GCuda.bitlog2(operator.index(value))
 
 
-__all__ += ['DeviceMemoryPool', 'PageLockedMemoryPool', 'bitlog2']
+__all__ += ['DeviceMemoryPool', 'PooledDeviceAllocation', 'PageLockedMemoryPool', 'bitlog2']
 
 
 # --- device tools (issue 6) ---
