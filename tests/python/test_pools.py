@@ -11,6 +11,9 @@ import gc
 import operator
 import os
 import random
+import subprocess
+import sys
+import textwrap
 import threading
 
 import gi
@@ -601,6 +604,8 @@ def test_pooled_device_allocation(pool_path):
     data = rng.standard_normal(1000).astype(np.float32)
     a = pool.allocate(data.nbytes)
     assert type(a) is GCuda.PooledDeviceAllocation and a.pool is pool
+    if pool_path == 'fast':  # made and given back in C
+        assert isinstance(a, impl()._pool_ext.PooledBlock)
     assert a.size == len(a) == data.nbytes and int(a) == operator.index(a) != 0
     assert not a.is_freed() and a._buffer is None
     assert a.__cuda_array_interface__['data'] == (int(a), False)
@@ -668,3 +673,47 @@ def test_pooled_device_allocation(pool_path):
     assert pool.active_blocks == 0
     pool.stop_holding()
     assert counters(pool) == (0, 0, 0, 0)
+
+
+@gpu
+def test_pooled_device_allocation_without_extension():
+    # GCUDA_PYTHON_FAST_LAUNCH=0: PooledDeviceAllocation is a Python class
+    # over PyGObject's calls, with the same behaviour
+    body = textwrap.dedent('''
+        import gc
+        import gi
+        gi.require_version('GCuda', '1.0')
+        from gi.repository import GCuda
+        import numpy as np
+        from gi.overrides import GCuda as impl
+        assert impl._pool_ext is None
+        pool = GCuda.DeviceMemoryPool()
+        a = pool.allocate(4000)
+        assert type(a) is GCuda.PooledDeviceAllocation and len(a) == 4000
+        address = int(a)
+        data = np.random.default_rng().integers(0, 256, 4000, dtype=np.uint8)
+        a.free()
+        try:
+            a.free()
+        except GCuda.LogicError as e:
+            assert e.code == int(GCuda.Error.FREED)
+        else:
+            raise AssertionError('freed twice')
+        b = pool.allocate(3990)
+        assert int(b) == address
+        del b
+        gc.collect()
+        assert (pool.held_blocks, pool.active_blocks) == (1, 0)
+        c = pool.allocate(4000)
+        GCuda.memcpy_htod(c, data)
+        assert np.array_equal(GCuda.from_device(c, 4000, np.uint8), data)
+        assert type(c.buffer) is GCuda.Buffer and c.get_size() == 4000
+        del c
+        gc.collect()
+        assert (pool.held_blocks, pool.active_blocks) == (1, 0)
+        d = pool.allocate(100)  # still out at exit: nothing may break
+        print('ok')
+    ''')
+    env = dict(os.environ, GCUDA_PYTHON_FAST_LAUNCH='0')
+    done = subprocess.run([sys.executable, '-c', body], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == 'ok', done.stderr

@@ -21,6 +21,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <gcuda.h>
 
@@ -199,11 +200,10 @@ pool_allocate_address (PyObject         *module,
       PyErr_Clear ();
       Py_RETURN_NONE;
     }
-  /* A held block takes a fraction of a microsecond; a new one is a
-   * cuMemAlloc, during which other threads may run. */
-  Py_BEGIN_ALLOW_THREADS
+  /* With the GIL, as CuPy's and PyCUDA's pools: a held block takes a
+   * tenth of a microsecond, less than releasing and taking the GIL; only a
+   * new block (a cuMemAlloc) holds other threads up. */
   ok = gcuda_memory_pool_allocate_address (pool, size, &address, NULL);
-  Py_END_ALLOW_THREADS
   if (!ok)
     Py_RETURN_NONE;
   return PyLong_FromUnsignedLongLong (address);
@@ -236,6 +236,127 @@ pool_free_address (PyObject         *module,
     return NULL;
   /* Giving back never calls the driver unless the pool stopped holding. */
   return PyBool_FromLong (gcuda_memory_pool_free_address (pool, address, NULL));
+}
+
+/* PooledBlock: the C base of Python's PooledDeviceAllocation, a block of
+ * a GCudaMemoryPool handed out by address. Made here and given back by its
+ * dealloc without a Python call: in Python, creating the object and
+ * running a __del__ cost more than the pool itself. The subclass in
+ * gi/overrides/GCuda.py has the methods. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *pool;      /* the DeviceMemoryPool, kept alive */
+  PyObject *buffer;    /* the GCuda.Buffer the block was given to, or NULL */
+  void *pool_ptr;      /* its GCudaMemoryPool, alive as long as @pool */
+  unsigned long long address;
+  unsigned long long size;
+  char live;           /* the block is ours: give it back at the end */
+} PooledBlock;
+
+static void
+pooled_block_dealloc (PooledBlock *self)
+{
+  if (self->live)
+    gcuda_memory_pool_free_address (self->pool_ptr, self->address, NULL);
+  Py_CLEAR (self->pool);
+  Py_CLEAR (self->buffer);
+  Py_TYPE (self)->tp_free ((PyObject *) self);
+}
+
+static PyMemberDef pooled_block_members[] = {
+  { "pool", T_OBJECT, offsetof (PooledBlock, pool), READONLY, "the DeviceMemoryPool" },
+  { "size", T_ULONGLONG, offsetof (PooledBlock, size), READONLY, "the size asked for, in bytes" },
+  { "_address", T_ULONGLONG, offsetof (PooledBlock, address), READONLY, NULL },
+  { "_live", T_BOOL, offsetof (PooledBlock, live), 0, NULL },
+  { "_buffer", T_OBJECT, offsetof (PooledBlock, buffer), 0, NULL },
+  { NULL, 0, 0, 0, NULL },
+};
+
+static PyTypeObject pooled_block_type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "_gcuda_launch.PooledBlock",
+  .tp_basicsize = sizeof (PooledBlock),
+  .tp_dealloc = (destructor) pooled_block_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "A block of a GCuda.MemoryPool by address (private base of PooledDeviceAllocation).",
+  .tp_members = pooled_block_members,
+};
+
+/* pool_block(cls, pool, pool_pointer, address, size) -> cls instance: an
+ * allocation of @cls (a subclass of PooledBlock) owning the block at
+ * @address, which the pool handed out by address. */
+static PyObject *
+pool_block (PyObject         *module,
+            PyObject *const  *args,
+            Py_ssize_t        nargs)
+{
+  PyTypeObject *cls;
+  PooledBlock *self;
+  void *pool_ptr;
+  unsigned long long address, size;
+
+  if (nargs != 5 || !PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pooled_block_type))
+    {
+      PyErr_SetString (PyExc_TypeError, "pool_block(cls, pool, pool_pointer, address, size)");
+      return NULL;
+    }
+  cls = (PyTypeObject *) args[0];
+  pool_ptr = as_pointer (args[2]);
+  if (pool_ptr == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no pool");
+      return NULL;
+    }
+  address = PyLong_AsUnsignedLongLong (args[3]);
+  if (address == (unsigned long long) -1 && PyErr_Occurred ())
+    return NULL;
+  size = PyLong_AsUnsignedLongLong (args[4]);
+  if (size == (unsigned long long) -1 && PyErr_Occurred ())
+    return NULL;
+  self = (PooledBlock *) cls->tp_alloc (cls, 0);
+  if (self == NULL)
+    return NULL;
+  Py_INCREF (args[1]);
+  self->pool = args[1];
+  self->pool_ptr = pool_ptr;
+  self->address = address;
+  self->size = size;
+  self->live = 1;
+  return (PyObject *) self;
+}
+
+/* pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or
+ * None: pool_allocate_address() and pool_block() in one call. */
+static PyObject *
+pool_allocate_block (PyObject         *module,
+                     PyObject *const  *args,
+                     Py_ssize_t        nargs)
+{
+  PyObject *call_args[5];
+  PyObject *address, *block;
+
+  if (nargs != 4)
+    {
+      PyErr_SetString (PyExc_TypeError, "pool_allocate_block(cls, pool, pool_pointer, size)");
+      return NULL;
+    }
+  address = pool_allocate_address (module, args + 2, 2);
+  if (address == NULL || address == Py_None)
+    return address;
+  call_args[0] = args[0];
+  call_args[1] = args[1];
+  call_args[2] = args[2];
+  call_args[3] = address;
+  call_args[4] = args[3];
+  block = pool_block (module, call_args, 5);
+  if (block == NULL)
+    {
+      /* not to lose the block */
+      gcuda_memory_pool_free_address (as_pointer (args[2]), PyLong_AsUnsignedLongLong (address), NULL);
+    }
+  Py_DECREF (address);
+  return block;
 }
 
 #ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
@@ -366,6 +487,10 @@ static PyMethodDef methods[] = {
     "pool_allocate_address(pool, size) -> int or None" },
   { "pool_free_address", (PyCFunction) (void (*) (void)) pool_free_address, METH_FASTCALL,
     "pool_free_address(pool, address) -> bool" },
+  { "pool_block", (PyCFunction) (void (*) (void)) pool_block, METH_FASTCALL,
+    "pool_block(cls, pool, pool_pointer, address, size) -> cls instance" },
+  { "pool_allocate_block", (PyCFunction) (void (*) (void)) pool_allocate_block, METH_FASTCALL,
+    "pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or None" },
   { "launch_packed", (PyCFunction) (void (*) (void)) launch_packed, METH_FASTCALL,
     "launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params) -> bool" },
   { NULL, NULL, 0, NULL },
@@ -384,7 +509,13 @@ PyMODINIT_FUNC PyInit__gcuda_launch (void);
 PyMODINIT_FUNC
 PyInit__gcuda_launch (void)
 {
-  PyObject *module = PyModule_Create (&module_def);
+  PyObject *module;
+
+  if (PyType_Ready (&pooled_block_type) < 0)
+    return NULL;
+  module = PyModule_Create (&module_def);
+  if (module != NULL && PyModule_AddObjectRef (module, "PooledBlock", (PyObject *) &pooled_block_type) < 0)
+    Py_CLEAR (module);
 
 #ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
   /* Without PyGObject's API (gi not importable) the launch calls still

@@ -2320,22 +2320,35 @@ def _host_pool_allocate(pool, nbytes):
 # object, since making a GObject and its PyGObject wrapper costs several
 # times the pool's own work. A GCuda.Buffer is made only when something
 # needs one (gcuda_memory_pool_adopt_address): copies, allocator=, the
-# Buffer methods. The extension's address calls (plain ints, no PyGObject)
-# are used when they are there, else PyGObject's.
+# Buffer methods. With the _gcuda_launch extension the object is made, and
+# its block given back when it goes, in C (a Python __del__ alone costs as
+# much as the pool); without it, through PyGObject and a Python class.
 
-_pool_address_state = []  # [(pool_allocate_address, pool_free_address) or None], bound on first use
+def _pool_extension():
+    """The _gcuda_launch extension when its pool calls may be used (not
+    with GCUDA_PYTHON_FAST_LAUNCH=0), else None."""
+    if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') == '0' or sys.implementation.name != 'cpython':
+        return None
+    try:
+        import _gcuda_launch
+        _gcuda_launch.PooledBlock, _gcuda_launch.pool_allocate_block
+        _gobject_pointer(GCuda.JitOptions.new())  # the capsule API works
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return None
+    return _gcuda_launch
+
+
+# chosen once: PooledDeviceAllocation derives from its PooledBlock
+_pool_ext = _pool_extension()
+# [(pool_allocate_block, pool_free_address) or None]: the allocation calls
+# (tests set None to take the PyGObject path)
+_pool_address_state = []
 
 
 def _pool_address_calls():
     if not _pool_address_state:
-        calls = None
-        if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') != '0' and sys.implementation.name == 'cpython':
-            try:
-                import _gcuda_launch
-                calls = _gcuda_launch.pool_allocate_address, _gcuda_launch.pool_free_address
-            except (ImportError, AttributeError):
-                pass
-        _pool_address_state.append(calls)
+        ext = _pool_ext
+        _pool_address_state.append(None if ext is None else (ext.pool_allocate_block, ext.pool_free_address))
     return _pool_address_state[0]
 
 
@@ -2343,37 +2356,11 @@ def _freed_allocation(address):
     return _library_error(GCuda.Error.FREED, 'The pooled allocation at 0x%x was freed already' % address)
 
 
-class PooledDeviceAllocation:
-    """A block of a GCuda.DeviceMemoryPool (PyCUDA's
-    ``PooledDeviceAllocation``): ``int(a)`` is its device address,
-    ``a.size`` (and ``len(a)``) the size asked for, ``a.free()`` gives it
-    back to the pool now, and dropping the last reference does later;
-    freeing twice is GCuda.Error.FREED. It goes wherever GCuda takes a
-    GCuda.Buffer (copies, kernel arguments, ``allocator=``); ``a.buffer`` is
-    such a buffer, made on first use, which from then on owns the block, and
-    the other GCuda.Buffer methods work on the allocation itself
-    (``a.download(0, n)``). ``a.pool`` is the DeviceMemoryPool."""
+class _PooledMethods:
+    """What PooledDeviceAllocation does, over the fields pool, size,
+    _address, _live (the block is ours) and _buffer."""
 
-    __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
-
-    def __init__(self, pool, address, size):
-        self.pool = pool
-        self.size = size
-        self._address = address
-        self._live = True  # the block is ours, not yet a buffer's
-        self._buffer = None
-
-    def __del__(self):
-        if self._live:
-            self._live = False
-            pool = self.pool
-            free = pool._free
-            if free is not None and free(pool._pointer, self._address):
-                return
-            try:
-                pool._free_address(self._address)
-            except Exception:  # at exit GCuda may be gone already
-                pass
+    __slots__ = ()
 
     def __int__(self):
         return self._address
@@ -2427,6 +2414,43 @@ class PooledDeviceAllocation:
         return getattr(self.buffer, name)
 
 
+_POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
+    ``PooledDeviceAllocation``): ``int(a)`` is its device address,
+    ``a.size`` (and ``len(a)``) the size asked for, ``a.free()`` gives it
+    back to the pool now, and dropping the last reference does later;
+    freeing twice is GCuda.Error.FREED. It goes wherever GCuda takes a
+    GCuda.Buffer (copies, kernel arguments, ``allocator=``); ``a.buffer`` is
+    such a buffer, made on first use, which from then on owns the block, and
+    the other GCuda.Buffer methods work on the allocation itself
+    (``a.download(0, n)``). ``a.pool`` is the DeviceMemoryPool."""
+
+if _pool_ext is not None:
+    class PooledDeviceAllocation(_PooledMethods, _pool_ext.PooledBlock):
+        # made, and given back when it goes, by the extension
+        __doc__ = _POOLED_DOC
+        __slots__ = ()
+
+    def _new_allocation(pool, address, size):
+        return _pool_ext.pool_block(PooledDeviceAllocation, pool, pool._pointer, address, size)
+else:
+    class PooledDeviceAllocation(_PooledMethods):
+        __doc__ = _POOLED_DOC
+        __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
+
+        def __del__(self):
+            if self._live:
+                self._live = False
+                try:
+                    self.pool._free_address(self._address)
+                except Exception:  # at exit GCuda may be gone already
+                    pass
+
+    def _new_allocation(pool, address, size):
+        a = object.__new__(PooledDeviceAllocation)
+        a.pool, a.size, a._address, a._live, a._buffer = pool, size, address, True, None
+        return a
+
+
 class DeviceMemoryPool:
     """PyCUDA's ``DeviceMemoryPool`` over a GCuda.MemoryPool (``.pool``):
     ``allocate(n)`` returns a PooledDeviceAllocation. The counters
@@ -2436,27 +2460,20 @@ class DeviceMemoryPool:
 
     def __init__(self, context=None):
         self.pool = MemoryPool(context=context)  # noqa: F821
-        # the extension's calls and the pool's pointer, or None
-        self._allocate = self._free = None
-        self._pointer = 0
+        self._pointer = _gobject_pointer(self.pool) if _pool_ext is not None else 0
         calls = _pool_address_calls()
-        if calls is not None:
-            try:
-                self._pointer = _gobject_pointer(self.pool)
-                self._allocate, self._free = calls
-            except (AttributeError, TypeError, ValueError):
-                pass
+        self._allocate, self._free = calls if calls is not None else (None, None)
 
     def allocate(self, size):
         """A PooledDeviceAllocation of @size bytes (at least 1)."""
         fast = self._allocate
         if fast is not None and type(size) is int:
-            address = fast(self._pointer, size)
-            if address is not None:
-                return PooledDeviceAllocation(self, address, size)
+            a = fast(PooledDeviceAllocation, self, self._pointer, size)
+            if a is not None:
+                return a
         # the checked way, which raises what PyGObject raises
         address = self.pool.allocate_address(size)
-        return PooledDeviceAllocation(self, address, operator.index(size))
+        return _new_allocation(self, address, operator.index(size))
 
     def _free_address(self, address):
         free = self._free
