@@ -360,6 +360,37 @@ gcuda_host_memory_pool_free_address (GCudaHostMemoryPool  *self,
 }
 
 /**
+ * gcuda_host_memory_pool_adopt_address:
+ * @self: a #GCudaHostMemoryPool
+ * @address: a host address from gcuda_host_memory_pool_allocate_address()
+ * @error: return location for a #GError
+ *
+ * Turns a block handed out by address into an ordinary pooled
+ * #GCudaHostBuffer, as gcuda_host_memory_pool_allocate() returns (see
+ * gcuda_memory_pool_adopt_address()): the buffer owns the block from now
+ * on. Any other address is %GCUDA_ERROR_INVALID_ARGUMENT.
+ *
+ * Returns: (transfer full): the host buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaHostBuffer *
+gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
+                                      guint64               address,
+                                      GError              **error)
+{
+  guint64 size;
+
+  if (!check_pool (self, error))
+    return NULL;
+  size = _gcuda_pool_core_adopt_address (&self->core, address, N_("host memory pool"), error);
+  if (size == 0)
+    return NULL;
+  return _gcuda_host_buffer_new_pooled (self->core.context, GSIZE_TO_POINTER (address), size, self->flags,
+                                        G_OBJECT (self), pool_release);
+}
+
+/**
  * gcuda_host_memory_pool_free_held:
  * @self: a #GCudaHostMemoryPool
  *

@@ -39,6 +39,10 @@ gboolean             gcuda_host_memory_pool_free_address       (GCudaHostMemoryP
                                                                 guint64               address,
                                                                 GError              **error);
 GCUDA_AVAILABLE_IN_1_0
+GCudaHostBuffer     *gcuda_host_memory_pool_adopt_address      (GCudaHostMemoryPool  *self,
+                                                                guint64               address,
+                                                                GError              **error);
+GCUDA_AVAILABLE_IN_1_0
 void                 gcuda_host_memory_pool_free_held          (GCudaHostMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0
 void                 gcuda_host_memory_pool_stop_holding       (GCudaHostMemoryPool  *self);

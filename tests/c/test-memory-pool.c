@@ -761,6 +761,25 @@ test_host_by_address (void)
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
   g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 4990, &again, &error));
   g_assert_cmpuint (again, ==, address);
+  /* adopted by a host buffer, which then owns the block */
+  {
+    g_autoptr(GCudaHostBuffer) host = gcuda_host_memory_pool_adopt_address (pool, again, &error);
+    g_autoptr(GBytes) back = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (gcuda_host_buffer_get_address (host), ==, again);
+    g_assert_cmpuint (gcuda_host_buffer_get_size (host), ==, 4990);
+    back = gcuda_host_buffer_read (host, 0, 4990, &error);
+    g_assert_no_error (error);
+    assert_bytes (back, data, 4990);
+    g_assert_false (gcuda_host_memory_pool_free_address (pool, again, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    g_assert_null (gcuda_host_memory_pool_adopt_address (pool, again, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  }
+  g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 4990, &again, &error));
   g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 0, &again, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_object_unref (pool);  /* with a block still out: released */

@@ -518,9 +518,11 @@ def test_fast_path_in_use():
         hb = hpool.pool.allocate(64)
     finally:
         mod._pool_fast_state[:] = [real]
-    assert made == [(0, True), (1, True), (1, True)]
+    # the page-locked pool's arrays lie over blocks by address (no HostBuffer)
+    assert made == [(0, True), (1, True)]
     assert type(buf) is GCuda.Buffer and len(buf) == 1000
-    assert type(ary.base) is GCuda.HostBuffer and ary.base.get_size() == 800
+    assert type(ary.base) is GCuda.PooledHostAllocation and ary.base.size == 800
+    assert isinstance(ary.base, impl()._pool_ext.PinnedBlock)
     assert type(hb) is GCuda.HostBuffer and len(hb) == 64
     data = np.random.default_rng().standard_normal((10, 10))
     ary[...] = data
@@ -535,7 +537,7 @@ def test_pagelocked_pool_paths_alike(pool_path, order):
     rng = np.random.default_rng()
     src = rng.standard_normal((33, 17)).astype(np.float32)
     ary = pool.allocate(src.shape, np.float32, order)
-    assert type(ary.base) is GCuda.HostBuffer and GCuda.get_host_buffer(ary) is ary.base
+    assert type(ary.base) is GCuda.PooledHostAllocation and ary.base.pool is pool
     assert ary.flags.f_contiguous if order == 'F' else ary.flags.c_contiguous
     assert ary.__array_interface__['data'][0] == int(ary.base)
     ary[...] = src
@@ -677,8 +679,9 @@ def test_pooled_device_allocation(pool_path):
 
 @gpu
 def test_pooled_device_allocation_without_extension():
-    # GCUDA_PYTHON_FAST_LAUNCH=0: PooledDeviceAllocation is a Python class
-    # over PyGObject's calls, with the same behaviour
+    # GCUDA_PYTHON_FAST_LAUNCH=0: PooledDeviceAllocation and
+    # PooledHostAllocation are Python classes over PyGObject's calls, with
+    # the same behaviour
     body = textwrap.dedent('''
         import gc
         import gi
@@ -711,9 +714,79 @@ def test_pooled_device_allocation_without_extension():
         del c
         gc.collect()
         assert (pool.held_blocks, pool.active_blocks) == (1, 0)
+        hpool = GCuda.PageLockedMemoryPool()
+        ary = hpool.allocate((4, 5), np.float32, 'F')
+        assert type(ary.base) is GCuda.PooledHostAllocation and ary.flags.f_contiguous
+        assert ary.__array_interface__['data'][0] == int(ary.base)
+        ary[...] = np.arange(20, dtype=np.float32).reshape(4, 5)
+        assert GCuda.get_host_buffer(ary).read(0, 8).get_data() == np.float32([0, 5]).tobytes()
+        block = hpool.allocate(8, np.uint8).base
+        block.free()
+        try:
+            block.free()
+        except GCuda.LogicError as e:
+            assert e.code == int(GCuda.Error.FREED)
+        else:
+            raise AssertionError('freed twice')
         d = pool.allocate(100)  # still out at exit: nothing may break
+        e = hpool.allocate(100, np.uint8)
         print('ok')
     ''')
     env = dict(os.environ, GCUDA_PYTHON_FAST_LAUNCH='0')
     done = subprocess.run([sys.executable, '-c', body], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == 'ok', done.stderr
+
+
+@gpu
+def test_pooled_host_allocation(pool_path):
+    # PyCUDA's PooledHostAllocation: the array's .base, freed once
+    pool = GCuda.PageLockedMemoryPool()
+    rng = np.random.default_rng()
+    src = rng.standard_normal((20, 30))
+    ary = pool.allocate(src.shape, np.float64)
+    block = ary.base
+    assert type(block) is GCuda.PooledHostAllocation and block.size == src.nbytes == len(block)
+    if pool_path == 'fast':
+        assert isinstance(block, impl()._pool_ext.PinnedBlock)
+    assert ary.__array_interface__['data'][0] == int(block)
+    assert (pool.active_blocks, pool.active_bytes) == (1, src.nbytes)
+    ary[...] = src
+    dev = GCuda.to_device(ary)
+    np.testing.assert_array_equal(GCuda.from_device(dev, src.shape, np.float64), src)
+    # free() gives the block back now; twice is FREED
+    address = int(block)
+    del ary
+    block.free()
+    assert block.is_freed() and (pool.held_blocks, pool.active_blocks) == (1, 0)
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        block.free()
+    # dropping the array (and its views) gives it back too
+    again = pool.allocate((src.size,), np.float64)
+    assert again.__array_interface__['data'][0] == address
+    view = again[10:20]
+    del again
+    gc.collect()
+    assert pool.active_blocks == 1
+    del view
+    gc.collect()
+    assert (pool.held_blocks, pool.active_blocks) == (1, 0)
+    # get_host_buffer() gives a GCuda.HostBuffer, which then owns the block
+    ary = pool.allocate(src.shape, np.float64)
+    hb = GCuda.get_host_buffer(ary)
+    assert type(hb) is GCuda.HostBuffer and int(hb) == int(ary.base) and hb.get_size() == src.nbytes
+    assert GCuda.get_host_buffer(ary[3:]) is hb and ary.base.buffer is hb
+    assert GCuda.get_buffer(ary) is None
+    ary[...] = src
+    assert hb.read(0, 16).get_data() == src.tobytes()[:16]
+    del ary
+    gc.collect()
+    assert pool.active_blocks == 1  # hb holds it
+    hb.free()
+    assert (pool.held_blocks, pool.active_blocks) == (1, 0)
+    # empty arrays still take a block
+    empty = pool.allocate((0, 4), np.float32)
+    assert empty.shape == (0, 4) and pool.active_blocks == 1
+    del empty
+    gc.collect()
+    pool.stop_holding()
+    assert (pool.held_blocks, pool.active_blocks, pool.managed_bytes) == (0, 0, 0)

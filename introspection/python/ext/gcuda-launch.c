@@ -238,11 +238,14 @@ pool_free_address (PyObject         *module,
   return PyBool_FromLong (gcuda_memory_pool_free_address (pool, address, NULL));
 }
 
-/* PooledBlock: the C base of Python's PooledDeviceAllocation, a block of
- * a GCudaMemoryPool handed out by address. Made here and given back by its
- * dealloc without a Python call: in Python, creating the object and
- * running a __del__ cost more than the pool itself. The subclass in
- * gi/overrides/GCuda.py has the methods. */
+/* PooledBlock and PinnedBlock: the C bases of Python's
+ * PooledDeviceAllocation and PooledHostAllocation, blocks of a
+ * GCudaMemoryPool or GCudaHostMemoryPool handed out by address. Made here
+ * and given back by their dealloc without a Python call: in Python,
+ * creating the object and running a __del__ cost more than the pool
+ * itself. A PinnedBlock exports its memory (the buffer protocol) for the
+ * numpy array over it. The subclasses in gi/overrides/GCuda.py have the
+ * methods. */
 typedef struct {
   PyObject_HEAD
   PyObject *pool;      /* the DeviceMemoryPool, kept alive */
@@ -251,12 +254,15 @@ typedef struct {
   unsigned long long address;
   unsigned long long size;
   char live;           /* the block is ours: give it back at the end */
+  char host;           /* a PinnedBlock */
 } PooledBlock;
 
 static void
 pooled_block_dealloc (PooledBlock *self)
 {
-  if (self->live)
+  if (self->live && self->host)
+    gcuda_host_memory_pool_free_address (self->pool_ptr, self->address, NULL);
+  else if (self->live)
     gcuda_memory_pool_free_address (self->pool_ptr, self->address, NULL);
   Py_CLEAR (self->pool);
   Py_CLEAR (self->buffer);
@@ -282,6 +288,37 @@ static PyTypeObject pooled_block_type = {
   .tp_members = pooled_block_members,
 };
 
+/* The memory, writable, as bytes; valid while the block is ours (the
+ * array over it keeps the block alive) or its host buffer's. */
+static int
+pinned_block_getbuffer (PooledBlock *self,
+                        Py_buffer   *view,
+                        int          flags)
+{
+  if (!self->live && self->buffer == NULL)
+    {
+      PyErr_SetString (PyExc_BufferError, "the pooled host allocation was freed");
+      return -1;
+    }
+  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) (guintptr) self->address, (Py_ssize_t) self->size,
+                            0, flags);
+}
+
+static PyBufferProcs pinned_block_buffer = {
+  .bf_getbuffer = (getbufferproc) pinned_block_getbuffer,
+};
+
+static PyTypeObject pinned_block_type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "_gcuda_launch.PinnedBlock",
+  .tp_basicsize = sizeof (PooledBlock),
+  .tp_dealloc = (destructor) pooled_block_dealloc,
+  .tp_as_buffer = &pinned_block_buffer,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "A block of a GCuda.HostMemoryPool by address (private base of PooledHostAllocation).",
+  .tp_members = pooled_block_members,
+};
+
 /* pool_block(cls, pool, pool_pointer, address, size) -> cls instance: an
  * allocation of @cls (a subclass of PooledBlock) owning the block at
  * @address, which the pool handed out by address. */
@@ -295,7 +332,9 @@ pool_block (PyObject         *module,
   void *pool_ptr;
   unsigned long long address, size;
 
-  if (nargs != 5 || !PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pooled_block_type))
+  if (nargs != 5 || !PyType_Check (args[0]) ||
+      !(PyType_IsSubtype ((PyTypeObject *) args[0], &pooled_block_type) ||
+        PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type)))
     {
       PyErr_SetString (PyExc_TypeError, "pool_block(cls, pool, pool_pointer, address, size)");
       return NULL;
@@ -323,7 +362,63 @@ pool_block (PyObject         *module,
   self->address = address;
   self->size = size;
   self->live = 1;
+  self->host = PyType_IsSubtype (cls, &pinned_block_type);
   return (PyObject *) self;
+}
+
+/* host_pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance
+ * or None: a block of a GCudaHostMemoryPool by address in a PinnedBlock
+ * subclass; None when the size is no exact int in guint64 range or the
+ * allocation failed. */
+static PyObject *
+host_pool_allocate_block (PyObject         *module,
+                          PyObject *const  *args,
+                          Py_ssize_t        nargs)
+{
+  PyObject *call_args[5];
+  PyObject *block;
+  unsigned long long size;
+  guint64 address = 0;
+  void *pool_ptr;
+  gboolean ok;
+
+  if (nargs != 4 || !PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type))
+    {
+      PyErr_SetString (PyExc_TypeError, "host_pool_allocate_block(cls, pool, pool_pointer, size)");
+      return NULL;
+    }
+  pool_ptr = as_pointer (args[2]);
+  if (pool_ptr == NULL)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "no pool");
+      return NULL;
+    }
+  if (!PyLong_CheckExact (args[3]))
+    Py_RETURN_NONE;
+  size = PyLong_AsUnsignedLongLong (args[3]);
+  if (size == (unsigned long long) -1 && PyErr_Occurred ())
+    {
+      PyErr_Clear ();
+      Py_RETURN_NONE;
+    }
+  /* A new block is a cuMemHostAlloc, which can take milliseconds: other
+   * threads run meanwhile. */
+  Py_BEGIN_ALLOW_THREADS
+  ok = gcuda_host_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
+  Py_END_ALLOW_THREADS
+  if (!ok)
+    Py_RETURN_NONE;
+  call_args[0] = args[0];
+  call_args[1] = args[1];
+  call_args[2] = args[2];
+  call_args[3] = PyLong_FromUnsignedLongLong (address);
+  call_args[4] = args[3];
+  block = call_args[3] == NULL ? NULL : pool_block (module, call_args, 5);
+  Py_XDECREF (call_args[3]);
+  if (block == NULL)
+    gcuda_host_memory_pool_free_address (pool_ptr, address, NULL);  /* not to lose it */
+  return block;
 }
 
 /* pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or
@@ -491,6 +586,8 @@ static PyMethodDef methods[] = {
     "pool_block(cls, pool, pool_pointer, address, size) -> cls instance" },
   { "pool_allocate_block", (PyCFunction) (void (*) (void)) pool_allocate_block, METH_FASTCALL,
     "pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or None" },
+  { "host_pool_allocate_block", (PyCFunction) (void (*) (void)) host_pool_allocate_block, METH_FASTCALL,
+    "host_pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or None" },
   { "launch_packed", (PyCFunction) (void (*) (void)) launch_packed, METH_FASTCALL,
     "launch_packed(function, gx, gy, gz, bx, by, bz, shared, stream, params) -> bool" },
   { NULL, NULL, 0, NULL },
@@ -511,10 +608,11 @@ PyInit__gcuda_launch (void)
 {
   PyObject *module;
 
-  if (PyType_Ready (&pooled_block_type) < 0)
+  if (PyType_Ready (&pooled_block_type) < 0 || PyType_Ready (&pinned_block_type) < 0)
     return NULL;
   module = PyModule_Create (&module_def);
-  if (module != NULL && PyModule_AddObjectRef (module, "PooledBlock", (PyObject *) &pooled_block_type) < 0)
+  if (module != NULL && (PyModule_AddObjectRef (module, "PooledBlock", (PyObject *) &pooled_block_type) < 0 ||
+                         PyModule_AddObjectRef (module, "PinnedBlock", (PyObject *) &pinned_block_type) < 0))
     Py_CLEAR (module);
 
 #ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT

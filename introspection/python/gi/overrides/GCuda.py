@@ -2170,6 +2170,8 @@ def _find_owner(obj, cls):
     for _ in range(256):
         if obj is None or isinstance(obj, cls):
             return obj
+        if isinstance(obj, _PooledCommon):
+            return obj.buffer if obj._buffer_type is cls else None
         if isinstance(obj, memoryview):
             obj = obj.obj
             continue
@@ -2182,7 +2184,8 @@ def get_host_buffer(ary):
     """The GCuda.HostBuffer whose memory a numpy array (or a memoryview from
     as_buffer()) made by GCuda lies in, found along its .base chain, or
     None: pagelocked_*, aligned_*, register_host_memory() arrays (the
-    registered HostBuffer) and views of them."""
+    registered HostBuffer), PageLockedMemoryPool arrays (the
+    PooledHostAllocation's buffer) and views of them."""
     return _find_owner(ary, GCuda.HostBuffer)
 
 
@@ -2298,22 +2301,6 @@ MemoryPool.allocate = _fast_pool_method(MemoryPool.allocate, 0, GCuda.MemoryPool
 HostMemoryPool.allocate = _fast_pool_method(HostMemoryPool.allocate, 1, GCuda.HostMemoryPool)  # noqa: F821
 
 
-def _host_pool_allocate(pool, nbytes):
-    """(GCuda.HostBuffer, its address) of @nbytes (at least 1) from @pool."""
-    try:
-        ptr = pool._gcuda_pointer
-    except AttributeError:
-        ptr = _pool_pointer(pool, GCuda.HostMemoryPool)
-    if ptr:
-        calls = _pool_fast_state[0]
-        if calls is not None:
-            got = calls[1](ptr, nbytes or 1)
-            if got is not None:
-                return got
-    hb = HostMemoryPool.allocate.__wrapped__(pool, nbytes or 1)  # noqa: F821 - raises
-    return hb, hb.get_address()
-
-
 # PyCUDA's DeviceMemoryPool hands out PooledDeviceAllocation objects, not
 # DeviceAllocations, and so does GCuda.DeviceMemoryPool: a block taken by
 # address (gcuda_memory_pool_allocate_address) and held by a small Python
@@ -2356,11 +2343,13 @@ def _freed_allocation(address):
     return _library_error(GCuda.Error.FREED, 'The pooled allocation at 0x%x was freed already' % address)
 
 
-class _PooledMethods:
-    """What PooledDeviceAllocation does, over the fields pool, size,
-    _address, _live (the block is ours) and _buffer."""
+class _PooledCommon:
+    """What PooledDeviceAllocation and PooledHostAllocation do, over the
+    fields pool, size, _address, _live (the block is ours) and _buffer (the
+    GCuda.Buffer or GCuda.HostBuffer it went to)."""
 
     __slots__ = ()
+    _buffer_type = GCuda.Buffer
 
     def __int__(self):
         return self._address
@@ -2371,8 +2360,8 @@ class _PooledMethods:
         return self.size
 
     def __repr__(self):
-        return '<GCuda.PooledDeviceAllocation %d bytes at 0x%x%s>' % (
-            self.size, self._address, ', freed' if self.is_freed() else '')
+        return '<GCuda.%s %d bytes at 0x%x%s>' % (
+            type(self).__name__, self.size, self._address, ', freed' if self.is_freed() else '')
 
     def is_freed(self):
         if self._buffer is not None:
@@ -2391,7 +2380,8 @@ class _PooledMethods:
 
     @property
     def buffer(self):
-        """The GCuda.Buffer of the block (made once; it owns the block)."""
+        """The GCuda.Buffer (GCuda.HostBuffer) of the block, made once; it
+        owns the block from then on."""
         buf = self._buffer
         if buf is None:
             if not self._live:
@@ -2401,17 +2391,26 @@ class _PooledMethods:
             self._buffer = buf
         return buf
 
+    def __getattr__(self, name):
+        # the buffer's methods (get_size, upload, download, new_view...)
+        if name.startswith('_') or not hasattr(self._buffer_type, name):
+            raise AttributeError('%r object has no attribute %r' % (type(self).__name__, name))
+        return getattr(self.buffer, name)
+
+
+class _PooledMethods(_PooledCommon):
+    __slots__ = ()
+
     @property
     def __cuda_array_interface__(self):
         if self.is_freed():
             raise _freed_allocation(self._address)
         return {'version': 3, 'shape': (self.size,), 'typestr': '|u1', 'data': (self._address, False)}
 
-    def __getattr__(self, name):
-        # GCuda.Buffer's methods (get_size, upload, download, new_view...)
-        if name.startswith('_') or not hasattr(GCuda.Buffer, name):
-            raise AttributeError("'PooledDeviceAllocation' object has no attribute %r" % name)
-        return getattr(self.buffer, name)
+
+class _PinnedMethods(_PooledCommon):
+    __slots__ = ()
+    _buffer_type = GCuda.HostBuffer
 
 
 _POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
@@ -2424,6 +2423,15 @@ _POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
     the other GCuda.Buffer methods work on the allocation itself
     (``a.download(0, n)``). ``a.pool`` is the DeviceMemoryPool."""
 
+_POOLED_HOST_DOC = """A block of a GCuda.PageLockedMemoryPool (PyCUDA's
+    ``PooledHostAllocation``), the .base of the numpy array allocate()
+    returns: ``int(a)`` is its address, ``a.size`` its size, ``a.free()``
+    gives it back to the pool now (do not touch the array after that),
+    dropping the array (and every view of it) does later; freeing twice is
+    GCuda.Error.FREED. ``a.buffer`` is a GCuda.HostBuffer of the block, made
+    on first use (GCuda.get_host_buffer(ary) gives it too), which from then
+    on owns the block. ``a.pool`` is the PageLockedMemoryPool."""
+
 if _pool_ext is not None:
     class PooledDeviceAllocation(_PooledMethods, _pool_ext.PooledBlock):
         # made, and given back when it goes, by the extension
@@ -2432,6 +2440,17 @@ if _pool_ext is not None:
 
     def _new_allocation(pool, address, size):
         return _pool_ext.pool_block(PooledDeviceAllocation, pool, pool._pointer, address, size)
+
+    class PooledHostAllocation(_PinnedMethods, _pool_ext.PinnedBlock):
+        # made, given back, and its memory exported by the extension
+        __doc__ = _POOLED_HOST_DOC
+        __slots__ = ()
+
+    def _new_host_allocation(pool, address, size):
+        return _pool_ext.pool_block(PooledHostAllocation, pool, pool._pointer, address, size)
+
+    def _host_array(block, layout):
+        return _numpy().ndarray(layout[0], layout[1], buffer=block, strides=layout[2])
 else:
     class PooledDeviceAllocation(_PooledMethods):
         __doc__ = _POOLED_DOC
@@ -2449,6 +2468,26 @@ else:
         a = object.__new__(PooledDeviceAllocation)
         a.pool, a.size, a._address, a._live, a._buffer = pool, size, address, True, None
         return a
+
+    class PooledHostAllocation(_PinnedMethods):
+        __doc__ = _POOLED_HOST_DOC
+        __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
+        __del__ = PooledDeviceAllocation.__del__
+
+        @property
+        def __array_interface__(self):
+            interface = _requested_interface(self)  # _array_at() asking
+            if interface is None:
+                raise AttributeError('__array_interface__')
+            return interface
+
+    def _new_host_allocation(pool, address, size):
+        a = object.__new__(PooledHostAllocation)
+        a.pool, a.size, a._address, a._live, a._buffer = pool, size, address, True, None
+        return a
+
+    def _host_array(block, layout):
+        return _array_at(block, block._address, layout)
 
 
 class DeviceMemoryPool:
@@ -2506,19 +2545,34 @@ class DeviceMemoryPool:
 class PageLockedMemoryPool:
     """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
     ``allocate(shape, dtype, order='C')`` returns a numpy array whose .base
-    is a pooled GCuda.HostBuffer; the block goes back to the pool when the
+    is a PooledHostAllocation; the block goes back to the pool when the
     array (and every view of it) is gone, or at once with
-    ``GCuda.get_host_buffer(ary).free()``. @flags are GCuda.HostAllocFlags.
-    The GCuda.HostMemoryPool is ``.pool``."""
+    ``ary.base.free()``. @flags are GCuda.HostAllocFlags. The
+    GCuda.HostMemoryPool is ``.pool``."""
 
     def __init__(self, flags=0, context=None):
         self.pool = HostMemoryPool(context=context, flags=int(flags))  # noqa: F821
+        self._pointer = _gobject_pointer(self.pool) if _pool_ext is not None else 0
+        calls = _pool_address_calls()
+        self._allocate = _pool_ext.host_pool_allocate_block if calls is not None else None
+        self._free = None  # the extension's blocks give themselves back
 
     @_raising
     def allocate(self, shape, dtype, order='C'):
         layout = _array_layout(shape, dtype, order)
-        hb, address = _host_pool_allocate(self.pool, layout[3])
-        return _array_at(hb, address, layout)
+        nbytes = layout[3] or 1
+        fast = self._allocate
+        block = fast(PooledHostAllocation, self, self._pointer, nbytes) if fast is not None else None
+        if block is None:
+            # the checked way, which raises what PyGObject raises
+            block = _new_host_allocation(self, self.pool.allocate_address(nbytes), nbytes)
+        return _host_array(block, layout)
+
+    def _free_address(self, address):
+        try:
+            self.pool.free_address(address)
+        except LogicError:
+            raise _freed_allocation(address) from None
 
     def free_held(self):
         self.pool.free_held()
@@ -2541,7 +2595,8 @@ def bitlog2(value):
     return GCuda.bitlog2(operator.index(value))
 
 
-__all__ += ['DeviceMemoryPool', 'PooledDeviceAllocation', 'PageLockedMemoryPool', 'bitlog2']
+__all__ += ['DeviceMemoryPool', 'PooledDeviceAllocation', 'PageLockedMemoryPool', 'PooledHostAllocation',
+            'bitlog2']
 
 
 # --- device tools (issue 6) ---
