@@ -317,6 +317,30 @@ static void test_pool_zero_bytes () {
     assert_true (pool.get_active_blocks () == 0);
 }
 
+static void test_pool_by_address () {
+    if (!require_gpu ())
+        return;
+    try {
+        var pool = new GCuda.MemoryPool (null);
+        uint64 address, again;
+        assert_true (pool.allocate_address (4000, out address));
+        assert_true (address != 0);
+        assert_true (pool.get_active_blocks () == 1 && pool.get_active_bytes () == 4000);
+        assert_true (pool.free_address (address));
+        assert_true (pool.get_held_blocks () == 1);
+        assert_throws (GCuda.Error.quark (), GCuda.Error.INVALID_ARGUMENT, "free_address twice",
+                       () => { pool.free_address (address); });
+        assert_true (pool.allocate_address (3990, out again));
+        assert_true (again == address);
+        var buf = pool.adopt_address (again);
+        assert_true (buf.get_address () == address && buf.get_size () == 3990);
+        buf.free ();
+        assert_true (pool.get_held_blocks () == 1 && pool.get_active_blocks () == 0);
+    } catch (GLib.Error e) {
+        error ("%s", e.message);
+    }
+}
+
 static void test_device_data_device0 () {
     if (!require_gpu ())
         return;
@@ -392,6 +416,7 @@ int main (string[] args) {
     if (Environment.get_variable ("GCUDA_TEST_DRIVER") != "missing") {
         Test.add_func ("/vala/tools/pool/round-trip", test_pool_round_trip);
         Test.add_func ("/vala/tools/pool/zero-bytes", test_pool_zero_bytes);
+        Test.add_func ("/vala/tools/pool/by-address", test_pool_by_address);
         Test.add_func ("/vala/tools/device-data/device0", test_device_data_device0);
         Test.add_func ("/vala/tools/texture/2d", test_texture_2d);
         Test.add_func ("/vala/tools/surface/without-ldst", test_surface_without_ldst);
