@@ -653,16 +653,16 @@ check_host (GCudaArray  *self,
   return TRUE;
 }
 
+/* @buffer is a live buffer of @self's context holding @offset + @size. */
 static gboolean
-check_buffer (GCudaArray   *self,
-              GCudaBuffer  *buffer,
-              guint64       offset,
-              GError      **error)
+check_buffer_bytes (GCudaArray   *self,
+                    GCudaBuffer  *buffer,
+                    guint64       offset,
+                    guint64       size,
+                    GError      **error)
 {
-  guint64 need, size;
+  guint64 total;
 
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
   if (!GCUDA_IS_BUFFER (buffer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
@@ -679,17 +679,26 @@ check_buffer (GCudaArray   *self,
                            _("The buffer and the array belong to different contexts"));
       return FALSE;
     }
-  need = gcuda_array_get_size (self);
-  size = gcuda_buffer_get_size (buffer);
-  if (offset > size || need > size - offset)
+  total = gcuda_buffer_get_size (buffer);
+  if (offset > total || size > total - offset)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
                    _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
                      G_GUINT64_FORMAT " bytes"),
-                   offset, offset + need, size);
+                   offset, offset + size, total);
       return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+check_buffer (GCudaArray   *self,
+              GCudaBuffer  *buffer,
+              guint64       offset,
+              GError      **error)
+{
+  return _gcuda_array_check (self, error) &&
+         check_buffer_bytes (self, buffer, offset, gcuda_array_get_size (self), error);
 }
 
 /**
@@ -960,34 +969,10 @@ check_buffer_range (GCudaArray   *self,
                     guint64       size,
                     GError      **error)
 {
-  guint64 total;
   guint element;
 
-  if (!GCUDA_IS_BUFFER (buffer))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
-      return FALSE;
-    }
-  if (gcuda_buffer_is_freed (buffer))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The buffer was freed"));
-      return FALSE;
-    }
-  if (gcuda_buffer_get_context (buffer) != self->context)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
-                           _("The buffer and the array belong to different contexts"));
-      return FALSE;
-    }
-  total = gcuda_buffer_get_size (buffer);
-  if (offset > total || size > total - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, total);
-      return FALSE;
-    }
+  if (!check_buffer_bytes (self, buffer, offset, size, error))
+    return FALSE;
   element = gcuda_array_descriptor_get_element_size (&self->desc);
   if ((gcuda_buffer_get_address (buffer) + offset) % element != 0)
     {

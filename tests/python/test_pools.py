@@ -166,6 +166,18 @@ def pool_path(request):
     mod._pool_fast_state[:], mod._pool_address_state[:] = saved
 
 
+def assert_allocate_errors(pool):
+    """What both paths of a device pool's allocate() raise for bad sizes."""
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate(0)
+    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
+        pool.allocate(1 << 50)
+    with pytest.raises(OverflowError):
+        pool.allocate(-1)
+    with pytest.raises(TypeError):
+        pool.allocate('8')
+
+
 def outcome(call, *args):
     """What @call(*args) raised, as (class, domain, code), or None."""
     try:
@@ -478,14 +490,7 @@ def test_device_pool_paths_alike(pool_path):
     with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
         b.free()
     # the same errors, counters untouched
-    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
-        pool.allocate(0)
-    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
-        pool.allocate(1 << 50)
-    with pytest.raises(OverflowError):
-        pool.allocate(-1)
-    with pytest.raises(TypeError):
-        pool.allocate('8')
+    assert_allocate_errors(pool)
     assert counters(pool) == (0, 2, 2 * block(data.nbytes), 2 * data.nbytes - 100)
     del c, d
     gc.collect()
@@ -662,14 +667,7 @@ def test_pooled_device_allocation(pool_path):
     assert counters(pool)[1] == 0
 
     # errors as GCuda.MemoryPool's
-    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
-        pool.allocate(0)
-    with raises_gerror(GCuda.DriverError.OUT_OF_MEMORY, GCuda.MemoryError):
-        pool.allocate(1 << 50)
-    with pytest.raises(OverflowError):
-        pool.allocate(-1)
-    with pytest.raises(TypeError):
-        pool.allocate('8')
+    assert_allocate_errors(pool)
     assert pool.allocate(np.int64(8)).size == 8
     gc.collect()
     assert pool.active_blocks == 0

@@ -165,6 +165,68 @@ launch (PyObject         *module,
   return PyBool_FromLong (ok);
 }
 
+/* The pool pointer of a pool call (the caller keeps the pool alive), or
+ * NULL with TypeError set. */
+static void *
+as_pool (const char *name,
+         PyObject   *arg)
+{
+  void *pool = as_pointer (arg);
+
+  if (pool == NULL && !PyErr_Occurred ())
+    PyErr_Format (PyExc_TypeError, "%s: no pool", name);
+  return pool;
+}
+
+/* The pool pointer and size of an allocation: 1; -1 with an exception for
+ * a bad pointer; 0 (no exception) when the size is anything but an exact
+ * int in guint64 range, which the override's checked path then raises
+ * about as PyGObject does. */
+static int
+pool_args (const char  *name,
+           PyObject    *pool_arg,
+           PyObject    *size_arg,
+           void       **pool,
+           guint64     *size)
+{
+  unsigned long long v;
+
+  *pool = as_pool (name, pool_arg);
+  if (*pool == NULL)
+    return -1;
+  if (!PyLong_CheckExact (size_arg))
+    return 0;
+  v = PyLong_AsUnsignedLongLong (size_arg);
+  if (v == (unsigned long long) -1 && PyErr_Occurred ())
+    {
+      PyErr_Clear ();
+      return 0;
+    }
+  *size = (guint64) v;
+  return 1;
+}
+
+/* What a pool call returns for pool_args()' result @ok unless it is 1:
+ * NULL (the exception) or None. */
+static PyObject *
+pool_args_failed (int ok)
+{
+  if (ok < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static int
+check_nargs (const char  *usage,
+             Py_ssize_t   nargs,
+             Py_ssize_t   wanted)
+{
+  if (nargs == wanted)
+    return 1;
+  PyErr_Format (PyExc_TypeError, "takes %zd arguments: %s", wanted, usage);
+  return 0;
+}
+
 /* pool_allocate_address(pool, size) -> int or None: a block of a
  * GCudaMemoryPool (a pointer the caller keeps alive) by address, for
  * Python's PooledDeviceAllocation; None when the size is no exact int in
@@ -175,31 +237,16 @@ pool_allocate_address (PyObject         *module,
                        PyObject *const  *args,
                        Py_ssize_t        nargs)
 {
-  unsigned long long size;
-  guint64 address = 0;
+  guint64 size = 0, address = 0;
   void *pool;
   gboolean ok;
+  int parsed;
 
-  if (nargs != 2)
-    {
-      PyErr_SetString (PyExc_TypeError, "pool_allocate_address takes 2 arguments");
-      return NULL;
-    }
-  pool = as_pointer (args[0]);
-  if (pool == NULL)
-    {
-      if (!PyErr_Occurred ())
-        PyErr_SetString (PyExc_TypeError, "no pool");
-      return NULL;
-    }
-  if (!PyLong_CheckExact (args[1]))
-    Py_RETURN_NONE;
-  size = PyLong_AsUnsignedLongLong (args[1]);
-  if (size == (unsigned long long) -1 && PyErr_Occurred ())
-    {
-      PyErr_Clear ();
-      Py_RETURN_NONE;
-    }
+  if (!check_nargs ("pool_allocate_address(pool, size)", nargs, 2))
+    return NULL;
+  parsed = pool_args ("pool_allocate_address", args[0], args[1], &pool, &size);
+  if (parsed != 1)
+    return pool_args_failed (parsed);
   /* With the GIL, as CuPy's and PyCUDA's pools: a held block takes a
    * tenth of a microsecond, less than releasing and taking the GIL; only a
    * new block (a cuMemAlloc) holds other threads up. */
@@ -219,18 +266,9 @@ pool_free_address (PyObject         *module,
   unsigned long long address;
   void *pool;
 
-  if (nargs != 2)
-    {
-      PyErr_SetString (PyExc_TypeError, "pool_free_address takes 2 arguments");
-      return NULL;
-    }
-  pool = as_pointer (args[0]);
-  if (pool == NULL)
-    {
-      if (!PyErr_Occurred ())
-        PyErr_SetString (PyExc_TypeError, "no pool");
-      return NULL;
-    }
+  if (!check_nargs ("pool_free_address(pool, address)", nargs, 2) ||
+      (pool = as_pool ("pool_free_address", args[0])) == NULL)
+    return NULL;
   address = PyLong_AsUnsignedLongLong (args[1]);
   if (address == (unsigned long long) -1 && PyErr_Occurred ())
     return NULL;
@@ -340,13 +378,9 @@ pool_block (PyObject         *module,
       return NULL;
     }
   cls = (PyTypeObject *) args[0];
-  pool_ptr = as_pointer (args[2]);
+  pool_ptr = as_pool ("pool_block", args[2]);
   if (pool_ptr == NULL)
-    {
-      if (!PyErr_Occurred ())
-        PyErr_SetString (PyExc_TypeError, "no pool");
-      return NULL;
-    }
+    return NULL;
   address = PyLong_AsUnsignedLongLong (args[3]);
   if (address == (unsigned long long) -1 && PyErr_Occurred ())
     return NULL;
@@ -377,31 +411,21 @@ host_pool_allocate_block (PyObject         *module,
 {
   PyObject *call_args[5];
   PyObject *block;
-  unsigned long long size;
-  guint64 address = 0;
+  guint64 size = 0, address = 0;
   void *pool_ptr;
   gboolean ok;
+  int parsed;
 
-  if (nargs != 4 || !PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type))
+  if (!check_nargs ("host_pool_allocate_block(cls, pool, pool_pointer, size)", nargs, 4))
+    return NULL;
+  if (!PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type))
     {
-      PyErr_SetString (PyExc_TypeError, "host_pool_allocate_block(cls, pool, pool_pointer, size)");
+      PyErr_SetString (PyExc_TypeError, "host_pool_allocate_block: cls must derive from PinnedBlock");
       return NULL;
     }
-  pool_ptr = as_pointer (args[2]);
-  if (pool_ptr == NULL)
-    {
-      if (!PyErr_Occurred ())
-        PyErr_SetString (PyExc_TypeError, "no pool");
-      return NULL;
-    }
-  if (!PyLong_CheckExact (args[3]))
-    Py_RETURN_NONE;
-  size = PyLong_AsUnsignedLongLong (args[3]);
-  if (size == (unsigned long long) -1 && PyErr_Occurred ())
-    {
-      PyErr_Clear ();
-      Py_RETURN_NONE;
-    }
+  parsed = pool_args ("host_pool_allocate_block", args[2], args[3], &pool_ptr, &size);
+  if (parsed != 1)
+    return pool_args_failed (parsed);
   /* A new block is a cuMemHostAlloc, which can take milliseconds: other
    * threads run meanwhile. */
   Py_BEGIN_ALLOW_THREADS
@@ -431,11 +455,8 @@ pool_allocate_block (PyObject         *module,
   PyObject *call_args[5];
   PyObject *address, *block;
 
-  if (nargs != 4)
-    {
-      PyErr_SetString (PyExc_TypeError, "pool_allocate_block(cls, pool, pool_pointer, size)");
-      return NULL;
-    }
+  if (!check_nargs ("pool_allocate_block(cls, pool, pool_pointer, size)", nargs, 4))
+    return NULL;
   address = pool_allocate_address (module, args + 2, 2);
   if (address == NULL || address == Py_None)
     return address;
@@ -467,44 +488,6 @@ wrap_full (gpointer object)
   return wrapper;
 }
 
-/* Arguments of the pool calls: the pool's GObject pointer and the size, an
- * exact int in guint64 range; 0 when the size is anything else (the
- * override's checked path then raises what PyGObject raises). */
-static int
-pool_args (const char        *name,
-           PyObject *const   *args,
-           Py_ssize_t         nargs,
-           void             **pool,
-           guint64           *size)
-{
-  unsigned long long v;
-
-  if (nargs != 2)
-    {
-      PyErr_Format (PyExc_TypeError, "%s takes 2 arguments", name);
-      return -1;
-    }
-  *pool = PyLong_AsVoidPtr (args[0]);
-  if (*pool == NULL)
-    {
-      if (!PyErr_Occurred ())
-        PyErr_Format (PyExc_TypeError, "%s: no pool", name);
-      return -1;
-    }
-  if (!PyLong_CheckExact (args[1]))
-    return 0;
-  v = PyLong_AsUnsignedLongLong (args[1]);
-  if (v == (unsigned long long) -1 && PyErr_Occurred ())
-    {
-      PyErr_Clear ();
-      return 0;
-    }
-  *size = (guint64) v;
-  return 1;
-}
-
-/* pool_allocate(pool, size) -> GCuda.Buffer or None: pool is a
- * GCudaMemoryPool pointer the caller keeps alive. */
 static PyObject *
 pool_allocate (PyObject         *module,
                PyObject *const  *args,
@@ -513,14 +496,13 @@ pool_allocate (PyObject         *module,
   void *pool;
   guint64 size = 0;
   GCudaBuffer *buffer;
-  int ok = pool_args ("pool_allocate", args, nargs, &pool, &size);
+  int ok;
 
-  if (ok <= 0)
-    {
-      if (ok < 0)
-        return NULL;
-      Py_RETURN_NONE;
-    }
+  if (!check_nargs ("pool_allocate(pool, size)", nargs, 2))
+    return NULL;
+  ok = pool_args ("pool_allocate", args[0], args[1], &pool, &size);
+  if (ok != 1)
+    return pool_args_failed (ok);
   /* As PyGObject does: a new block is a cuMemAlloc, and other threads may
    * run meanwhile. */
   Py_BEGIN_ALLOW_THREADS
@@ -531,45 +513,36 @@ pool_allocate (PyObject         *module,
   return wrap_full (buffer);
 }
 
-/* host_pool_allocate(pool, size) -> (GCuda.HostBuffer, address) or None:
- * pool is a GCudaHostMemoryPool pointer the caller keeps alive; the
- * address saves the numpy route a call. */
+/* host_pool_allocate(pool, size) -> GCuda.HostBuffer or None: pool is a
+ * GCudaHostMemoryPool pointer the caller keeps alive. */
 static PyObject *
 host_pool_allocate (PyObject         *module,
                     PyObject *const  *args,
                     Py_ssize_t        nargs)
 {
   void *pool;
-  guint64 size = 0, address;
+  guint64 size = 0;
   GCudaHostBuffer *buffer;
-  PyObject *wrapper, *result;
-  int ok = pool_args ("host_pool_allocate", args, nargs, &pool, &size);
+  int ok;
 
-  if (ok <= 0)
-    {
-      if (ok < 0)
-        return NULL;
-      Py_RETURN_NONE;
-    }
+  if (!check_nargs ("host_pool_allocate(pool, size)", nargs, 2))
+    return NULL;
+  ok = pool_args ("host_pool_allocate", args[0], args[1], &pool, &size);
+  if (ok != 1)
+    return pool_args_failed (ok);
   Py_BEGIN_ALLOW_THREADS
   buffer = gcuda_host_memory_pool_allocate (pool, size, NULL);
   Py_END_ALLOW_THREADS
   if (buffer == NULL)
     Py_RETURN_NONE;
-  address = gcuda_host_buffer_get_address (buffer);
-  wrapper = wrap_full (buffer);
-  if (wrapper == NULL)
-    return NULL;
-  result = Py_BuildValue ("(OK)", wrapper, (unsigned long long) address);
-  Py_DECREF (wrapper);
-  return result;
+  return wrap_full (buffer);
 }
 
 static PyMethodDef pool_methods[] = {
   { "pool_allocate", (PyCFunction) (void (*) (void)) pool_allocate, METH_FASTCALL,
     "pool_allocate(pool, size) -> GCuda.Buffer or None" },
   { "host_pool_allocate", (PyCFunction) (void (*) (void)) host_pool_allocate, METH_FASTCALL,
-    "host_pool_allocate(pool, size) -> (GCuda.HostBuffer, address) or None" },
+    "host_pool_allocate(pool, size) -> GCuda.HostBuffer or None" },
   { NULL, NULL, 0, NULL },
 };
 

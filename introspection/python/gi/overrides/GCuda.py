@@ -2267,32 +2267,19 @@ def _pool_pointer(pool, cls):
 
 def _fast_pool_method(slow, index, cls):
     """allocate(size) through the extension's call @index, else @slow."""
-    if index == 0:
-        def allocate(self, size):
-            try:
-                ptr = self._gcuda_pointer
-            except AttributeError:
-                ptr = _pool_pointer(self, cls)
-            if ptr:
-                calls = _pool_fast_state[0]
-                if calls is not None:
-                    buf = calls[0](ptr, size)
-                    if buf is not None:
-                        return buf
-            return slow(self, size)
-    else:
-        def allocate(self, size):
-            try:
-                ptr = self._gcuda_pointer
-            except AttributeError:
-                ptr = _pool_pointer(self, cls)
-            if ptr:
-                calls = _pool_fast_state[0]
-                if calls is not None:
-                    got = calls[1](ptr, size)
-                    if got is not None:
-                        return got[0]
-            return slow(self, size)
+    def allocate(self, size):
+        try:
+            ptr = self._gcuda_pointer
+        except AttributeError:
+            ptr = _pool_pointer(self, cls)
+        if ptr:
+            calls = _pool_fast_state[0]
+            if calls is not None:
+                buf = calls[index](ptr, size)
+                if buf is not None:
+                    return buf
+        return slow(self, size)
+
     # the introspected signature and docs; __wrapped__ is the PyGObject call
     return functools.wraps(slow)(allocate)
 
@@ -2490,7 +2477,34 @@ else:
         return _array_at(block, block._address, layout)
 
 
-class DeviceMemoryPool:
+class _PoolFront:
+    """PyCUDA's pool interface over the GCuda pool ``.pool``: the counters,
+    free_held(), stop_holding() and the bin helpers."""
+
+    def free_held(self):
+        self.pool.free_held()
+
+    def stop_holding(self):
+        self.pool.stop_holding()
+
+    def _free_address(self, address):
+        """Through PyGObject: a block given back twice is FREED."""
+        try:
+            self.pool.free_address(address)
+        except LogicError:
+            raise _freed_allocation(address) from None
+
+    held_blocks = property(lambda self: self.pool.get_held_blocks())
+    active_blocks = property(lambda self: self.pool.get_active_blocks())
+    managed_bytes = property(lambda self: self.pool.get_managed_bytes())
+    active_bytes = property(lambda self: self.pool.get_active_bytes())
+    max_held_bytes = property(lambda self: self.pool.get_max_held_bytes(),
+                              lambda self, value: self.pool.set_max_held_bytes(value))
+    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
+    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
+
+
+class DeviceMemoryPool(_PoolFront):
     """PyCUDA's ``DeviceMemoryPool`` over a GCuda.MemoryPool (``.pool``):
     ``allocate(n)`` returns a PooledDeviceAllocation. The counters
     (``held_blocks``, ``active_blocks``, ``managed_bytes``,
@@ -2516,33 +2530,14 @@ class DeviceMemoryPool:
 
     def _free_address(self, address):
         free = self._free
-        if free is not None and free(self._pointer, address):
-            return
-        try:
-            self.pool.free_address(address)
-        except LogicError:
-            raise _freed_allocation(address) from None
-
-    def free_held(self):
-        self.pool.free_held()
-
-    def stop_holding(self):
-        self.pool.stop_holding()
+        if free is None or not free(self._pointer, address):
+            _PoolFront._free_address(self, address)
 
     def get_context(self):
         return self.pool.get_context()
 
-    held_blocks = property(lambda self: self.pool.get_held_blocks())
-    active_blocks = property(lambda self: self.pool.get_active_blocks())
-    managed_bytes = property(lambda self: self.pool.get_managed_bytes())
-    active_bytes = property(lambda self: self.pool.get_active_bytes())
-    max_held_bytes = property(lambda self: self.pool.get_max_held_bytes(),
-                              lambda self, value: self.pool.set_max_held_bytes(value))
-    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
-    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
 
-
-class PageLockedMemoryPool:
+class PageLockedMemoryPool(_PoolFront):
     """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
     ``allocate(shape, dtype, order='C')`` returns a numpy array whose .base
     is a PooledHostAllocation; the block goes back to the pool when the
@@ -2567,27 +2562,6 @@ class PageLockedMemoryPool:
             # the checked way, which raises what PyGObject raises
             block = _new_host_allocation(self, self.pool.allocate_address(nbytes), nbytes)
         return _host_array(block, layout)
-
-    def _free_address(self, address):
-        try:
-            self.pool.free_address(address)
-        except LogicError:
-            raise _freed_allocation(address) from None
-
-    def free_held(self):
-        self.pool.free_held()
-
-    def stop_holding(self):
-        self.pool.stop_holding()
-
-    held_blocks = property(lambda self: self.pool.get_held_blocks())
-    active_blocks = property(lambda self: self.pool.get_active_blocks())
-    managed_bytes = property(lambda self: self.pool.get_managed_bytes())
-    active_bytes = property(lambda self: self.pool.get_active_bytes())
-    max_held_bytes = property(lambda self: self.pool.get_max_held_bytes(),
-                              lambda self, value: self.pool.set_max_held_bytes(value))
-    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
-    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
 
 
 def bitlog2(value):
