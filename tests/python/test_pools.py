@@ -788,3 +788,22 @@ def test_pooled_host_allocation(pool_path):
     gc.collect()
     pool.stop_holding()
     assert (pool.held_blocks, pool.active_blocks, pool.managed_bytes) == (0, 0, 0)
+
+
+@gpu
+def test_pooled_allocations_in_a_cycle():
+    # a cycle holding a pool and its allocations: the collector may clear
+    # the pool's Python side first; the blocks still go back safely
+    class Holder:
+        pass
+
+    for _ in range(3):
+        h = Holder()
+        h.self = h
+        h.pool = GCuda.DeviceMemoryPool()
+        h.hpool = GCuda.PageLockedMemoryPool()
+        h.blocks = [h.pool.allocate(1000 * (i + 1)) for i in range(5)]
+        h.arrays = [h.hpool.allocate(100 * (i + 1), np.uint8) for i in range(5)]
+        h.arrays[0][...] = 7
+        del h
+        gc.collect()

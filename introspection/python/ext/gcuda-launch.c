@@ -288,7 +288,9 @@ typedef struct {
   PyObject_HEAD
   PyObject *pool;      /* the DeviceMemoryPool, kept alive */
   PyObject *buffer;    /* the GCuda.Buffer the block was given to, or NULL */
-  void *pool_ptr;      /* its GCudaMemoryPool, alive as long as @pool */
+  void *pool_ptr;      /* its GCudaMemoryPool or GCudaHostMemoryPool: a
+                        * reference of our own, as Python may tear @pool
+                        * down first (a cycle, or the interpreter's exit) */
   unsigned long long address;
   unsigned long long size;
   char live;           /* the block is ours: give it back at the end */
@@ -302,6 +304,7 @@ pooled_block_dealloc (PooledBlock *self)
     gcuda_host_memory_pool_free_address (self->pool_ptr, self->address, NULL);
   else if (self->live)
     gcuda_memory_pool_free_address (self->pool_ptr, self->address, NULL);
+  g_clear_object (&self->pool_ptr);
   Py_CLEAR (self->pool);
   Py_CLEAR (self->buffer);
   Py_TYPE (self)->tp_free ((PyObject *) self);
@@ -381,6 +384,12 @@ pool_block (PyObject         *module,
   pool_ptr = as_pool ("pool_block", args[2]);
   if (pool_ptr == NULL)
     return NULL;
+  if (PyType_IsSubtype (cls, &pinned_block_type) ? !GCUDA_IS_HOST_MEMORY_POOL (pool_ptr)
+                                                   : !GCUDA_IS_MEMORY_POOL (pool_ptr))
+    {
+      PyErr_SetString (PyExc_TypeError, "pool_block: the pointer is not a pool of the block's kind");
+      return NULL;
+    }
   address = PyLong_AsUnsignedLongLong (args[3]);
   if (address == (unsigned long long) -1 && PyErr_Occurred ())
     return NULL;
@@ -392,7 +401,7 @@ pool_block (PyObject         *module,
     return NULL;
   Py_INCREF (args[1]);
   self->pool = args[1];
-  self->pool_ptr = pool_ptr;
+  self->pool_ptr = g_object_ref (pool_ptr);
   self->address = address;
   self->size = size;
   self->live = 1;
