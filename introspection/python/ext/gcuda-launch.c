@@ -11,9 +11,10 @@
  * GCuda exception: this module only says whether the launch was queued.
  *
  * It also has the pools' calls, since a PyGObject invoke and a wrapper
- * cost more than a pooled allocation itself: pool_allocate_address and
- * pool_free_address (plain ints) behind Python's DeviceMemoryPool and
- * PooledDeviceAllocation and, built with PyGObject's C API (pygobject.h),
+ * cost more than a pooled allocation itself: the PooledBlock and
+ * PinnedBlock types behind Python's PooledDeviceAllocation and
+ * PooledHostAllocation, made by (host_)pool_allocate_block and
+ * pool_block, and, built with PyGObject's C API (pygobject.h),
  * allocate calls returning GCuda.Buffer and GCuda.HostBuffer wrappers.
  * They return None (or False) when anything failed or looks unusual, and
  * the override repeats the call through PyGObject for the exception.
@@ -227,35 +228,6 @@ check_nargs (const char  *usage,
   return 0;
 }
 
-/* pool_allocate_address(pool, size) -> int or None: a block of a
- * GCudaMemoryPool (a pointer the caller keeps alive) by address, for
- * Python's PooledDeviceAllocation; None when the size is no exact int in
- * guint64 range or the allocation failed (the caller repeats it through
- * PyGObject for the exception). */
-static PyObject *
-pool_allocate_address (PyObject         *module,
-                       PyObject *const  *args,
-                       Py_ssize_t        nargs)
-{
-  guint64 size = 0, address = 0;
-  void *pool;
-  gboolean ok;
-  int parsed;
-
-  if (!check_nargs ("pool_allocate_address(pool, size)", nargs, 2))
-    return NULL;
-  parsed = pool_args ("pool_allocate_address", args[0], args[1], &pool, &size);
-  if (parsed != 1)
-    return pool_args_failed (parsed);
-  /* With the GIL, as CuPy's and PyCUDA's pools: a held block takes a
-   * tenth of a microsecond, less than releasing and taking the GIL; only a
-   * new block (a cuMemAlloc) holds other threads up. */
-  ok = gcuda_memory_pool_allocate_address (pool, size, &address, NULL);
-  if (!ok)
-    Py_RETURN_NONE;
-  return PyLong_FromUnsignedLongLong (address);
-}
-
 /* pool_free_address(pool, address) -> bool: gives a block back; False
  * (nothing changed) if the pool did not hand it out by address. */
 static PyObject *
@@ -360,32 +332,64 @@ static PyTypeObject pinned_block_type = {
   .tp_members = pooled_block_members,
 };
 
+/* Whether @cls is a PinnedBlock (1) or PooledBlock (0) subclass; -1 with
+ * TypeError if neither. */
+static int
+block_kind (PyObject   *cls,
+            const char *name)
+{
+  if (PyType_Check (cls))
+    {
+      if (PyType_IsSubtype ((PyTypeObject *) cls, &pinned_block_type))
+        return 1;
+      if (PyType_IsSubtype ((PyTypeObject *) cls, &pooled_block_type))
+        return 0;
+    }
+  PyErr_Format (PyExc_TypeError, "%s: cls must derive from PooledBlock or PinnedBlock", name);
+  return -1;
+}
+
+/* A new @cls owning the block at @address of @pool_ptr (a pool of the
+ * block's kind), keeping @pool (its Python side) alive. */
+static PyObject *
+block_new (PyObject           *cls,
+           PyObject           *pool,
+           void               *pool_ptr,
+           unsigned long long  address,
+           unsigned long long  size,
+           int                 host)
+{
+  PooledBlock *self = (PooledBlock *) ((PyTypeObject *) cls)->tp_alloc ((PyTypeObject *) cls, 0);
+
+  if (self == NULL)
+    return NULL;
+  Py_INCREF (pool);
+  self->pool = pool;
+  self->pool_ptr = g_object_ref (pool_ptr);
+  self->address = address;
+  self->size = size;
+  self->live = 1;
+  self->host = (char) host;
+  return (PyObject *) self;
+}
+
 /* pool_block(cls, pool, pool_pointer, address, size) -> cls instance: an
- * allocation of @cls (a subclass of PooledBlock) owning the block at
- * @address, which the pool handed out by address. */
+ * allocation of @cls (a subclass of PooledBlock or PinnedBlock) owning the
+ * block at @address, which the pool handed out by address. */
 static PyObject *
 pool_block (PyObject         *module,
             PyObject *const  *args,
             Py_ssize_t        nargs)
 {
-  PyTypeObject *cls;
-  PooledBlock *self;
-  void *pool_ptr;
   unsigned long long address, size;
+  void *pool_ptr;
+  int host;
 
-  if (nargs != 5 || !PyType_Check (args[0]) ||
-      !(PyType_IsSubtype ((PyTypeObject *) args[0], &pooled_block_type) ||
-        PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type)))
-    {
-      PyErr_SetString (PyExc_TypeError, "pool_block(cls, pool, pool_pointer, address, size)");
-      return NULL;
-    }
-  cls = (PyTypeObject *) args[0];
-  pool_ptr = as_pool ("pool_block", args[2]);
-  if (pool_ptr == NULL)
+  if (!check_nargs ("pool_block(cls, pool, pool_pointer, address, size)", nargs, 5) ||
+      (host = block_kind (args[0], "pool_block")) < 0 ||
+      (pool_ptr = as_pool ("pool_block", args[2])) == NULL)
     return NULL;
-  if (PyType_IsSubtype (cls, &pinned_block_type) ? !GCUDA_IS_HOST_MEMORY_POOL (pool_ptr)
-                                                   : !GCUDA_IS_MEMORY_POOL (pool_ptr))
+  if (host ? !GCUDA_IS_HOST_MEMORY_POOL (pool_ptr) : !GCUDA_IS_MEMORY_POOL (pool_ptr))
     {
       PyErr_SetString (PyExc_TypeError, "pool_block: the pointer is not a pool of the block's kind");
       return NULL;
@@ -396,92 +400,77 @@ pool_block (PyObject         *module,
   size = PyLong_AsUnsignedLongLong (args[4]);
   if (size == (unsigned long long) -1 && PyErr_Occurred ())
     return NULL;
-  self = (PooledBlock *) cls->tp_alloc (cls, 0);
-  if (self == NULL)
-    return NULL;
-  Py_INCREF (args[1]);
-  self->pool = args[1];
-  self->pool_ptr = g_object_ref (pool_ptr);
-  self->address = address;
-  self->size = size;
-  self->live = 1;
-  self->host = PyType_IsSubtype (cls, &pinned_block_type);
-  return (PyObject *) self;
+  return block_new (args[0], args[1], pool_ptr, address, size, host);
 }
 
-/* host_pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance
- * or None: a block of a GCudaHostMemoryPool by address in a PinnedBlock
- * subclass; None when the size is no exact int in guint64 range or the
- * allocation failed. */
+/* (host_)pool_allocate_block(cls, pool, pool_pointer, size) -> cls
+ * instance or None: a block by address of a GCudaMemoryPool (@host FALSE)
+ * or GCudaHostMemoryPool in a new @cls; None when the size is no exact int
+ * in guint64 range or the allocation failed (the caller repeats it
+ * through PyGObject for the exception). */
 static PyObject *
-host_pool_allocate_block (PyObject         *module,
-                          PyObject *const  *args,
-                          Py_ssize_t        nargs)
+allocate_block (const char       *name,
+                PyObject *const  *args,
+                Py_ssize_t        nargs,
+                int               host)
 {
-  PyObject *call_args[5];
-  PyObject *block;
   guint64 size = 0, address = 0;
+  PyObject *block;
   void *pool_ptr;
   gboolean ok;
-  int parsed;
+  int parsed, kind;
 
-  if (!check_nargs ("host_pool_allocate_block(cls, pool, pool_pointer, size)", nargs, 4))
+  if (!check_nargs (name, nargs, 4) || (kind = block_kind (args[0], name)) < 0)
     return NULL;
-  if (!PyType_Check (args[0]) || !PyType_IsSubtype ((PyTypeObject *) args[0], &pinned_block_type))
+  if (kind != host)
     {
-      PyErr_SetString (PyExc_TypeError, "host_pool_allocate_block: cls must derive from PinnedBlock");
+      PyErr_Format (PyExc_TypeError, "%s: cls is of the other kind of block", name);
       return NULL;
     }
-  parsed = pool_args ("host_pool_allocate_block", args[2], args[3], &pool_ptr, &size);
+  parsed = pool_args (name, args[2], args[3], &pool_ptr, &size);
   if (parsed != 1)
     return pool_args_failed (parsed);
-  /* A new block is a cuMemHostAlloc, which can take milliseconds: other
-   * threads run meanwhile. */
-  Py_BEGIN_ALLOW_THREADS
-  ok = gcuda_host_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
-  Py_END_ALLOW_THREADS
+  if (host)
+    {
+      /* A new block is a cuMemHostAlloc, which can take milliseconds:
+       * other threads run meanwhile. */
+      Py_BEGIN_ALLOW_THREADS
+      ok = gcuda_host_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
+      Py_END_ALLOW_THREADS
+    }
+  else
+    {
+      /* With the GIL, as CuPy's and PyCUDA's pools: a held block takes a
+       * tenth of a microsecond, less than releasing and taking the GIL. */
+      ok = gcuda_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
+    }
   if (!ok)
     Py_RETURN_NONE;
-  call_args[0] = args[0];
-  call_args[1] = args[1];
-  call_args[2] = args[2];
-  call_args[3] = PyLong_FromUnsignedLongLong (address);
-  call_args[4] = args[3];
-  block = call_args[3] == NULL ? NULL : pool_block (module, call_args, 5);
-  Py_XDECREF (call_args[3]);
-  if (block == NULL)
-    gcuda_host_memory_pool_free_address (pool_ptr, address, NULL);  /* not to lose it */
+  block = block_new (args[0], args[1], pool_ptr, address, size, host);
+  if (block == NULL)  /* not to lose the block */
+    {
+      if (host)
+        gcuda_host_memory_pool_free_address (pool_ptr, address, NULL);
+      else
+        gcuda_memory_pool_free_address (pool_ptr, address, NULL);
+    }
   return block;
 }
 
-/* pool_allocate_block(cls, pool, pool_pointer, size) -> cls instance or
- * None: pool_allocate_address() and pool_block() in one call. */
 static PyObject *
 pool_allocate_block (PyObject         *module,
                      PyObject *const  *args,
                      Py_ssize_t        nargs)
 {
-  PyObject *call_args[5];
-  PyObject *address, *block;
+  return allocate_block ("pool_allocate_block(cls, pool, pool_pointer, size)", args, nargs, 0);
+}
 
-  if (!check_nargs ("pool_allocate_block(cls, pool, pool_pointer, size)", nargs, 4))
-    return NULL;
-  address = pool_allocate_address (module, args + 2, 2);
-  if (address == NULL || address == Py_None)
-    return address;
-  call_args[0] = args[0];
-  call_args[1] = args[1];
-  call_args[2] = args[2];
-  call_args[3] = address;
-  call_args[4] = args[3];
-  block = pool_block (module, call_args, 5);
-  if (block == NULL)
-    {
-      /* not to lose the block */
-      gcuda_memory_pool_free_address (as_pointer (args[2]), PyLong_AsUnsignedLongLong (address), NULL);
-    }
-  Py_DECREF (address);
-  return block;
+static PyObject *
+host_pool_allocate_block (PyObject         *module,
+                          PyObject *const  *args,
+                          Py_ssize_t        nargs)
+{
+  return allocate_block ("host_pool_allocate_block(cls, pool, pool_pointer, size)", args, nargs, 1);
 }
 
 #ifdef GCUDA_LAUNCH_HAVE_PYGOBJECT
@@ -560,8 +549,6 @@ static PyMethodDef pool_methods[] = {
 static PyMethodDef methods[] = {
   { "launch", (PyCFunction) (void (*) (void)) launch, METH_FASTCALL,
     "launch(function, grid, block, shared, stream, params) -> bool" },
-  { "pool_allocate_address", (PyCFunction) (void (*) (void)) pool_allocate_address, METH_FASTCALL,
-    "pool_allocate_address(pool, size) -> int or None" },
   { "pool_free_address", (PyCFunction) (void (*) (void)) pool_free_address, METH_FASTCALL,
     "pool_free_address(pool, address) -> bool" },
   { "pool_block", (PyCFunction) (void (*) (void)) pool_block, METH_FASTCALL,
