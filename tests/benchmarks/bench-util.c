@@ -185,6 +185,15 @@ bench_report_new (const char *benchmark,
   report->env = g_string_new (NULL);
   report->notes = g_string_new (NULL);
   report->rows = g_string_new (NULL);
+  {
+    /* what this program was built with and runs */
+    g_autofree char *headers = g_strdup_printf ("%d.%d", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+    g_autofree char *library = g_strdup_printf ("%u.%u.%u", gcuda_get_major_version (), gcuda_get_minor_version (),
+                                                gcuda_get_micro_version ());
+
+    bench_report_env (report, "cuda_headers", headers);
+    bench_report_env (report, "gcuda_library", library);
+  }
   return report;
 }
 
