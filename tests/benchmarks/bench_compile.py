@@ -217,6 +217,11 @@ def variant(source, i):
     return source + '\n// variant %d %d\n' % (os.getpid(), i)
 
 
+def last_line(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else text
+
+
 def run_child(code, kind, source, other, env_updates):
     """One fresh process; its JSON figures plus 'process' (the whole child,
     start to exit, as the parent sees it)."""
@@ -289,10 +294,16 @@ def bench_gcuda(args, table, tmp):
 
     warm_dir = tempfile.mkdtemp(prefix='warm-', dir=tmp)
     warm_env = {'GCUDA_CACHE_DIR': warm_dir}
-    first = run_child(CHILD_GCUDA, warm_kind, SOURCE, SOURCE, warm_env)  # fills the cache
-    warm = series(args.runs, CHILD_GCUDA, warm_kind, SOURCE, lambda i: warm_env)
-    cold = series(args.runs, CHILD_GCUDA, cold_kind, SOURCE,
-                  lambda i: {'GCUDA_CACHE_DIR': tempfile.mkdtemp(prefix='cold-', dir=tmp)})
+    try:
+        first = run_child(CHILD_GCUDA, warm_kind, SOURCE, SOURCE, warm_env)  # fills the cache
+        warm = series(args.runs, CHILD_GCUDA, warm_kind, SOURCE, lambda i: warm_env)
+        cold = series(args.runs, CHILD_GCUDA, cold_kind, SOURCE,
+                      lambda i: {'GCUDA_CACHE_DIR': tempfile.mkdtemp(prefix='cold-', dir=tmp)})
+    except RuntimeError as e:
+        if gpu:
+            raise
+        # without a GPU nothing this benchmark is for is measured anyway
+        raise Skip('%s; and the compile alone failed: %s' % (where, last_line(str(e))))
 
     hits_with_nvrtc = sum(1 for r in warm if r['nvrtc_loaded'])
     g = GCUDA if gpu else GCUDA_COMPILE_ONLY

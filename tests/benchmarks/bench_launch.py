@@ -191,9 +191,15 @@ def gcuda_paths(block):
         except (Skip, RuntimeError) as e:
             notes.append((RAW_CTYPES_LEGACY if legacy else RAW_CTYPES, str(e)))
 
-    if hasattr(f, 'prepare') and hasattr(f, 'prepared_call'):
-        f.prepare('PPi')
-
+    try:
+        if hasattr(f, 'prepare') and hasattr(f, 'prepared_call'):
+            f.prepare('PPi')
+            prepare_error = None
+        else:
+            prepare_error = 'the override has no Function.prepare'
+    except Exception as e:  # noqa: BLE001 - whatever this override raises
+        prepare_error = 'prepare: %s: %s' % (type(e).__name__, e)
+    if prepare_error is None:
         def prepared(count, call=f.prepared_call, g=grid, bl=blk, n=N):
             for _ in range(count):
                 call(g, bl, a, b, n)
@@ -206,8 +212,8 @@ def gcuda_paths(block):
 
             paths.append(Path('GCuda prepared_async_call', prepared_async, sync))
     else:
-        notes.append(('GCuda prepared_call (legacy stream)', 'the override has no Function.prepare'))
-        notes.append(('GCuda prepared_async_call', 'the override has no Function.prepare'))
+        notes.append(('GCuda prepared_call (legacy stream)', prepare_error))
+        notes.append(('GCuda prepared_async_call', prepare_error))
 
     if callable(f):
         def called(count, fn=f, g=grid, bl=blk, n=n32):
