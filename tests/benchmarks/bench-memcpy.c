@@ -27,9 +27,12 @@
  * The repetitions of the two sides alternate (raw first on even rounds,
  * GCuda first on odd ones), after warm-up rounds; the best and the median
  * of the repetitions are printed, and GCuda/raw (1.000 = same speed,
- * below 1 = GCuda slower). It asserts nothing.
+ * below 1 = GCuda slower). It asserts nothing. With --json FILE every
+ * repetition's GB/s goes to FILE (the schema of tools/run-benchmarks); a
+ * driver without events leaves the GPU-time rows "not run". Exit status
+ * 77: no GPU or no driver.
  *
- * Usage: bench-memcpy [MiB per copy, default 256] [repetitions, default 10]
+ * Usage: bench-memcpy [--json FILE] [MiB per copy, default 256] [repetitions, default 10]
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -45,6 +48,9 @@
 #include "bench-util.h"
 
 #define WARMUP 2
+/* the rows' names in the --json report */
+#define RAW_NAME "raw cuMemcpy*"
+#define GCUDA_NAME "GCuda C API"
 
 typedef struct {
   CUresult (*memcpy_htod) (CUdeviceptr, const void *, size_t);
@@ -101,20 +107,32 @@ raw_load (Raw *raw)
   RESOLVE (memcpy_htod, "cuMemcpyHtoD_v2", "cuMemcpyHtoD");
   RESOLVE (memcpy_dtoh, "cuMemcpyDtoH_v2", "cuMemcpyDtoH");
   RESOLVE (memcpy_dtod, "cuMemcpyDtoD_v2", "cuMemcpyDtoD");
-  RESOLVE (memcpy_dtod_async, "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync");
   RESOLVE (ctx_push, "cuCtxPushCurrent_v2", "cuCtxPushCurrent");
   RESOLVE (ctx_pop, "cuCtxPopCurrent_v2", "cuCtxPopCurrent");
   RESOLVE (stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize");
-  RESOLVE (event_create, "cuEventCreate", "cuEventCreate");
-  RESOLVE (event_record, "cuEventRecord", "cuEventRecord");
-  RESOLVE (event_synchronize, "cuEventSynchronize", "cuEventSynchronize");
+#undef RESOLVE
+  /* the GPU-time rows only; a driver without them (the mock) leaves those
+   * rows not run */
+#define OPTIONAL(field, exported, base) \
+  raw->field = (__typeof__ (raw->field)) bench_resolve_optional (lib, exported, base)
+  OPTIONAL (memcpy_dtod_async, "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync");
+  OPTIONAL (event_create, "cuEventCreate", "cuEventCreate");
+  OPTIONAL (event_record, "cuEventRecord", "cuEventRecord");
+  OPTIONAL (event_synchronize, "cuEventSynchronize", "cuEventSynchronize");
   /* _v2 (CUDA 12.8) where the driver has it; same signature */
   raw->event_elapsed = (__typeof__ (raw->event_elapsed)) dlsym (lib, "cuEventElapsedTime_v2");
   if (raw->event_elapsed == NULL)
-    RESOLVE (event_elapsed, "cuEventElapsedTime", "cuEventElapsedTime");
-  RESOLVE (event_destroy, "cuEventDestroy_v2", "cuEventDestroy");
-#undef RESOLVE
+    OPTIONAL (event_elapsed, "cuEventElapsedTime", "cuEventElapsedTime");
+  OPTIONAL (event_destroy, "cuEventDestroy_v2", "cuEventDestroy");
+#undef OPTIONAL
   return TRUE;
+}
+
+static gboolean
+has_events (Raw *raw)
+{
+  return raw->memcpy_dtod_async != NULL && raw->event_create != NULL && raw->event_record != NULL &&
+         raw->event_synchronize != NULL && raw->event_elapsed != NULL && raw->event_destroy != NULL;
 }
 
 static void
@@ -249,20 +267,24 @@ cmp_double (const void *a,
   return (x > y) - (x < y);
 }
 
-/* Bandwidth in GB/s of the best and the median of @n times. */
+/* @seconds (@n of them) as GB/s in @gbps, in the same order; the best and
+ * the median GB/s. */
 static void
-summarize (double *seconds,
-           int     n,
-           double  bytes,
-           double *best,
-           double *median)
+summarize (const double *seconds,
+           int           n,
+           double        bytes,
+           double       *gbps,
+           double       *best,
+           double       *median)
 {
-  double mid;
+  double *sorted = g_new (double, n);
 
-  qsort (seconds, n, sizeof *seconds, cmp_double);
-  mid = n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
-  *best = bytes / seconds[0] / 1e9;
-  *median = bytes / mid / 1e9;
+  for (int i = 0; i < n; i++)
+    sorted[i] = gbps[i] = bytes / seconds[i] / 1e9;
+  qsort (sorted, n, sizeof *sorted, cmp_double);
+  *best = sorted[n - 1];
+  *median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  g_free (sorted);
 }
 
 int
@@ -273,16 +295,18 @@ main (int argc, char **argv)
   g_autoptr(GCudaBuffer) dev_a = NULL;
   g_autoptr(GCudaBuffer) dev_b = NULL;
   g_autoptr(GCudaHostBuffer) pinned = NULL;
+  double *raw_times, *gcuda_times, *raw_gbps, *gcuda_gbps;
+  const char *json = bench_take_json_arg (&argc, argv);
   guint64 mib = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 256;
   int reps = argc > 2 ? atoi (argv[2]) : 10;
-  double *raw_times, *gcuda_times;
+  BenchReport *report;
   Raw raw = { 0 };
   Bench b = { 0 };
 
   g_set_prgname ("bench-memcpy");
   if (mib == 0 || reps < 1)
     {
-      fprintf (stderr, "usage: bench-memcpy [MiB per copy] [repetitions]\n");
+      fprintf (stderr, "usage: bench-memcpy [--json FILE] [MiB per copy] [repetitions]\n");
       return 2;
     }
 
@@ -319,13 +343,23 @@ main (int argc, char **argv)
   memset (b.pinned, 0xa5, b.size);
   bench_gcuda_check (gcuda_buffer_memset_d8 (dev_a, 0, 0x3c, b.size, NULL, &error), error, "memset");
   bench_gcuda_check (gcuda_buffer_memset_d8 (dev_b, 0, 0xc3, b.size, NULL, &error), error, "memset");
-  push (&raw);
-  bench_raw_check (raw.event_create (&b.start, CU_EVENT_DEFAULT), "cuEventCreate");
-  bench_raw_check (raw.event_create (&b.stop, CU_EVENT_DEFAULT), "cuEventCreate");
-  pop (&raw);
+  if (has_events (&raw))
+    {
+      push (&raw);
+      bench_raw_check (raw.event_create (&b.start, CU_EVENT_DEFAULT), "cuEventCreate");
+      bench_raw_check (raw.event_create (&b.stop, CU_EVENT_DEFAULT), "cuEventCreate");
+      pop (&raw);
+    }
 
   raw_times = g_new (double, reps);
   gcuda_times = g_new (double, reps);
+  raw_gbps = g_new (double, reps);
+  gcuda_gbps = g_new (double, reps);
+  report = bench_report_new ("memcpy", "memcpy-c", "Copy bandwidth, C: GCuda's C API beside the raw driver");
+  bench_report_param_int (report, "mib", (gint64) mib);
+  bench_report_param_int (report, "reps", reps);
+  bench_report_param_int (report, "warmup", WARMUP);
+  bench_report_env (report, "device", gcuda_device_get_name (gcuda_context_get_device (context)));
 
   printf ("Copy bandwidth, %" G_GUINT64_FORMAT " MiB per copy, best and median of %d (after %d warm-up rounds),\n"
           "GB/s = 1e9 bytes/s; device: %s; raw = libcuda called directly in the same process\n\n",
@@ -336,8 +370,16 @@ main (int argc, char **argv)
   for (Kind kind = 0; kind < N_KINDS; kind++)
     {
       const double bytes = (kind == DTOD || kind == DTOD_EVENTS ? 2.0 : 1.0) * b.size;
+      const char *limit = kind == DTOD || kind == DTOD_EVENTS ? "hbm" : "pcie";
       double raw_best, raw_median, gcuda_best, gcuda_median;
 
+      if (kind == DTOD_EVENTS && !has_events (&raw))
+        {
+          printf ("%-26s not run: the driver has no events\n", kind_names[kind]);
+          bench_report_not_run (report, kind_names[kind], RAW_NAME, BENCH_ROLE_REFERENCE, "the driver has no events");
+          bench_report_not_run (report, kind_names[kind], GCUDA_NAME, BENCH_ROLE_GCUDA, "the driver has no events");
+          continue;
+        }
       for (int i = 0; i < WARMUP; i++)
         {
           time_raw (&b, kind);
@@ -356,20 +398,30 @@ main (int argc, char **argv)
               raw_times[i] = time_raw (&b, kind);
             }
         }
-      summarize (raw_times, reps, bytes, &raw_best, &raw_median);
-      summarize (gcuda_times, reps, bytes, &gcuda_best, &gcuda_median);
+      summarize (raw_times, reps, bytes, raw_gbps, &raw_best, &raw_median);
+      summarize (gcuda_times, reps, bytes, gcuda_gbps, &gcuda_best, &gcuda_median);
+      bench_report_row (report, kind_names[kind], RAW_NAME, BENCH_ROLE_REFERENCE, "GB/s", TRUE,
+                        raw_gbps, reps, NULL, limit, NULL);
+      bench_report_row (report, kind_names[kind], GCUDA_NAME, BENCH_ROLE_GCUDA, "GB/s", TRUE,
+                        gcuda_gbps, reps, RAW_NAME, limit, NULL);
       printf ("%-26s %9.2f %9.2f %9.2f %9.2f %8.4f %8.4f\n", kind_names[kind],
               raw_best, raw_median, gcuda_best, gcuda_median,
               gcuda_best / raw_best, gcuda_median / raw_median);
       fflush (stdout);
     }
 
-  push (&raw);
-  raw.event_destroy (b.start);
-  raw.event_destroy (b.stop);
-  pop (&raw);
+  if (has_events (&raw))
+    {
+      push (&raw);
+      raw.event_destroy (b.start);
+      raw.event_destroy (b.stop);
+      pop (&raw);
+    }
+  bench_report_finish (report, json);
   g_free (raw_times);
   g_free (gcuda_times);
+  g_free (raw_gbps);
+  g_free (gcuda_gbps);
   free (b.pageable);
   return 0;
 }

@@ -7,13 +7,21 @@
  * gcuda_stream_pool_allocate() on one stream and dropping the buffer (the
  * driver's stream-ordered allocator; the stream is synchronized every 1000
  * pairs and at the end of a round, inside the timing),
- * gcuda_buffer_new() and dropping it (no pool), and raw cuMemAlloc_v2 +
- * cuMemFree_v2 with the context pushed by raw cuCtxPushCurrent_v2; then the
+ * gcuda_buffer_new() and dropping it (no pool), raw cuMemAlloc_v2 +
+ * cuMemFree_v2 with the context pushed by raw cuCtxPushCurrent_v2, and raw
+ * cuMemAllocFromPoolAsync + cuMemFreeAsync from a pool made as
+ * GCudaStreamPool makes its own (cuMemPoolCreate, all freed memory kept),
+ * on the same stream, synchronized as the stream pool's; then the
  * page-locked equivalents (GCudaHostMemoryPool, raw cuMemHostAlloc +
  * cuMemFreeHost). Several sizes; the best and the median of the rounds are
- * printed. It asserts nothing; exit 77 without a GPU.
+ * printed. With --json FILE every round's µs per pair goes to FILE (the
+ * schema of tools/run-benchmarks): the device pools and gcuda_buffer_new
+ * beside raw cuMemAlloc + cuMemFree, the stream pool beside the raw
+ * stream-ordered pair, the host pool beside cuMemHostAlloc +
+ * cuMemFreeHost. A driver without the stream-ordered allocator leaves
+ * those rows "not run". It asserts nothing; exit 77 without a GPU.
  *
- * Usage: bench-pool [pairs per round for the pools, default 100000] [rounds, default 7]
+ * Usage: bench-pool [--json FILE] [pairs per round for the pools, default 100000] [rounds, default 7]
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,7 +41,17 @@ typedef struct {
   CUresult (*mem_free_host) (void *);
   CUresult (*ctx_push) (CUcontext);
   CUresult (*ctx_pop) (CUcontext *);
+  /* optional: the stream-ordered allocator */
+  CUresult (*pool_create) (CUmemoryPool *, const CUmemPoolProps *);
+  CUresult (*pool_set_attribute) (CUmemoryPool, CUmemPool_attribute, void *);
+  CUresult (*pool_destroy) (CUmemoryPool);
+  CUresult (*alloc_from_pool_async) (CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+  CUresult (*free_async) (CUdeviceptr, CUstream);
+  CUresult (*stream_synchronize) (CUstream);
   CUcontext context;
+  CUdevice device;
+  CUmemoryPool pool;  /* NULL: no stream-ordered allocator */
+  CUstream stream;    /* the GCudaStream's handle */
 } Raw;
 
 typedef enum {
@@ -43,6 +61,7 @@ typedef enum {
   STREAM_POOL_UNREF,
   BUFFER_NEW,
   RAW_ALLOC,
+  RAW_STREAM_ALLOC,
   HOST_POOL,
   HOST_POOL_ADDRESS,
   RAW_HOST_ALLOC,
@@ -56,9 +75,24 @@ static const char *const kind_names[N_KINDS] = {
   "GCudaStreamPool allocate + unref",
   "gcuda_buffer_new + unref (no pool)",
   "raw cuMemAlloc + cuMemFree",
+  "raw cuMemAllocFromPoolAsync + cuMemFreeAsync",
   "GCudaHostMemoryPool allocate + unref",
   "GCudaHostMemoryPool allocate/free_address",
   "raw cuMemHostAlloc + cuMemFreeHost",
+};
+
+/* the raw path each one is compared with in the --json report */
+static const Kind kind_references[N_KINDS] = {
+  [POOL_UNREF] = RAW_ALLOC,
+  [POOL_FREE] = RAW_ALLOC,
+  [POOL_ADDRESS] = RAW_ALLOC,
+  [STREAM_POOL_UNREF] = RAW_STREAM_ALLOC,
+  [BUFFER_NEW] = RAW_ALLOC,
+  [RAW_ALLOC] = N_KINDS,
+  [RAW_STREAM_ALLOC] = N_KINDS,
+  [HOST_POOL] = RAW_HOST_ALLOC,
+  [HOST_POOL_ADDRESS] = RAW_HOST_ALLOC,
+  [RAW_HOST_ALLOC] = N_KINDS,
 };
 
 static gboolean
@@ -77,7 +111,50 @@ raw_load (Raw *raw)
   RESOLVE (ctx_push, "cuCtxPushCurrent_v2", "cuCtxPushCurrent");
   RESOLVE (ctx_pop, "cuCtxPopCurrent_v2", "cuCtxPopCurrent");
 #undef RESOLVE
+#define OPTIONAL(field, exported, base) \
+  raw->field = (__typeof__ (raw->field)) bench_resolve_optional (lib, exported, base)
+  OPTIONAL (pool_create, "cuMemPoolCreate", "cuMemPoolCreate");
+  OPTIONAL (pool_set_attribute, "cuMemPoolSetAttribute", "cuMemPoolSetAttribute");
+  OPTIONAL (pool_destroy, "cuMemPoolDestroy", "cuMemPoolDestroy");
+  OPTIONAL (alloc_from_pool_async, "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync");
+  OPTIONAL (free_async, "cuMemFreeAsync", "cuMemFreeAsync");
+  OPTIONAL (stream_synchronize, "cuStreamSynchronize", "cuStreamSynchronize");
+#undef OPTIONAL
   return TRUE;
+}
+
+/* The raw side's stream-ordered pool, made as gcuda_stream_pool_new()
+ * makes its own; NULL with the reason in @why where it cannot be. */
+static CUmemoryPool
+raw_pool_new (Raw         *raw,
+              const char **why)
+{
+  CUmemPoolProps props = { 0 };
+  cuuint64_t threshold = G_MAXUINT64;
+  CUmemoryPool pool = NULL;
+  CUcontext popped;
+
+  if (raw->pool_create == NULL || raw->pool_set_attribute == NULL || raw->pool_destroy == NULL ||
+      raw->alloc_from_pool_async == NULL || raw->free_async == NULL || raw->stream_synchronize == NULL)
+    {
+      *why = "the driver has no stream-ordered allocator";
+      return NULL;
+    }
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = raw->device;
+  bench_raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
+  if (raw->pool_create (&pool, &props) != CUDA_SUCCESS)
+    {
+      *why = "cuMemPoolCreate failed (no memory pools on this device)";
+      pool = NULL;
+    }
+  else
+    bench_raw_check (raw->pool_set_attribute (pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+                     "cuMemPoolSetAttribute");
+  bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
+  return pool;
 }
 
 /* µs per pair over @n pairs of @kind. */
@@ -96,7 +173,7 @@ run (Kind              kind,
   gint64 start;
   CUcontext popped;
 
-  if (kind == RAW_ALLOC || kind == RAW_HOST_ALLOC)
+  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC)
     bench_raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
   start = g_get_monotonic_time ();
   for (guint i = 0; i < n; i++)
@@ -153,6 +230,18 @@ run (Kind              kind,
             bench_raw_check (raw->mem_free (ptr), "cuMemFree");
           }
           break;
+        case RAW_STREAM_ALLOC:
+          {
+            CUdeviceptr ptr = 0;
+
+            bench_raw_check (raw->alloc_from_pool_async (&ptr, size, raw->pool, raw->stream),
+                             "cuMemAllocFromPoolAsync");
+            bench_raw_check (raw->free_async (ptr, raw->stream), "cuMemFreeAsync");
+            /* as the stream pool's loop does */
+            if ((i + 1) % 1000 == 0)
+              bench_raw_check (raw->stream_synchronize (raw->stream), "cuStreamSynchronize");
+          }
+          break;
         case HOST_POOL:
           {
             GCudaHostBuffer *buffer = gcuda_host_memory_pool_allocate (host_pool, size, &error);
@@ -185,8 +274,10 @@ run (Kind              kind,
     }
   if (kind == STREAM_POOL_UNREF && !gcuda_stream_synchronize (stream, &error))
     bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
+  if (kind == RAW_STREAM_ALLOC)
+    bench_raw_check (raw->stream_synchronize (raw->stream), "cuStreamSynchronize");
   start = g_get_monotonic_time () - start;
-  if (kind == RAW_ALLOC || kind == RAW_HOST_ALLOC)
+  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC)
     bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
   return (double) start / n;
 }
@@ -200,6 +291,13 @@ compare_doubles (const void *a,
   return (x > y) - (x < y);
 }
 
+static char *
+size_label (guint64 size)
+{
+  return size >= (1 << 20) ? g_strdup_printf ("%" G_GUINT64_FORMAT " MiB", size >> 20)
+                           : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", size >> 10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -210,14 +308,18 @@ main (int argc, char **argv)
   g_autoptr(GCudaHostMemoryPool) host_pool = NULL;
   g_autoptr(GCudaStreamPool) stream_pool = NULL;
   g_autoptr(GCudaStream) stream = NULL;
+  g_autofree char *no_stream_pool = NULL;
+  const char *no_raw_pool = NULL;
+  const char *json = bench_take_json_arg (&argc, argv);
   guint pairs = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 100000;
   int rounds = argc > 2 ? atoi (argv[2]) : 7;
+  BenchReport *report;
   Raw raw = { 0 };
 
   g_set_prgname ("bench-pool");
   if (pairs == 0 || rounds < 1)
     {
-      fprintf (stderr, "usage: bench-pool [pairs per round] [rounds]\n");
+      fprintf (stderr, "usage: bench-pool [--json FILE] [pairs per round] [rounds]\n");
       return 2;
     }
   context = gcuda_context_get_default (&error);
@@ -229,34 +331,74 @@ main (int argc, char **argv)
   if (!raw_load (&raw))
     return 77;
   raw.context = (CUcontext) (guintptr) gcuda_context_get_handle (context);
+  raw.device = gcuda_device_get_ordinal (gcuda_context_get_device (context));
   pool = gcuda_memory_pool_new (context);
   host_pool = gcuda_host_memory_pool_new (context, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
-  stream_pool = gcuda_stream_pool_new (context, &error);
-  bench_gcuda_check (stream_pool != NULL, error, "gcuda_stream_pool_new");
+  /* the stream-ordered rows need a stream and the driver's memory pools:
+   * without them (e.g. on the mock driver) those rows are not run */
   stream = gcuda_stream_new (context, GCUDA_STREAM_FLAGS_DEFAULT, 0, &error);
-  bench_gcuda_check (stream != NULL, error, "gcuda_stream_new");
+  if (stream == NULL)
+    no_stream_pool = g_strdup_printf ("no stream: %s", error->message);
+  else if ((stream_pool = gcuda_stream_pool_new (context, &error)) == NULL)
+    no_stream_pool = g_strdup_printf ("gcuda_stream_pool_new: %s", error->message);
+  g_clear_error (&error);
+  if (stream == NULL)
+    no_raw_pool = "no stream";
+  else
+    {
+      raw.stream = (CUstream) (guintptr) gcuda_stream_get_handle (stream);
+      raw.pool = raw_pool_new (&raw, &no_raw_pool);
+    }
+
+  report = bench_report_new ("pool", "pool-c", "Allocate+free pairs, C: GCuda's pools beside the raw driver");
+  bench_report_param_int (report, "pairs", pairs);
+  bench_report_param_int (report, "rounds", rounds);
+  bench_report_env (report, "device", gcuda_device_get_name (gcuda_context_get_device (context)));
 
   printf ("# allocate+free pairs, µs per pair (best / median of %d rounds)\n", rounds);
   for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
     {
+      g_autofree char *group = size_label (sizes[s]);
+
       printf ("\n## %" G_GUINT64_FORMAT " bytes\n", sizes[s]);
       for (Kind kind = 0; kind < N_KINDS; kind++)
         {
           /* the driver's calls take ~100 µs, page-locking megabytes far
            * longer: fewer of them */
           gboolean slow = kind == BUFFER_NEW || kind == RAW_ALLOC;
-          guint n = kind == RAW_HOST_ALLOC ? MAX (pairs / 1000, 10) : slow ? MAX (pairs / 100, 10) : pairs;
-          double *times = g_new (double, rounds);
+          guint n = kind == RAW_HOST_ALLOC ? (sizes[s] > (1 << 20) ? MAX (pairs / 5000, 5) : MAX (pairs / 1000, 10))
+                  : slow ? MAX (pairs / 100, 10) : pairs;
+          const char *reference = kind_references[kind] == N_KINDS ? NULL : kind_names[kind_references[kind]];
+          BenchRole role = kind_references[kind] == N_KINDS ? BENCH_ROLE_REFERENCE : BENCH_ROLE_GCUDA;
+          const char *why = kind == STREAM_POOL_UNREF ? no_stream_pool : kind == RAW_STREAM_ALLOC ? no_raw_pool : NULL;
+          g_autofree char *per_round = g_strdup_printf ("%u pairs", n);
+          double *times, *sorted;
 
+          if (why != NULL)
+            {
+              printf ("%-46s not run: %s\n", kind_names[kind], why);
+              bench_report_not_run (report, group, kind_names[kind], role, why);
+              continue;
+            }
+          times = g_new (double, rounds);
           run (kind, &raw, context, pool, host_pool, stream_pool, stream, sizes[s], MAX (n / 10, 1));  /* warm-up */
           for (int r = 0; r < rounds; r++)
             times[r] = run (kind, &raw, context, pool, host_pool, stream_pool, stream, sizes[s], n);
-          qsort (times, rounds, sizeof (double), compare_doubles);
-          printf ("%-42s %10.3f %10.3f   (%u pairs a round)\n", kind_names[kind], times[0], times[rounds / 2], n);
+          bench_report_row (report, group, kind_names[kind], role, "µs", FALSE, times, rounds, reference, NULL,
+                            per_round);
+          sorted = g_memdup2 (times, rounds * sizeof *times);
+          qsort (sorted, rounds, sizeof (double), compare_doubles);
+          printf ("%-46s %10.3f %10.3f   (%u pairs a round)\n", kind_names[kind], sorted[0],
+                  rounds % 2 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2, n);
+          fflush (stdout);
+          g_free (sorted);
           g_free (times);
         }
     }
   printf ("\npool after the run: %" G_GUINT64_FORMAT " held blocks, %" G_GUINT64_FORMAT " managed bytes\n",
           gcuda_memory_pool_get_held_blocks (pool), gcuda_memory_pool_get_managed_bytes (pool));
+  bench_report_finish (report, json);
+  if (raw.pool != NULL)
+    raw.pool_destroy (raw.pool);
   return 0;
 }

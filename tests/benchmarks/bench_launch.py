@@ -31,23 +31,44 @@
 #
 # The raw ctypes path is the same in both modes (the kernel from the same
 # PTX text, JIT-compiled by the driver): compare the modes through it.
-# `--json FILE` writes the figures; `--merge FILE...` prints the figures of
-# several runs as one table. It asserts nothing. Exit status 77: nothing
-# could be measured (no GPU, no driver, or the mode's modules missing).
+# `--json FILE` writes every round's µs per launch (the schema of
+# tools/run-benchmarks, which puts the two modes' rows in one table):
+# prepared_call and prepared_async_call beside cuda.core's launch, __call__
+# beside CuPy's RawKernel (each beside raw ctypes where the peer is not
+# there), launch_packed beside raw ctypes; a path that cannot be made or
+# fails is a row marked not run. It asserts nothing. Exit status 77:
+# nothing could be measured (no GPU, no driver, or the mode's modules
+# missing).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
 import ctypes
-import json
 import struct
 import sys
 import time
 
-from benchutil import RawDriver, Skip  # next to this script
+from benchutil import RawDriver, Report, Skip, stats  # next to this script
 
 SKIP = 77
 N = 1000
+GROUP = 'empty kernel, 3 arguments'
+
+# the rows' names in the --json report, and what each GCuda row is compared
+# with (the first one measured)
+RAW_CTYPES = 'raw cuLaunchKernel (ctypes)'
+RAW_CTYPES_LEGACY = 'raw cuLaunchKernel (ctypes, legacy stream)'
+RAW_MODE = ', --raw Python'
+RAW_BINDINGS = 'raw cuLaunchKernel (cuda.bindings)'
+CUDA_CORE = 'cuda.core launch'
+CUPY = 'CuPy RawKernel'
+REFERENCES = {
+    'GCuda prepared_call (legacy stream)': [CUDA_CORE, RAW_CTYPES_LEGACY],
+    'GCuda prepared_async_call': [CUDA_CORE, RAW_CTYPES],
+    'GCuda __call__ (legacy stream)': [CUPY, RAW_CTYPES_LEGACY],
+    'GCuda __call__, stream=': [CUPY, RAW_CTYPES],
+    'GCuda launch_packed (introspected)': [RAW_CTYPES],
+}
 
 SOURCE = '__global__ void empty(float *a, float *b, int n) {}\n'
 SOURCE_EXTERN_C = 'extern "C" ' + SOURCE
@@ -78,12 +99,12 @@ class Path:
 
 # ------------------------------------------------------------------ raw driver through ctypes
 
-def ctypes_path(drv, context, block, legacy=False):
+def ctypes_path(drv, context, block, legacy=False, suffix=''):
     """Raw cuLaunchKernel through ctypes on @context (a CUcontext, int):
     its own module from PTX, stream (or the legacy NULL stream) and
     arguments. The context is pushed around each round, as an application
     using the driver keeps its own context current."""
-    name = 'raw cuLaunchKernel (ctypes%s)' % (', legacy stream' if legacy else '')
+    name = (RAW_CTYPES_LEGACY if legacy else RAW_CTYPES) + suffix
     ctx = ctypes.c_void_p(context)
 
     def enter():
@@ -144,14 +165,17 @@ def gcuda_paths(block):
         program = compiler.compile(SOURCE)
     except GLib.Error as e:
         raise Skip('cannot compile the kernel: %s' % e.message)
-    module = GCuda.Module.new_from_program(context, program)
-    f = module.get_function('empty')
-    stream = GCuda.Stream.new(context, GCuda.StreamFlags.DEFAULT, 0)
+    try:
+        module = GCuda.Module.new_from_program(context, program)
+        f = module.get_function('empty')
+        stream = GCuda.Stream.new(context, GCuda.StreamFlags.DEFAULT, 0)
+    except GLib.Error as e:
+        raise Skip('cannot load the kernel or make a stream: %s' % e.message)
     a = GCuda.Buffer.new(context, 4096)
     b = GCuda.Buffer.new(context, 4096)
     n32 = np.int32(N)
     grid, blk = (1, 1), (block, 1, 1)
-    notes = []
+    notes = []  # (row name, why it is not measured)
 
     def sync():
         stream.synchronize()
@@ -160,12 +184,22 @@ def gcuda_paths(block):
         context.synchronize()
 
     drv = RawDriver()
-    paths = [ctypes_path(drv, context.get_handle(), block),
-             ctypes_path(drv, context.get_handle(), block, legacy=True)]
+    paths = []
+    for legacy in (False, True):
+        try:
+            paths.append(ctypes_path(drv, context.get_handle(), block, legacy))
+        except (Skip, RuntimeError) as e:
+            notes.append((RAW_CTYPES_LEGACY if legacy else RAW_CTYPES, str(e)))
 
-    if hasattr(f, 'prepare') and hasattr(f, 'prepared_call'):
-        f.prepare('PPi')
-
+    try:
+        if hasattr(f, 'prepare') and hasattr(f, 'prepared_call'):
+            f.prepare('PPi')
+            prepare_error = None
+        else:
+            prepare_error = 'the override has no Function.prepare'
+    except Exception as e:  # noqa: BLE001 - whatever this override raises
+        prepare_error = 'prepare: %s: %s' % (type(e).__name__, e)
+    if prepare_error is None:
         def prepared(count, call=f.prepared_call, g=grid, bl=blk, n=N):
             for _ in range(count):
                 call(g, bl, a, b, n)
@@ -178,7 +212,8 @@ def gcuda_paths(block):
 
             paths.append(Path('GCuda prepared_async_call', prepared_async, sync))
     else:
-        notes.append('GCuda prepared_call: the override has no Function.prepare')
+        notes.append(('GCuda prepared_call (legacy stream)', prepare_error))
+        notes.append(('GCuda prepared_async_call', prepare_error))
 
     if callable(f):
         def called(count, fn=f, g=grid, bl=blk, n=n32):
@@ -192,7 +227,8 @@ def gcuda_paths(block):
         paths.append(Path('GCuda __call__ (legacy stream)', called, legacy_sync))
         paths.append(Path('GCuda __call__, stream=', called_stream, sync))
     else:
-        notes.append('GCuda __call__: the override has no Function.__call__')
+        notes.append(('GCuda __call__ (legacy stream)', 'the override has no Function.__call__'))
+        notes.append(('GCuda __call__, stream=', 'the override has no Function.__call__'))
 
     packed = struct.pack('=QQi', a.get_address(), b.get_address(), N)
 
@@ -205,7 +241,8 @@ def gcuda_paths(block):
     title = '%s (%s), GCuda context 0x%x, nothing current' % (
         context.get_device().get_name(), program.get_arch(), context.get_handle())
     keep = (context, module, f, stream, a, b, compiler, program)
-    return title, paths, notes, keep
+    env = {'device': context.get_device().get_name(), 'arch': program.get_arch()}
+    return title, paths, notes, keep, env
 
 
 # ------------------------------------------------------------------ raw: ctypes, cuda.bindings, cuda.core, CuPy
@@ -226,25 +263,26 @@ def raw_paths(block):
         drv.cuDeviceGet(ctypes.byref(dev), 0)
         ctx = ctypes.c_void_p()
         drv.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev.value)
-        paths.append(ctypes_path(drv, ctx.value, block))
-        paths.append(ctypes_path(drv, ctx.value, block, legacy=True))
+        paths.append(ctypes_path(drv, ctx.value, block, suffix=RAW_MODE))
+        paths.append(ctypes_path(drv, ctx.value, block, legacy=True, suffix=RAW_MODE))
         title = 'device 0, its primary context 0x%x' % ctx.value
     except (Skip, RuntimeError) as e:
-        notes.append('raw ctypes: %s' % e)
+        notes.append((RAW_CTYPES + RAW_MODE, str(e)))
+        notes.append((RAW_CTYPES_LEGACY + RAW_MODE, str(e)))
 
-    for label, make in (('cuda.bindings', bindings_path), ('cuda.core', cuda_core_path), ('CuPy', cupy_path)):
+    for label, make in ((RAW_BINDINGS, bindings_path), (CUDA_CORE, cuda_core_path), (CUPY, cupy_path)):
         try:
             path, extra = make(block)
             paths.append(path)
             keep.append(extra)
         except ImportError as e:
-            notes.append('%s: %s' % (label, e))
+            notes.append((label, str(e)))
         except Exception as e:  # noqa: BLE001 - each library raises its own error classes
-            notes.append('%s: %s: %s' % (label, type(e).__name__, e))
+            notes.append((label, '%s: %s' % (type(e).__name__, e)))
 
     if not paths:
-        raise Skip('nothing to measure: ' + '; '.join(notes))
-    return title or 'device 0', paths, notes, keep
+        raise Skip('nothing to measure: ' + '; '.join('%s: %s' % n for n in notes))
+    return title or 'device 0', paths, notes, keep, {}
 
 
 def bindings_path(block):
@@ -295,7 +333,7 @@ def bindings_path(block):
     def sync():
         check(cu.cuStreamSynchronize(stream))
 
-    return Path('raw cuLaunchKernel (cuda.bindings)', batch, sync, enter, leave), (a, b, n, params, module)
+    return Path(RAW_BINDINGS, batch, sync, enter, leave), (a, b, n, params, module)
 
 
 def cuda_core_path(block):
@@ -325,8 +363,7 @@ def cuda_core_path(block):
     def sync():
         stream.sync()
 
-    version = getattr(sys.modules.get('cuda.core'), '__version__', '?')
-    return Path('cuda.core %s launch' % version, batch, sync), (dev, stream, kernel, a, b)
+    return Path(CUDA_CORE, batch, sync), (dev, stream, kernel, a, b)
 
 
 def cupy_path(block):
@@ -351,7 +388,7 @@ def cupy_path(block):
     def sync():
         stream.synchronize()
 
-    return Path('CuPy %s RawKernel' % cupy.__version__, batch, sync), (kernel, a, b, stream)
+    return Path(CUPY, batch, sync), (kernel, a, b, stream)
 
 
 # ------------------------------------------------------------------ measuring and printing
@@ -375,89 +412,69 @@ def round_us(path, launches, sync_every):
 
 
 def measure(paths, launches, rounds, sync_every):
-    """{name: [µs per launch of each round]}: per round the paths take turns
-    going first."""
+    """{name: [µs per launch of each round] or the reason it failed}: per
+    round the paths take turns going first; a path that fails is dropped."""
     times = {p.name: [] for p in paths}
+
+    def run(p, count):
+        if isinstance(times[p.name], str):
+            return None
+        try:
+            return round_us(p, count, sync_every)
+        except Exception as e:  # noqa: BLE001 - each library raises its own error classes
+            times[p.name] = '%s: %s' % (type(e).__name__, e)
+            return None
+
     for p in paths:
-        round_us(p, min(launches, 10000), sync_every)  # warm-up
+        run(p, min(launches, 10000))  # warm-up
     for r in range(rounds):
         k = r % len(paths)
         for p in paths[k:] + paths[:k]:
-            times[p.name].append(round_us(p, launches, sync_every))
+            us = run(p, launches)
+            if us is not None:
+                times[p.name].append(us)
     return times
 
 
-def best_median(values):
-    s = sorted(values)
-    n = len(s)
-    return s[0], (s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2)
+def role_of(name):
+    if name.startswith('GCuda'):
+        return 'gcuda'
+    return 'reference' if name.startswith('raw cuLaunchKernel (ctypes') else 'peer'
 
 
-def print_table(rows, header):
-    """@rows: (mode, path, best, median); differences to the first row."""
-    print(header)
+def report(title, mode, times, args, notes, env):
+    print('Launch overhead from Python (%s): empty(float *a, float *b, int n), grid 1, block %d, on one stream;\n'
+          'µs per launch (the launch calls alone; the stream synchronized every %d launches, not counted),\n'
+          'best and median of %d rounds of %d launches, the paths taking turns; %s'
+          % (mode, args.block, args.sync_every, args.rounds, args.launches, title))
     print()
-    print('%-8s %-44s %8s %8s %10s %8s' % ('mode', 'path', 'best', 'median', '-1st med', 'med/1st'))
+    print('%-48s %8s %8s %10s %8s' % ('path', 'best', 'median', '-1st med', 'med/1st'))
+    out = Report('launch-python-' + ('gcuda' if mode.startswith('GCuda') else 'raw'), 'launch-python',
+                 'Launch overhead, Python: GCuda through PyGObject beside raw ctypes, cuda.bindings, '
+                 'cuda.core and CuPy', launches=args.launches, rounds=args.rounds, sync_every=args.sync_every,
+                 block=args.block)
+    out.env(**env)
     first = None
-    for mode, name, best, median in rows:
+    per_round = '%d launches' % args.launches
+    for name, values in times.items():
+        role = role_of(name)
+        if isinstance(values, str):
+            print('%-48s not run: %s' % (name, values))
+            out.not_run(GROUP, name, role, values)
+            continue
+        best, median, _ = stats(values)
         if first is None:
             first = median
             extra = ('', '')
         else:
             extra = ('%+10.3f' % (median - first), '%8.3f' % (median / first))
-        print('%-8s %-44s %8.3f %8.3f %10s %8s' % ((mode, name, best, median) + extra))
+        print('%-48s %8.3f %8.3f %10s %8s' % ((name, best, median) + extra))
+        out.row(GROUP, name, role, 'µs', values, reference=REFERENCES.get(name), per_sample=per_round)
+    for name, reason in notes:
+        print('%-48s not run: %s' % (name, reason))
+        out.not_run(GROUP, name, role_of(name), reason)
     sys.stdout.flush()
-
-
-def report(title, mode, times, args, notes):
-    header = ('Launch overhead from Python (%s): empty(float *a, float *b, int n), grid 1, block %d, on one stream;\n'
-              'µs per launch (the launch calls alone; the stream synchronized every %d launches, not counted),\n'
-              'best and median of %d rounds of %d launches, the paths taking turns; %s'
-              % (mode, args.block, args.sync_every, args.rounds, args.launches, title))
-    rows = [(mode.split()[0], name) + best_median(values) for name, values in times.items()]
-    print_table(rows, header)
-    for note in notes:
-        print('# not measured: %s' % note)
-    if args.json:
-        with open(args.json, 'w') as f:
-            json.dump({'mode': mode, 'title': title, 'launches': args.launches, 'rounds': args.rounds,
-                       'sync_every': args.sync_every, 'block': args.block, 'notes': notes,
-                       'rows': [{'path': name, 'best_us': r[2], 'median_us': r[3], 'us': times[name]}
-                                for name, r in zip(times, rows)]}, f, indent=1)
-
-
-def merge(files):
-    """One table of several --json runs, each mode's rows after its raw
-    ctypes row; then the issue's comparisons where both sides are there."""
-    rows, medians, titles = [], {}, []
-    for fn in files:
-        with open(fn) as f:
-            data = json.load(f)
-        mode = data['mode'].split()[0]
-        titles.append('%s: %s' % (data['mode'], data['title']))
-        for r in data['rows']:
-            rows.append((mode, r['path'], r['best_us'], r['median_us']))
-            medians[(mode, r['path'])] = r['median_us']
-    print_table(rows, 'Launch overhead from Python, merged (µs per launch; differences to the first row):\n  '
-                + '\n  '.join(titles))
-
-    def find(mode, prefix):
-        for (m, name), v in medians.items():
-            if m == mode and name.startswith(prefix):
-                return v
-        return None
-
-    core = find('raw', 'cuda.core')
-    print()
-    for label in ('GCuda prepared_call', 'GCuda prepared_async_call'):
-        prepared = find('GCuda', label)
-        if prepared is not None and core is not None:
-            print('target %s <= cuda.core launch (medians): %.3f vs %.3f µs: %s'
-                  % (label, prepared, core, 'met' if prepared <= core else 'MISSED'))
-    g_raw, r_raw = find('GCuda', 'raw cuLaunchKernel (ctypes)'), find('raw', 'raw cuLaunchKernel (ctypes)')
-    if g_raw is not None and r_raw is not None:
-        print('raw ctypes in the two processes: %.3f and %.3f µs (they should agree)' % (g_raw, r_raw))
-    return 0
+    out.write(args.json)
 
 
 def main(argv=None):
@@ -465,15 +482,12 @@ def main(argv=None):
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument('--gcuda', action='store_true', help='GCuda through PyGObject, beside raw ctypes')
     mode.add_argument('--raw', action='store_true', help='raw ctypes, cuda.bindings, cuda.core and CuPy')
-    mode.add_argument('--merge', nargs='+', metavar='JSON', help='print the figures of --json runs as one table')
     parser.add_argument('--launches', type=int, default=100000, help='launches per round (default 100000)')
     parser.add_argument('--rounds', type=int, default=20, help='rounds (default 20)')
     parser.add_argument('--sync-every', type=int, default=1000, help='launches between synchronizes (default 1000)')
     parser.add_argument('--block', type=int, default=1, help='threads per block (default 1)')
-    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
+    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON (tools/run-benchmarks)')
     args = parser.parse_args(argv)
-    if args.merge:
-        return merge(args.merge)
     if min(args.launches, args.rounds, args.sync_every, args.block) < 1:
         parser.error('--launches, --rounds, --sync-every and --block must be positive')
 
@@ -486,17 +500,17 @@ def main(argv=None):
 
     try:
         if args.gcuda:
-            title, paths, notes, keep = gcuda_paths(args.block)
+            title, paths, notes, keep, env = gcuda_paths(args.block)
             mode_name = 'GCuda through PyGObject'
         else:
-            title, paths, notes, keep = raw_paths(args.block)
+            title, paths, notes, keep, env = raw_paths(args.block)
             mode_name = 'raw'
     except Skip as e:
         print('bench_launch: %s' % e, file=sys.stderr)
         return SKIP
 
     times = measure(paths, args.launches, args.rounds, args.sync_every)
-    report(title, mode_name, times, args, notes)
+    report(title, mode_name, times, args, notes, env)
     del keep
     return 0
 

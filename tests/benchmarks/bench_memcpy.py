@@ -25,6 +25,10 @@
 # Both print the same table: one line per operation and path, with the
 # ratio to the first path of that operation (the raw driver through
 # ctypes). Compare the two modes' "raw ctypes" lines to relate them.
+# `--json FILE` writes every repetition's GB/s (the schema of
+# tools/run-benchmarks), GCuda's rows beside the raw driver through ctypes
+# in the same process; a path that fails, or a driver without events (the
+# GPU-time rows), is a row marked not run.
 #
 # Every copy is timed from the call until it is complete: GCuda's
 # synchronous calls return then; the raw paths add a legacy-stream
@@ -40,17 +44,25 @@
 
 import argparse
 import ctypes
-import json
 import sys
 import time
 
-from benchutil import RawDriver, Skip  # next to this script
+from benchutil import RawDriver, Report, Skip, stats  # next to this script
 
 SKIP = 77
 CU_STREAM_LEGACY = 1
 WARMUP = 2
 OPS = ['HtoD pinned', 'DtoH pinned', 'HtoD pageable', 'DtoH pageable', 'DtoD (read+write)',
        'DtoD async, GPU time']
+# an op that cannot be measured is its reason, a str, in place of the function
+NO_EVENTS = 'the driver has no events'
+# the rows' names in the --json report
+RAW_CTYPES = 'raw libcuda (ctypes)'
+RAW_CTYPES_RAW_MODE = 'raw libcuda (ctypes), --raw Python'
+GCUDA_ADDRESS = 'GCuda address API'
+GCUDA_PYCUDA = 'GCuda memcpy_* (PyCUDA names)'
+RAW_BINDINGS = 'raw cuda.bindings'
+CUPY_MEMCPY = 'CuPy runtime memcpy'
 
 
 # ------------------------------------------------------------------ raw driver through ctypes
@@ -60,15 +72,19 @@ class RawPath:
     is pushed around each call as an application using the raw driver from
     one thread would keep it current."""
 
-    def __init__(self, drv, context, name='raw libcuda (ctypes)'):
+    def __init__(self, drv, context, name=RAW_CTYPES):
         self.drv = drv
         self.context = ctypes.c_void_p(context)
         self.name = name
         self.start = ctypes.c_void_p()
         self.stop = ctypes.c_void_p()
-        with self:
-            drv.cuEventCreate(ctypes.byref(self.start), 0)
-            drv.cuEventCreate(ctypes.byref(self.stop), 0)
+        # the GPU-time rows only
+        self.events = drv.has('cuEventCreate', 'cuEventRecord', 'cuEventSynchronize', 'cuEventElapsedTime',
+                              'cuMemcpyDtoDAsync')
+        if self.events:
+            with self:
+                drv.cuEventCreate(ctypes.byref(self.start), 0)
+                drv.cuEventCreate(ctypes.byref(self.stop), 0)
 
     def __enter__(self):
         self.drv.cuCtxPushCurrent(self.context)
@@ -124,7 +140,8 @@ class RawPath:
                 drv.cuEventElapsedTime(ctypes.byref(ms), self.start, self.stop)
             return ms.value / 1e3
 
-        return dict(zip(OPS, [htod(pinned), dtoh(pinned), htod(pageable), dtoh(pageable), dtod, dtod_events]))
+        return dict(zip(OPS, [htod(pinned), dtoh(pinned), htod(pageable), dtoh(pageable), dtod,
+                              dtod_events if self.events else NO_EVENTS]))
 
 
 def numpy_over(address, size):
@@ -215,9 +232,9 @@ def gcuda_paths(size):
             return ms.value / 1e3
 
         return dict(zip(OPS, [htod(mem.pinned_address), dtoh(mem.pinned_address), htod(mem.pageable_address),
-                              dtoh(mem.pageable_address), dtod, dtod_events]))
+                              dtoh(mem.pageable_address), dtod, dtod_events if raw.events else NO_EVENTS]))
 
-    paths = [(raw.name, raw.make_ops(mem)), ('GCuda address API', gcuda_ops())]
+    paths = [(raw.name, raw.make_ops(mem)), (GCUDA_ADDRESS, gcuda_ops())]
 
     # PyCUDA's names in the override, where present: numpy arrays passed
     # whole (the override finds the address)
@@ -245,9 +262,9 @@ def gcuda_paths(size):
             return {OPS[0]: htod(mem.pinned), OPS[1]: dtoh(mem.pinned), OPS[2]: htod(mem.pageable),
                     OPS[3]: dtoh(mem.pageable), OPS[4]: dtod}
 
-        paths.append(('GCuda memcpy_* (PyCUDA names)', pycuda_ops()))
+        paths.append((GCUDA_PYCUDA, pycuda_ops()))
 
-    return title, paths, mem
+    return title, paths, mem, device.get_name()
 
 
 # ------------------------------------------------------------------ raw: ctypes, cuda.bindings, CuPy
@@ -258,6 +275,7 @@ def raw_paths(size):
     mem = None
     title = None
     reasons = []
+    reasons_by_path = []  # (row name, why it was not measured)
 
     try:
         import numpy  # noqa: F401
@@ -272,7 +290,7 @@ def raw_paths(size):
         drv.cuDeviceGet(ctypes.byref(dev), 0)
         ctx = ctypes.c_void_p()
         drv.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev.value)
-        raw = RawPath(drv, ctx.value)
+        raw = RawPath(drv, ctx.value, RAW_CTYPES_RAW_MODE)
         a, b, host = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_void_p()
         with raw:
             drv.cuMemAlloc(ctypes.byref(a), size)
@@ -284,6 +302,7 @@ def raw_paths(size):
         title = 'device 0, its primary context 0x%x' % ctx.value
     except (Skip, RuntimeError) as e:
         reasons.append('ctypes: %s' % e)
+        reasons_by_path.append((RAW_CTYPES_RAW_MODE, str(e)))
 
     # cuda.bindings (cuda-python), on the same memory if ctypes had it
     try:
@@ -292,25 +311,25 @@ def raw_paths(size):
         except ImportError:
             from cuda import cuda as cu
         paths.append(bindings_path(cu, size, mem, keep))
-    except ImportError as e:
+    except (ImportError, RuntimeError) as e:
         reasons.append('cuda.bindings: %s' % e)
-    except RuntimeError as e:
-        reasons.append('cuda.bindings: %s' % e)
+        reasons_by_path.append((RAW_BINDINGS, str(e)))
 
     # CuPy: runtime memcpy on its own allocations (same primary context)
     try:
         import cupy
         paths.append(cupy_path(cupy, size, keep))
-    except ImportError as e:
-        reasons.append('CuPy: %s' % e)
     except Exception as e:  # noqa: BLE001 - CuPy raises its own CUDA error classes
         reasons.append('CuPy: %s' % e)
+        reasons_by_path.append((CUPY_MEMCPY, '%s: %s' % (type(e).__name__, e)))
 
     if not paths:
         raise Skip('nothing to measure: ' + '; '.join(reasons))
     for r in reasons:
         print('# not measured: %s' % r)
-    return title or 'device 0', paths, keep
+    for name, reason in reasons_by_path:
+        paths.append((name, {op: reason for op in OPS}))
+    return title or 'device 0', paths, keep, None
 
 
 def bindings_path(cu, size, mem, keep):
@@ -387,7 +406,7 @@ def bindings_path(cu, size, mem, keep):
     ops = dict(zip(OPS, [htod(mem.pinned_address), dtoh(mem.pinned_address), htod(mem.pageable_address),
                          dtoh(mem.pageable_address), dtod, dtod_events]))
     keep.append(mem)
-    return ('raw cuda.bindings', ops)
+    return (RAW_BINDINGS, ops)
 
 
 def cupy_path(cupy, size, keep):
@@ -439,59 +458,81 @@ def cupy_path(cupy, size, keep):
 
     ops = dict(zip(OPS, [htod(pinned.ctypes.data), dtoh(pinned.ctypes.data), htod(pageable.ctypes.data),
                          dtoh(pageable.ctypes.data), dtod, dtod_events]))
-    return ('CuPy runtime memcpy', ops)
+    return (CUPY_MEMCPY, ops)
 
 
 # ------------------------------------------------------------------ measuring and printing
 
 def measure(paths, size, reps):
-    """{op: [(path name, [seconds...])]}: per repetition the paths take
-    turns going first."""
+    """{op: [(path name, [seconds...] or the reason it was not measured)]}:
+    per repetition the paths take turns going first; a path that fails is
+    dropped from that op with the error as its reason."""
     results = {}
     for op in OPS:
-        runs = [(name, ops[op], []) for name, ops in paths if op in ops]
+        runs = [[name, ops[op], []] for name, ops in paths if op in ops]
+        failed = {name: fn for name, fn, _ in runs if isinstance(fn, str)}
+
+        def call(run):
+            name, fn, times = run
+            if name in failed:
+                return
+            try:
+                t = fn()
+            except Exception as e:  # noqa: BLE001 - each library raises its own errors
+                failed[name] = '%s: %s' % (type(e).__name__, e)
+                return
+            if times is not None:
+                times.append(t)
+
         for _ in range(WARMUP):
-            for _, fn, _ in runs:
-                fn()
+            for name, fn, _ in runs:
+                call((name, fn, None))
         for i in range(reps):
-            k = i % len(runs)
-            for name, fn, times in runs[k:] + runs[:k]:
-                times.append(fn())
-        results[op] = [(name, times) for name, _, times in runs]
+            k = i % len(runs) if runs else 0
+            for run in runs[k:] + runs[:k]:
+                call(run)
+        results[op] = [(name, failed.get(name, times)) for name, _, times in runs]
     return results
 
 
-def summarize(times, nbytes):
-    s = sorted(times)
-    n = len(s)
-    median = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-    return nbytes / s[0] / 1e9, nbytes / median / 1e9
+def role_of(name):
+    if name.startswith('GCuda'):
+        return 'gcuda'
+    return 'reference' if name.startswith('raw libcuda') else 'peer'
 
 
-def report(title, mode, results, size, reps, json_path=None):
+def report(title, mode, results, size, reps, json_path=None, device=None):
     print('Copy bandwidth from Python (%s), %d MiB per copy, best and median of %d (after %d warm-up rounds),'
           % (mode, size >> 20, reps, WARMUP))
     print('GB/s = 1e9 bytes/s; %s; ratios are to the first path of each operation' % title)
     print()
-    print('%-24s %-32s %10s %10s %9s %9s' % ('operation', 'path', 'best', 'median', 'best/1st', 'med/1st'))
-    rows = []
+    print('%-24s %-36s %10s %10s %9s %9s' % ('operation', 'path', 'best', 'median', 'best/1st', 'med/1st'))
+    out = Report('memcpy-python-' + ('gcuda' if mode.startswith('GCuda') else 'raw'), 'memcpy-python',
+                 'Copy bandwidth, Python: GCuda through PyGObject beside the raw driver, cuda.bindings and CuPy',
+                 mib=size >> 20, reps=reps, warmup=WARMUP)
+    out.env(device=device)
     for op in OPS:
         nbytes = size * (2 if op.startswith('DtoD') else 1)
+        limit = 'hbm' if op.startswith('DtoD') else 'pcie'
         first = None
         for name, times in results.get(op, []):
-            best, median = summarize(times, nbytes)
+            role = role_of(name)
+            if isinstance(times, str):
+                print('%-24s %-36s not run: %s' % (op, name, times))
+                out.not_run(op, name, role, times)
+                continue
+            gbps = [nbytes / t / 1e9 for t in times]
+            _, median, best = stats(gbps)
             if first is None:
                 first = (best, median)
                 ratio = ('', '')
             else:
                 ratio = ('%9.4f' % (best / first[0]), '%9.4f' % (median / first[1]))
-            print('%-24s %-32s %10.2f %10.2f %9s %9s' % ((op, name, best, median) + ratio))
-            rows.append({'operation': op, 'path': name, 'best_gbps': best, 'median_gbps': median,
-                         'seconds': times})
+            print('%-24s %-36s %10.2f %10.2f %9s %9s' % ((op, name, best, median) + ratio))
+            out.row(op, name, role, 'GB/s', gbps, better='higher',
+                    reference=RAW_CTYPES if role == 'gcuda' else None, limit=limit)
         sys.stdout.flush()
-    if json_path:
-        with open(json_path, 'w') as f:
-            json.dump({'mode': mode, 'title': title, 'size': size, 'repetitions': reps, 'rows': rows}, f, indent=1)
+    out.write(json_path)
 
 
 def main(argv=None):
@@ -501,7 +542,7 @@ def main(argv=None):
     mode.add_argument('--raw', action='store_true', help='raw ctypes, cuda.bindings and CuPy')
     parser.add_argument('--size', type=int, default=256, help='MiB per copy (default 256)')
     parser.add_argument('--reps', type=int, default=10, help='repetitions (default 10)')
-    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
+    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON (tools/run-benchmarks)')
     args = parser.parse_args(argv)
     if args.size < 1 or args.reps < 1:
         parser.error('--size and --reps must be positive')
@@ -517,17 +558,17 @@ def main(argv=None):
 
     try:
         if args.gcuda:
-            title, paths, keep = gcuda_paths(size)
+            title, paths, keep, device = gcuda_paths(size)
             mode_name = 'GCuda through PyGObject'
         else:
-            title, paths, keep = raw_paths(size)
+            title, paths, keep, device = raw_paths(size)
             mode_name = 'raw'
     except Skip as e:
         print('bench_memcpy: %s' % e, file=sys.stderr)
         return SKIP
 
     results = measure(paths, size, args.reps)
-    report(title, mode_name, results, size, args.reps, args.json)
+    report(title, mode_name, results, size, args.reps, args.json, device)
     del keep
     return 0
 

@@ -22,40 +22,55 @@
 #            numpy.frombuffer() over it (a numpy array, as
 #            PageLockedMemoryPool gives).
 #
-# `--json FILE` writes the figures; `--merge FILE...` prints the figures of
-# several runs as one table, with the issue's targets. It asserts nothing.
-# Exit status 77: nothing could be measured (no GPU, or the mode's modules
-# missing).
+# `--json FILE` writes every round's µs per pair (the schema of
+# tools/run-benchmarks, which puts the two modes' rows in one table): the
+# device pools beside CuPy's MemoryPool, the page-locked pool beside CuPy's
+# PinnedMemoryPool with a numpy array over each block (what
+# PageLockedMemoryPool gives), the stream pool beside CuPy's
+# MemoryAsyncPool. A path the override lacks, or one that fails, is a row
+# marked not run. It asserts nothing. Exit status 77: nothing could be
+# measured (no GPU, or the mode's modules missing).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
-import json
-import statistics
 import sys
 import time
+
+from benchutil import Report, stats  # next to this script
 
 SKIP = 77
 SIZES = [4096, 1 << 20, 64 << 20]
 SYNC_EVERY = 1000  # pairs between synchronizes of the stream-ordered pools
 
+# the rows' names in the --json report
 DEVICE_FAST = 'GCuda DeviceMemoryPool allocate + drop'
+DEVICE_FREE = 'GCuda DeviceMemoryPool allocate + free()'
 BUFFER_FAST = 'GCuda MemoryPool allocate (Buffer) + drop'
 BUFFER_PYGOBJECT = 'GCuda MemoryPool allocate (Buffer) + drop (PyGObject)'
 PAGELOCKED = 'GCuda PageLockedMemoryPool allocate + drop'
+STREAM_POOL = 'GCuda StreamPool allocate on a stream + drop'
 CUPY_DEVICE = 'CuPy MemoryPool malloc + drop'
+CUPY_PINNED = 'CuPy PinnedMemoryPool malloc + drop'
 CUPY_PINNED_NUMPY = 'CuPy PinnedMemoryPool malloc + frombuffer'
+CUPY_ASYNC = 'CuPy MemoryAsyncPool malloc on a stream + drop'
+REFERENCES = {DEVICE_FAST: CUPY_DEVICE, DEVICE_FREE: CUPY_DEVICE, BUFFER_FAST: CUPY_DEVICE,
+              BUFFER_PYGOBJECT: CUPY_DEVICE, PAGELOCKED: CUPY_PINNED_NUMPY, STREAM_POOL: CUPY_ASYNC}
+
+
+def size_label(size):
+    return '%d MiB' % (size >> 20) if size >= 1 << 20 else '%d KiB' % (size >> 10)
 
 
 def measure(run, rounds, pairs):
-    """@run(n) makes n pairs; best and median µs per pair."""
+    """@run(n) makes n pairs; µs per pair of each round."""
     run(max(pairs // 10, 1))
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
         run(pairs)
         times.append((time.perf_counter() - start) / pairs * 1e6)
-    return min(times), statistics.median(times)
+    return times
 
 
 def stream_ordered(pair, synchronize):
@@ -72,61 +87,92 @@ def stream_ordered(pair, synchronize):
 
 
 def gcuda_paths(size):
+    """[(name, run(n) or the reason it cannot be measured, note)]; raises
+    where nothing can be (no PyGObject, no GCuda, no GPU)."""
     import gi
     gi.require_version('GCuda', '1.0')
     from gi.repository import GCuda
-    from gi.overrides import GCuda as impl
     import numpy as np
-
-    pool = GCuda.DeviceMemoryPool()
-    buffer_pool = GCuda.MemoryPool()
-    host_pool = GCuda.PageLockedMemoryPool()
-    allocate = pool.allocate
-    allocate(size)  # raises without a driver or device (the pools are lazy)
-    allocate_buffer = buffer_pool.allocate
-    fast = impl._pool_address_calls() is not None
-    fast_buffer = impl._pool_binding() is not None
-    # the introspected call with the override's error wrapper: the path
-    # before the extension's pool calls
-    pygobject = GCuda.MemoryPool.allocate.__wrapped__
-    host_allocate = host_pool.allocate
-    u8 = np.uint8
-
-    def unref(n):
-        for _ in range(n):
-            allocate(size)
-
-    def unref_buffer(n):
-        for _ in range(n):
-            allocate_buffer(size)
-
-    def unref_pygobject(n):
-        for _ in range(n):
-            pygobject(buffer_pool, size)
-
-    def free(n):
-        for _ in range(n):
-            allocate(size).free()
-
-    def pinned(n):
-        for _ in range(n):
-            host_allocate(size, u8)
-
-    paths = [(DEVICE_FAST + ('' if fast else ' (no fast path)'), unref),
-             ('GCuda DeviceMemoryPool allocate + free()', free),
-             (BUFFER_FAST + ('' if fast_buffer else ' (no fast path)'), unref_buffer),
-             (BUFFER_PYGOBJECT, unref_pygobject),
-             (PAGELOCKED, pinned)]
+    GCuda.Context.get_default()  # raises without a driver or device
     try:
-        stream_pool = GCuda.StreamPool.new(None)
+        from gi.overrides import GCuda as impl
+    except ImportError:
+        impl = None
+    u8 = np.uint8
+    paths = []
+
+    def add(name, make, note=None):
+        """@make() returns run(n); what it raises is the reason."""
+        try:
+            paths.append((name, make(), note))
+        except Exception as e:  # noqa: BLE001 - an override without the path, or a driver without it
+            paths.append((name, '%s: %s' % (type(e).__name__, e), None))
+
+    def flag(name):
+        """Whether the override says its fast path for @name is there (None:
+        the override does not say)."""
+        fn = getattr(impl, name, None)
+        return None if fn is None else fn() is not None
+
+    def no_fast_path(have):
+        return 'no fast path' if have is False else None
+
+    def device_pool(free):
+        pool = GCuda.DeviceMemoryPool()
+        allocate = pool.allocate
+        allocate(size)
+
+        def unref(n):
+            for _ in range(n):
+                allocate(size)
+
+        def freed(n):
+            for _ in range(n):
+                allocate(size).free()
+        return freed if free else unref
+
+    def buffer_pool(pygobject):
+        pool = GCuda.MemoryPool()
+        allocate = pool.allocate
+        if pygobject:
+            # the introspected call with the override's error wrapper: the
+            # path before the extension's pool calls
+            call = getattr(GCuda.MemoryPool.allocate, '__wrapped__', None)
+            if call is None:
+                raise RuntimeError('the override does not wrap MemoryPool.allocate')
+
+            def allocate(size, call=call, pool=pool):
+                return call(pool, size)
+        allocate(size)
+
+        def unref(n):
+            for _ in range(n):
+                allocate(size)
+        return unref
+
+    def pagelocked():
+        host_allocate = GCuda.PageLockedMemoryPool().allocate
+        host_allocate(size, u8)
+
+        def pinned(n):
+            for _ in range(n):
+                host_allocate(size, u8)
+        return pinned
+
+    def stream_pool():
+        pool = GCuda.StreamPool.new(None)
         stream = GCuda.Stream()
-        stream_allocate = stream_pool.allocate
+        stream_allocate = pool.allocate
         stream_allocate(size, stream)
         stream.synchronize()
-        paths.append(('GCuda StreamPool allocate on a stream + drop',
-                      stream_ordered(lambda: stream_allocate(size, stream), stream.synchronize)))
-    except Exception as e:  # no stream-ordered allocator on this device
-        print('# not measured: GCuda StreamPool: %s' % e)
+        return stream_ordered(lambda: stream_allocate(size, stream), stream.synchronize)
+
+    add(DEVICE_FAST, lambda: device_pool(False), no_fast_path(flag('_pool_address_calls')))
+    add(DEVICE_FREE, lambda: device_pool(True))
+    add(BUFFER_FAST, lambda: buffer_pool(False), no_fast_path(flag('_pool_binding')))
+    add(BUFFER_PYGOBJECT, lambda: buffer_pool(True))
+    add(PAGELOCKED, pagelocked)
+    add(STREAM_POOL, stream_pool)
     return paths
 
 
@@ -152,9 +198,9 @@ def raw_paths(size):
         for _ in range(n):
             frombuffer(pinned_malloc(size), u8, size)
 
-    paths = [(CUPY_DEVICE, device),
-             ('CuPy PinnedMemoryPool malloc + drop', pinned),
-             (CUPY_PINNED_NUMPY, pinned_numpy)]
+    paths = [(CUPY_DEVICE, device, None),
+             (CUPY_PINNED, pinned, None),
+             (CUPY_PINNED_NUMPY, pinned_numpy, None)]
     try:
         async_pool = cupy.cuda.MemoryAsyncPool()
         stream = cupy.cuda.Stream(non_blocking=False)
@@ -168,39 +214,10 @@ def raw_paths(size):
                 stream_ordered(async_pair, stream.synchronize)(n)
 
         run_on_stream(1)
-        paths.append(('CuPy MemoryAsyncPool malloc on a stream + drop', run_on_stream))
+        paths.append((CUPY_ASYNC, run_on_stream, None))
     except Exception as e:  # no stream-ordered allocator on this device
-        print('# not measured: CuPy MemoryAsyncPool: %s' % e)
+        paths.append((CUPY_ASYNC, '%s: %s' % (type(e).__name__, e), None))
     return paths
-
-
-def merge(files):
-    """The figures of several --json runs, size by size, then the targets."""
-    runs = []
-    for fn in files:
-        with open(fn) as f:
-            runs.append(json.load(f))
-    medians = {}
-    for size in SIZES:
-        print('\n## %d bytes' % size)
-        for data in runs:
-            for row in data['rows']:
-                if row['size'] == size:
-                    print('%-8s %-52s %10.3f %10.3f' % (data['mode'], row['path'], row['best_us'], row['median_us']))
-                    medians[(size, row['path'].split(' (no fast path)')[0])] = row['median_us']
-    print()
-    for size in SIZES:
-        # the issue's target is the device pool's; the page-locked pool
-        # (a numpy array over a GCuda.HostBuffer) is compared like with like
-        for kind, ours, theirs in (('target', DEVICE_FAST, CUPY_DEVICE),
-                                   ('compare', PAGELOCKED, CUPY_PINNED_NUMPY)):
-            a, b = medians.get((size, ours)), medians.get((size, theirs))
-            if a is not None and b is not None:
-                print('%s %s <= %s, %d bytes (medians): %.3f vs %.3f µs: %s'
-                      % (kind, ours, theirs, size, a, b,
-                         ('met' if kind == 'target' else 'yes') if a <= b else
-                         ('MISSED' if kind == 'target' else 'no, %.1fx' % (a / b))))
-    return 0
 
 
 def main(argv=None):
@@ -208,13 +225,10 @@ def main(argv=None):
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument('--gcuda', dest='mode', action='store_const', const='--gcuda')
     mode.add_argument('--raw', dest='mode', action='store_const', const='--raw')
-    mode.add_argument('--merge', nargs='+', metavar='JSON', help='print the figures of --json runs as one table')
     parser.add_argument('--pairs', type=int, default=20000)
     parser.add_argument('--rounds', type=int, default=7)
-    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
+    parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON (tools/run-benchmarks)')
     args = parser.parse_args(argv)
-    if args.merge:
-        return merge(args.merge)
     if min(args.pairs, args.rounds) < 1:
         parser.error('--pairs and --rounds must be positive')
     make = gcuda_paths if args.mode == '--gcuda' else raw_paths
@@ -225,22 +239,29 @@ def main(argv=None):
         return SKIP
     print('# allocate+free pairs from Python (%s), µs per pair (best / median of %d rounds of %d)'
           % (args.mode, args.rounds, args.pairs))
-    rows = []
+    out = Report('pool-python-' + args.mode.lstrip('-'), 'pool-python',
+                 'Allocate+free pairs, Python: GCuda\'s pools beside CuPy\'s', pairs=args.pairs, rounds=args.rounds)
+    per_round = '%d pairs' % args.pairs
     for size in SIZES:
         print('\n## %d bytes' % size)
-        for name, run in paths[size]:
-            try:
-                best, median = measure(run, args.rounds, args.pairs)
-            except Exception as e:
-                print('%-52s failed: %s' % (name, e))
+        for name, run, note in paths[size]:
+            role = 'gcuda' if name.startswith('GCuda') else 'peer'
+            if isinstance(run, str):
+                print('%-54s not run: %s' % (name, run))
+                out.not_run(size_label(size), name, role, run)
                 continue
-            print('%-52s %10.3f %10.3f' % (name, best, median))
+            try:
+                times = measure(run, args.rounds, args.pairs)
+            except Exception as e:  # noqa: BLE001 - each library raises its own errors
+                print('%-54s failed: %s' % (name, e))
+                out.not_run(size_label(size), name, role, 'failed: %s: %s' % (type(e).__name__, e))
+                continue
+            best, median, _ = stats(times)
+            print('%-54s %10.3f %10.3f%s' % (name, best, median, ' (%s)' % note if note else ''))
             sys.stdout.flush()
-            rows.append({'size': size, 'path': name, 'best_us': best, 'median_us': median})
-    if args.json:
-        with open(args.json, 'w') as f:
-            json.dump({'mode': args.mode.lstrip('-'), 'pairs': args.pairs, 'rounds': args.rounds,
-                       'rows': rows}, f, indent=1)
+            out.row(size_label(size), name, role, 'µs', times, reference=REFERENCES.get(name),
+                    per_sample=per_round, note=note)
+    out.write(args.json)
     return 0
 
 
