@@ -22,101 +22,19 @@ from gi.repository import GLib, Gio
 from ..importer import modules
 from ..overrides import override
 
+from gcuda._override import errors
+from gcuda._override.errors import LogicError, _convert, _library_error, _raising
+
 GCuda = modules['GCuda']._introspection_module
 
+# The public names of the override's modules, which PyGObject copies from
+# __all__ onto the namespace: GCuda.X.
 __all__ = []
-
-
-# ---------------------------------------------------------------- errors
-
-class CudaError(GLib.Error):
-    """Base of every error GCuda raises (a GLib.Error, so ``except
-    GLib.Error`` and ``e.matches(domain, code)`` keep working)."""
-
-
-class LogicError(CudaError):
-    """The call was wrong: bad argument, bad state, use after free."""
-
-
-class LaunchError(CudaError):
-    """A kernel launch failed or a kernel faulted."""
-
-
-class MemoryError(CudaError):  # noqa: A001 - PyCUDA's name
-    """The device ran out of memory."""
-
-
-class RuntimeError(CudaError):  # noqa: A001 - PyCUDA's name
-    """The environment is at fault: no driver, no device, hardware error."""
-
-
-class CompileError(CudaError):
-    """NVRTC rejected the source; the message carries the compiler log."""
-
-
-# The introspected enumeration of NVRTC's codes is also called
-# GCuda.CompileError: its members become the exception's class attributes,
-# so GCuda.CompileError.COMPILATION still names the code.
-for _name in dir(GCuda.CompileError):
-    if _name.isupper() and isinstance(getattr(GCuda.CompileError, _name), GCuda.CompileError):
-        setattr(CompileError, _name, getattr(GCuda.CompileError, _name))
-del _name
-
-
-_CATEGORY_CLASSES = {
-    GCuda.ErrorCategory.LOGIC: LogicError,
-    GCuda.ErrorCategory.LAUNCH: LaunchError,
-    GCuda.ErrorCategory.MEMORY: MemoryError,
-    GCuda.ErrorCategory.RUNTIME: RuntimeError,
-    GCuda.ErrorCategory.COMPILE: CompileError,
-    GCuda.ErrorCategory.UNKNOWN: CudaError,
-}
-
-_DRIVER_DOMAIN = GLib.quark_to_string(GCuda.driver_error_quark())
-_LIBRARY_DOMAIN = GLib.quark_to_string(GCuda.error_quark())
-_COMPILE_DOMAIN = 'gcuda-compile-error-quark'
-_RUNTIME_LIBRARY_CODES = (GCuda.Error.DRIVER_NOT_FOUND, GCuda.Error.NVRTC_NOT_FOUND,
-                          GCuda.Error.NOT_SUPPORTED)
-
-
-def error_category(error):
-    """The GCuda.ErrorCategory of a GLib.Error (NONE for foreign domains)."""
-    if error.domain == _DRIVER_DOMAIN:
-        return GCuda.driver_error_get_category(error.code)
-    if error.domain == _LIBRARY_DOMAIN:
-        if error.code in _RUNTIME_LIBRARY_CODES:
-            return GCuda.ErrorCategory.RUNTIME
-        return GCuda.ErrorCategory.LOGIC
-    if error.domain == _COMPILE_DOMAIN:
-        return GCuda.ErrorCategory.COMPILE
-    return GCuda.ErrorCategory.NONE
-
-
-def _convert(error):
-    if isinstance(error, CudaError):
-        return error
-    cls = _CATEGORY_CLASSES.get(error_category(error))
-    if cls is None:
-        return error
-    return cls(error.message, error.domain, error.code)
-
-
-def _raising(fn):
-    """Wraps a callable so GCuda's GErrors come out as CudaError subclasses."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except GLib.Error as e:
-            converted = _convert(e)
-            if converted is e:
-                raise
-            raise converted.with_traceback(e.__traceback__) from None
-    return wrapper
-
-
-__all__ += ['CudaError', 'LogicError', 'LaunchError', 'MemoryError', 'RuntimeError',
-            'CompileError', 'error_category']
+for _module in (errors,):
+    for _name in _module.__all__:
+        globals()[_name] = getattr(_module, _name)
+    __all__ += _module.__all__
+del _module, _name
 
 
 # ---------------------------------------------------------------- classes
@@ -360,11 +278,6 @@ class Event(GCuda.Event):
 
 _UINT64_MAX = (1 << 64) - 1
 
-
-def _library_error(code, message):
-    """A GCuda.Error raised from Python, as the class _convert() gives it."""
-    cls = RuntimeError if code in _RUNTIME_LIBRARY_CODES else LogicError
-    return cls(message, _LIBRARY_DOMAIN, int(code))
 
 
 def _uint64(value, what):
