@@ -4,7 +4,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import ctypes
-import builtins
 import functools
 import math
 import numbers
@@ -17,255 +16,26 @@ import tempfile
 import threading
 
 from gi import _gi
-from gi.repository import GLib, Gio
+from gi.repository import GLib
 
 from ..importer import modules
 from ..overrides import override
 
-from gcuda._override import errors
-from gcuda._override.errors import LogicError, _convert, _library_error, _raising
+from gcuda._override import aio, context, errors
+from gcuda._override.aio import Event, Stream, _awaitable
+from gcuda._override.context import Context, Device
+from gcuda._override.errors import LogicError, _library_error, _raising
 
 GCuda = modules['GCuda']._introspection_module
 
 # The public names of the override's modules, which PyGObject copies from
 # __all__ onto the namespace: GCuda.X.
 __all__ = []
-for _module in (errors,):
+for _module in (errors, context, aio):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
     __all__ += _module.__all__
 del _module, _name
-
-
-# ---------------------------------------------------------------- classes
-
-class Device(GCuda.Device):
-    """A CUDA device. ``GCuda.Device(0)`` is the same object as
-    ``GCuda.Device.get(0)``, as in PyCUDA; attributes read as
-    ``dev.max_threads_per_block``."""
-
-    def __new__(cls, ordinal):
-        return cls.get(ordinal)
-
-    def __init__(self, *args, **kwargs):
-        pass  # the object is fully made by the driver lookup in __new__
-
-    def __getattr__(self, name):
-        # PyCUDA: dev.max_threads_per_block == dev.get_attribute(MAX_THREADS_PER_BLOCK)
-        if not name.startswith('_'):
-            attr = getattr(GCuda.DeviceAttribute, name.upper(), None)
-            if isinstance(attr, GCuda.DeviceAttribute):
-                return self.get_attribute(attr)
-        raise AttributeError('%r object has no attribute %r' % (type(self).__name__, name))
-
-    def __eq__(self, other):
-        return isinstance(other, GCuda.Device) and self.equal(other)
-
-    def __hash__(self):
-        return self.hash()
-
-    def __repr__(self):
-        return '<GCuda.Device %d: %s>' % (self.get_ordinal(), self.get_name())
-
-    @staticmethod
-    def count():
-        return Device.get_count()
-
-    def name(self):
-        return self.get_name()
-
-    def pci_bus_id(self):
-        return self.get_pci_bus_id()
-
-    def compute_capability(self):
-        return tuple(self.get_compute_capability())
-
-    def total_memory(self):
-        return self.get_total_memory()
-
-    def make_context(self, flags=0):
-        return self.create_context(GCuda.ContextFlags(flags))
-
-    def retain_primary_context(self):
-        return self.get_primary_context()
-
-
-class Context(GCuda.Context):
-    """A CUDA context. GCuda makes contexts current by itself; ``with ctx:``
-    pushes it for code that needs a current context, and pops it after."""
-
-    def __enter__(self):
-        self.push()
-        return self
-
-    def __exit__(self, *exc):
-        Context.pop()
-        return False
-
-    def __repr__(self):
-        return '<GCuda.Context on device %d%s>' % (
-            self.get_device().get_ordinal(), ', primary' if self.is_primary() else '')
-
-    def detach(self):
-        self.destroy()
-
-
-# ---------------------------------------------------------------- asyncio
-
-class _GLibThread:
-    """One private thread iterating a private GMainContext, so `_async`
-    calls can complete into any asyncio loop (GLib-integrated or not)
-    without blocking a thread or polling: the thread sleeps in poll() until
-    the driver's callback wakes its context."""
-
-    _lock = threading.Lock()
-    _instance = None
-
-    def __init__(self):
-        self.context = GLib.MainContext.new()
-        self.loop = GLib.MainLoop.new(self.context, False)
-        ready = threading.Event()
-
-        def run():
-            self.context.push_thread_default()
-            ready.set()
-            self.loop.run()
-
-        thread = threading.Thread(target=run, name='gcuda-glib', daemon=True)
-        thread.start()
-        ready.wait()
-
-    @classmethod
-    def get(cls):
-        with cls._lock:
-            if cls._instance is None:
-                cls._instance = cls()
-            return cls._instance
-
-    def invoke(self, fn):
-        """Runs fn() on the GLib thread and returns once it has run (the
-        work it queues is then ordered before the caller's next call);
-        re-raises its exception in the caller."""
-        ran = threading.Event()
-        failure = []
-
-        def call(*unused):
-            try:
-                fn()
-            except BaseException as e:  # noqa: B902 - handed to the caller
-                failure.append(e)
-            finally:
-                ran.set()
-            return False
-
-        self.context.invoke_full(GLib.PRIORITY_DEFAULT, call)
-        ran.wait()
-        if failure:
-            raise failure[0]
-
-
-def _awaitable(obj, start, finish, cancellable):
-    """An asyncio future completed by start(obj, cancellable, callback),
-    started now; outside a running loop (``asyncio.run(s.synchronize_async())``)
-    a coroutine that starts it when awaited."""
-    import asyncio
-
-    try:
-        loop = asyncio.get_running_loop()
-    except builtins.RuntimeError:  # this module's RuntimeError is GCuda's
-        async def when_awaited():
-            return await _awaitable(obj, start, finish, cancellable)
-        return when_awaited()
-    future = loop.create_future()
-    cancellable = cancellable or Gio.Cancellable()
-
-    def resolve(result, error):
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
-
-    def done(source, res, *unused):
-        try:
-            result = finish(source, res)
-            loop.call_soon_threadsafe(resolve, result, None)
-        except GLib.Error as e:
-            loop.call_soon_threadsafe(resolve, None, _convert(e))
-
-    def on_future_done(fut):
-        if fut.cancelled():
-            cancellable.cancel()
-
-    future.add_done_callback(on_future_done)
-    _GLibThread.get().invoke(lambda: start(obj, cancellable, done))
-    return future
-
-
-def _async_method(base, name):
-    """`obj.name_async(cancellable=None, callback=None, user_data=None)`:
-    with a callback, the plain GIO form; without one, an awaitable (as in
-    PyGObject 3.50), usable from any asyncio loop."""
-    start = getattr(base, name + '_async')
-    finish = _raising(getattr(base, name + '_finish'))
-
-    def method(self, cancellable=None, callback=None, *user_data):
-        if callback is not None:
-            return start(self, cancellable, callback, *user_data)
-        return _awaitable(self, start, finish, cancellable)
-
-    method.__name__ = name + '_async'
-    method.__doc__ = start.__doc__
-    return method
-
-
-class Stream(GCuda.Stream):
-    """A CUDA stream. ``GCuda.Stream(flags=0, priority=0, context=None)``
-    as in PyCUDA; ``await stream.synchronize_async()`` from asyncio."""
-
-    def __new__(cls, flags=0, priority=0, context=None):
-        return cls.new(context, GCuda.StreamFlags(flags), priority)
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def synchronize_async(self, cancellable=None, callback=None, *user_data):
-        """With a callback, the GIO form; without one, an awaitable. The
-        awaitable marks the point with an event here, in the calling thread
-        (a per-thread default stream is that thread's own), and awaits it."""
-        if callback is not None:
-            return GCuda.Stream.synchronize_async(self, cancellable, callback, *user_data)
-        event = Event(GCuda.EventFlags.DISABLE_TIMING, self.get_context()).record(self)
-        return event.wait_async(cancellable)
-
-    def wait_for_event(self, event):
-        self.wait_event(event)
-
-    def __int__(self):
-        return self.get_handle()
-
-
-class Event(GCuda.Event):
-    """A CUDA event. ``GCuda.Event(flags=0, context=None)`` as in PyCUDA;
-    record() and synchronize() chain; ``await event.wait_async()``."""
-
-    def __new__(cls, flags=0, context=None):
-        return cls.new(context, GCuda.EventFlags(flags))
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    wait_async = _async_method(GCuda.Event, 'wait')
-
-    def ipc_handle(self):
-        return self.get_ipc_handle().get_data()
-
-    @staticmethod
-    def from_ipc_handle(handle, context=None):
-        if not isinstance(handle, GLib.Bytes):
-            handle = GLib.Bytes.new(bytes(handle))
-        return Event.new_from_ipc_handle(context, handle)
 
 
 # ---------------------------------------------------------------- memory
@@ -1644,8 +1414,6 @@ class DynamicModule:
 __all__ += ['ArgumentHandler', 'In', 'Out', 'InOut', 'module_from_buffer', 'module_from_file',
             'DEFAULT_NVCC_FLAGS', 'compile_program', 'SourceModule', 'DynamicModule']
 
-Context.synchronize_async = _async_method(GCuda.Context, 'synchronize')
-
 _OVERRIDES = {'Device': Device, 'Context': Context, 'Stream': Stream, 'Event': Event,
               'Buffer': Buffer, 'HostBuffer': HostBuffer, 'Module': Module, 'Function': Function}
 
@@ -1682,21 +1450,6 @@ def _wrap_namespace():
 
 
 _wrap_namespace()
-
-
-# ---------------------------------------------------------------- PyCUDA module functions
-
-def get_version():
-    """The CUDA version GCuda was built against, as (major, minor, revision)."""
-    return tuple(GCuda.get_cuda_version())
-
-
-def mem_get_info():
-    """(free, total) bytes of the default context's device."""
-    return tuple(Context.get_default().get_memory_info())
-
-
-__all__ += ['get_version', 'mem_get_info']
 
 
 # ---------------------------------------------------------------- PyCUDA memory functions
