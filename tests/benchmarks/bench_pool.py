@@ -75,7 +75,7 @@ def gcuda_paths(size):
     import gi
     gi.require_version('GCuda', '1.0')
     from gi.repository import GCuda
-    from gi.overrides import GCuda as impl
+    from gcuda._override import pools as impl
     import numpy as np
 
     pool = GCuda.DeviceMemoryPool()
