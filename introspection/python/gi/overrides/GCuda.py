@@ -3,21 +3,19 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import functools
 import math
-import threading
 
 from gi import _gi
-from gi.repository import GLib
 
 from ..importer import modules
 from ..overrides import override
 
-from gcuda._override import aio, compiler, context, errors, memory, params, pools
+from gcuda._override import aio, compiler, context, devtools, errors, memoize, memory, params, pools
 from gcuda._override.aio import Event, Stream
 from gcuda._override.buffers import Buffer, HostBuffer
 from gcuda._override.compiler import Module
 from gcuda._override.context import Context, Device
+from gcuda._override.devtools import DeviceData, Occupancy
 from gcuda._override.errors import _raising
 from gcuda._override.launch import Function
 from gcuda._override.memory import _device
@@ -29,7 +27,7 @@ GCuda = modules['GCuda']._introspection_module
 # The public names of the override's modules, which PyGObject copies from
 # __all__ onto the namespace: GCuda.X.
 __all__ = []
-for _module in (errors, context, aio, memory, pools, params, compiler):
+for _module in (errors, context, aio, memory, pools, params, compiler, devtools, memoize):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
     __all__ += _module.__all__
@@ -38,6 +36,7 @@ del _module, _name
 
 _OVERRIDES = {'Device': Device, 'Context': Context, 'Stream': Stream, 'Event': Event,
               'MemoryPool': MemoryPool, 'HostMemoryPool': HostMemoryPool,
+              'DeviceData': DeviceData, 'Occupancy': Occupancy,
               'Buffer': Buffer, 'HostBuffer': HostBuffer, 'Module': Module, 'Function': Function}
 
 
@@ -73,146 +72,6 @@ def _wrap_namespace():
 
 
 _wrap_namespace()
-
-
-# --- device tools (issue 6) ---
-
-_OCCUPANCY_LIMIT_NAMES = {GCuda.OccupancyLimit.DEVICE: 'device', GCuda.OccupancyLimit.WARPS: 'warps',
-                          GCuda.OccupancyLimit.REGISTERS: 'regs', GCuda.OccupancyLimit.SHARED_MEMORY: 'smem'}
-
-
-def _devdata_new(cls, dev=None, **props):
-    # DeviceData(dev=None) reads a device, as in PyCUDA; DeviceData(max_threads=...,
-    # ...) describes a device that is not there (the GObject is made by __init__).
-    if dev is None and props:
-        return GCuda.DeviceData.__new__(cls)
-    return cls.new(dev)
-
-
-def _devdata_init(self, dev=None, **props):
-    if dev is None and props:
-        GCuda.DeviceData.__init__(self, **props)
-
-
-DeviceData.__new__ = _devdata_new
-DeviceData.__init__ = _devdata_init
-for _name in ('max_threads', 'warp_size', 'warps_per_mp', 'thread_blocks_per_mp', 'registers',
-              'shared_memory', 'smem_granularity', 'smem_alloc_granularity'):
-    setattr(DeviceData, _name, property(lambda self, _n=_name: getattr(self.props, _n)))
-_align_bytes = DeviceData.align_bytes
-_align = DeviceData.align
-_align_words = DeviceData.align_words
-DeviceData.align_bytes = lambda self, word_size=4: _align_bytes(self, word_size)
-DeviceData.align = lambda self, bytes, word_size=4: _align(self, bytes, word_size)  # noqa: A002
-DeviceData.align_words = lambda self, word_size: _align_words(self, word_size)
-
-
-def _occupancy_new(cls, devdata, threads, shared_mem=0, registers=0):
-    return cls.new(devdata, threads, shared_mem, registers)
-
-
-Occupancy.__new__ = _occupancy_new
-Occupancy.__init__ = lambda self, *args, **kwargs: None
-Occupancy.tb_per_mp = property(lambda self: self.props.tb_per_mp)
-Occupancy.warps_per_mp = property(lambda self: self.props.warps_per_mp)
-Occupancy.occupancy = property(lambda self: self.props.occupancy)
-# PyCUDA's strings ('device', 'warps', 'regs', 'smem'); the enum is props.limited_by
-Occupancy.limited_by = property(lambda self: _OCCUPANCY_LIMIT_NAMES[self.props.limited_by])
-Occupancy.tb_per_mp_limits = property(lambda self: [
-    (self.get_limit(limit), name) for limit, name in _OCCUPANCY_LIMIT_NAMES.items()
-    if self.get_limit(limit) != GLib.MAXINT])
-OccupancyRecord = Occupancy
-
-
-class _ContextCaches:
-    """Every context_dependent_memoize cache, for clear_context_caches()."""
-    lock = threading.Lock()
-    caches = []
-
-
-def _memoize_context():
-    # the context GCuda's calls would use: the current one if GCuda knows
-    # it, else the default context
-    ctx = Context.get_current()
-    return ctx if ctx is not None else Context.get_default()
-
-
-def context_dependent_memoize(func):
-    """Caches @func's result per context and arguments (PyCUDA's
-    pycuda.tools.context_dependent_memoize): for kernels built on first
-    use. The context is the current one (``with ctx:``) if GCuda knows it,
-    else the default context; @func should build its objects in that
-    context. The arguments must be hashable. Results for a destroyed
-    context are dropped."""
-    cache = {}  # context handle -> (context, {arguments: result})
-    with _ContextCaches.lock:
-        _ContextCaches.caches.append(cache)
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        ctx = _memoize_context()
-        key = (args, frozenset(kwargs.items())) if kwargs else args
-        with _ContextCaches.lock:
-            entry = cache.get(ctx.get_handle())
-            # a handle of a destroyed context may come back for a new one
-            if entry is not None and not entry[0].is_destroyed():
-                try:
-                    return entry[1][key]
-                except KeyError:
-                    pass
-        result = func(*args, **kwargs)
-        with _ContextCaches.lock:
-            entry = cache.get(ctx.get_handle())
-            if entry is None or entry[0].is_destroyed():
-                entry = cache[ctx.get_handle()] = (ctx, {})
-            entry[1][key] = result
-        return result
-
-    wrapper.clear_cache = cache.clear
-    return wrapper
-
-
-def clear_context_caches():
-    """Empties every context_dependent_memoize cache, which also drops the
-    references they hold to contexts (PyCUDA's clear_context_caches)."""
-    with _ContextCaches.lock:
-        for cache in _ContextCaches.caches:
-            cache.clear()
-
-
-def mark_cuda_test(func):
-    """PyCUDA's mark_cuda_test for users' pytest tests: marks @func with
-    pytest's 'cuda' mark (when pytest is there), makes sure the default
-    context exists (a GCuda error when there is no device), and waits for
-    the context's work after @func."""
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        ctx = Context.get_default()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            if not ctx.is_destroyed():
-                ctx.synchronize()
-
-    try:
-        import pytest
-    except ImportError:
-        return wrapper
-    return pytest.mark.cuda(wrapper)
-
-
-def start_profiler(context=None):
-    """PyCUDA's pycuda.driver.start_profiler (cuProfilerStart)."""
-    profiler_start(context)
-
-
-def stop_profiler(context=None):
-    """PyCUDA's pycuda.driver.stop_profiler (cuProfilerStop)."""
-    profiler_stop(context)
-
-
-__all__ += ['OccupancyRecord', 'context_dependent_memoize', 'clear_context_caches', 'mark_cuda_test',
-            'start_profiler', 'stop_profiler']
 
 
 # --- arrays and textures (issue 6) ---
