@@ -1,20 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Kernel launches with PyCUDA's calling conventions: Function's plain
-call and prepare()/prepared_call(). Every launch packs the kernel's
-parameters into one buffer laid out as the kernel expects (params.py) and
-makes ONE call into C, gcuda_function_launch_packed(), by one of three
-paths:
-
-- the _gcuda_launch extension (built with GCuda when Python's headers
-  were there),
-- else ctypes, when it can reach the libgcuda that GI loaded,
-- else PyGObject.
-
-The first two cost a fraction of a PyGObject call; prepare() generates a
-launcher for its signature that takes the fastest. They pass no GError
-location (NULL), so nothing is shared between threads, and a failed
-launch (which queued nothing) is repeated through PyGObject to raise the
-proper exception. GCUDA_PYTHON_FAST_LAUNCH=0 leaves only PyGObject."""
+"""Kernel launches with PyCUDA's calling conventions (GCuda.Function's
+call, prepare() and prepared_call()) by the three launch paths: the
+_gcuda_launch extension, ctypes and PyGObject."""
 
 import ctypes
 import operator
@@ -32,6 +19,18 @@ from .params import (ArgumentHandler, _blob, _call_plan, _complex, _kernel_args_
                      _pointer_value, _prepared_fields)
 
 GCuda = get_introspection_module('GCuda')
+
+# Every launch packs the kernel's parameters into one buffer laid out as
+# the kernel expects (params.py) and makes ONE call into C,
+# gcuda_function_launch_packed().
+#
+# prepare() generates a launcher for its signature. It calls launch_packed
+# through the _gcuda_launch extension (built with GCuda), else through ctypes
+# when ctypes can reach the libgcuda that GI loaded: either costs a fraction
+# of a PyGObject call. It passes no GError location (NULL), so nothing is
+# shared between threads, and a failed launch (which queued nothing) is
+# repeated through PyGObject to raise the proper exception.
+# GCUDA_PYTHON_FAST_LAUNCH=0 leaves only PyGObject.
 
 __all__ = []
 

@@ -1,16 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Kernel parameters: the layout a kernel expects (each parameter at its
-natural alignment; count and sizes checked against cuFuncGetParamInfo, so
-a mismatch is GCuda.Error.KERNEL_ARGUMENTS naming the parameter), the
-values packed into it, PyCUDA's In/Out/InOut argument handlers and the
-plans of plain calls.
-
-Pointer parameters take GCuda.Buffer (its address; a buffer that is no
-view remembers it, and its free() forgets it; views are checked on every
-use, as freeing their parent frees them), GCuda.HostBuffer (its device
-address: DEVICEMAP memory), objects with __cuda_array_interface__ or
-.gpudata, numpy integers and plain ints (raw addresses, as
-`int(buf) + offset`)."""
+"""Kernel parameters: the layout a kernel expects, the values packed into
+it, PyCUDA's In/Out/InOut argument handlers and the plans of plain calls."""
 
 import numbers
 import operator
@@ -26,6 +16,17 @@ from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, mem
 from .views import _host, _numpy
 
 GCuda = get_introspection_module('GCuda')
+
+# Each parameter lies at its natural alignment; count and sizes are checked
+# against cuFuncGetParamInfo first, so a mismatch is
+# GCuda.Error.KERNEL_ARGUMENTS naming the parameter.
+#
+# Pointer parameters take GCuda.Buffer (its address; a buffer that is no
+# view remembers it, and its free() forgets it; views are checked on every
+# use, as freeing their parent frees them), GCuda.HostBuffer (its device
+# address: DEVICEMAP memory), objects with __cuda_array_interface__ or
+# .gpudata, numpy integers and plain ints (raw addresses, as
+# `int(buf) + offset`).
 
 __all__ = ['ArgumentHandler', 'In', 'Out', 'InOut']
 

@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""numpy arrays and memoryviews over GCuda memory, and host memory seen
-through its address: device memory (GCuda.Buffer) and host memory
-(GCuda.HostBuffer) meet numpy through addresses only. Arrays are made over
-the memory itself (numpy's __array_interface__ pointing at the address),
-never copied element by element, and their .base is the GCuda object,
-which keeps the memory alive as long as any array or view of it."""
+"""numpy arrays and memoryviews over GCuda memory, without copies, and
+host memory seen through its address."""
 
 import ctypes
 import math
@@ -17,6 +13,12 @@ from gi.repository import GLib
 from .errors import _library_error
 
 GCuda = get_introspection_module('GCuda')
+
+# Device memory (GCuda.Buffer) and host memory (GCuda.HostBuffer) meet
+# numpy through addresses only: arrays are made over the memory itself
+# (numpy's __array_interface__ pointing at the address), never copied
+# element by element, and their .base is the GCuda object, which keeps the
+# memory alive as long as any array or view of it.
 
 __all__ = []
 

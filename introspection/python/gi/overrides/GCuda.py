@@ -1,47 +1,45 @@
-# GCuda's PyGObject override: PyCUDA's names and habits on top of the
-# introspected API, and GErrors raised as PyCUDA-style exception classes.
-#
 # SPDX-License-Identifier: LGPL-2.1-or-later
+"""GCuda's PyGObject override: PyCUDA's names and habits on top of the
+introspected API, and GErrors raised as PyCUDA-style exception classes
+(GCuda.CudaError and its subclasses).
 
+The areas live in the private package gcuda._override, one module each:
+errors, aio (asyncio, Stream, Event), context (Device, Context), views
+(numpy over GCuda memory), buffers (Buffer, HostBuffer), memory (PyCUDA's
+memory functions), pools, params (kernel parameters), launch (the launch
+paths, Function), compiler (Module, loading, NVRTC), devtools, memoize
+and arrays. This module registers their subclasses of introspected
+classes, gives every other class of the namespace a subclass whose
+throwing methods raise GCuda's exceptions, wraps the throwing functions
+likewise, and exports the modules' public names."""
 
 from gi import _gi
+from gi.module import get_introspection_module
 
-from ..importer import modules
 from ..overrides import override
 
-from gcuda._override import aio, arrays, compiler, context, devtools, errors, memoize, memory, params, pools
-from gcuda._override.aio import Event, Stream
-from gcuda._override.buffers import Buffer, HostBuffer
-from gcuda._override.compiler import Module
-from gcuda._override.arrays import Array, ArrayDescriptor
-from gcuda._override.context import Context, Device
-from gcuda._override.devtools import DeviceData, Occupancy
+from gcuda._override import (aio, arrays, buffers, compiler, context, devtools, errors, launch, memoize, memory,
+                             native, params, pools, views)
 from gcuda._override.errors import _raising
-from gcuda._override.launch import Function
-from gcuda._override.pools import HostMemoryPool, MemoryPool
 
-GCuda = modules['GCuda']._introspection_module
+GCuda = get_introspection_module('GCuda')
 
-# The public names of the override's modules, which PyGObject copies from
-# __all__ onto the namespace: GCuda.X.
+_MODULES = (errors, aio, context, views, buffers, memory, pools, params, launch, compiler, devtools, memoize,
+            arrays, native)
+
+# The modules' subclasses of introspected classes, by the name they replace.
+_OVERRIDES = {cls.__name__: cls for cls in (
+    context.Device, context.Context, aio.Stream, aio.Event, buffers.Buffer, buffers.HostBuffer,
+    pools.MemoryPool, pools.HostMemoryPool, launch.Function, compiler.Module,
+    devtools.DeviceData, devtools.Occupancy, arrays.Array, arrays.ArrayDescriptor)}
+
 __all__ = []
-for _module in (errors, context, aio, memory, pools, params, compiler, devtools, memoize, arrays):
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-    __all__ += _module.__all__
-del _module, _name
-
-
-_OVERRIDES = {'Device': Device, 'Context': Context, 'Stream': Stream, 'Event': Event,
-              'MemoryPool': MemoryPool, 'HostMemoryPool': HostMemoryPool,
-              'DeviceData': DeviceData, 'Occupancy': Occupancy,
-              'Array': Array, 'ArrayDescriptor': ArrayDescriptor,
-              'Buffer': Buffer, 'HostBuffer': HostBuffer, 'Module': Module, 'Function': Function}
 
 
 def _wrap_class(info, cls):
     """Replaces each throwing method of @cls's introspected base with a
-    wrapper that converts GErrors; static functions stay static."""
+    wrapper that converts GErrors; static functions stay static. Methods
+    @cls defines itself are left alone."""
     base = getattr(GCuda, info.get_name())
     for method in info.get_methods():
         name = method.get_name()
@@ -55,6 +53,8 @@ def _wrap_class(info, cls):
 
 
 def _wrap_namespace():
+    """Registers a subclass for every class of the namespace (the modules'
+    own, else a plain one) and wraps the throwing functions."""
     repo = _gi.Repository.get_default()
     for info in repo.get_infos('GCuda'):
         name = info.get_name()
@@ -66,6 +66,8 @@ def _wrap_namespace():
             globals()[name] = override(cls)
             __all__.append(name)
         elif isinstance(info, _gi.StructInfo) and name in _OVERRIDES:
+            # a boxed type (ArrayDescriptor): registered, but it was never
+            # in __all__ and stays out
             cls = _OVERRIDES[name]
             _wrap_class(info, cls)
             globals()[name] = override(cls)
@@ -76,4 +78,9 @@ def _wrap_namespace():
 
 _wrap_namespace()
 
-
+# The modules' public names: PyGObject copies __all__ onto the namespace.
+for _module in _MODULES:
+    for _name in _module.__all__:
+        globals()[_name] = getattr(_module, _name)
+    __all__ += _module.__all__
+del _module, _name
