@@ -94,8 +94,12 @@ def gcuda_paths(size):
     from gi.repository import GCuda
     import numpy as np
     GCuda.Context.get_default()  # raises without a driver or device
+    # the pools' fast-path probes: in the gcuda._override package, or in the
+    # single-file override of earlier versions (a --python-path-variant)
     try:
         from gi.overrides import GCuda as impl
+        if not hasattr(impl, '_pool_binding'):
+            from gcuda._override import pools as impl
     except ImportError:
         impl = None
     u8 = np.uint8

@@ -335,7 +335,7 @@ def test_loading_needs_the_driver_and_says_so():
 
 
 def test_jit_options():
-    from gi.overrides import GCuda as impl  # the conversion module_from_buffer() uses
+    from gcuda._override import compiler as impl  # the conversion module_from_buffer() uses
     from gcuda import driver
     jit = impl._jit_options([('max_registers', 32), ('OPTIMIZATION-LEVEL', 2), (driver.jit_option.LOG_VERBOSE, True),
                              (driver.jit_option.INFO_LOG_BUFFER, 4096)])

@@ -181,7 +181,7 @@ class FakeContext:
 
 
 def test_memoize_logic(monkeypatch):
-    from gi.overrides import GCuda as impl
+    from gcuda._override import memoize as impl
     current = [FakeContext(1)]
     monkeypatch.setattr(impl, '_memoize_context', lambda: current[0])
     calls = []

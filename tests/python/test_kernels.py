@@ -463,7 +463,7 @@ def test_prepared_no_params(mod):
 def launch_path(request):
     """Runs a test with each launch path: the _gcuda_launch extension, ctypes,
     and plain PyGObject."""
-    from gi.overrides import GCuda as impl
+    from gcuda._override import launch as impl
     saved = list(impl._fast_state)
     if request.param == 'pygobject':
         impl._fast_state[:] = [None]

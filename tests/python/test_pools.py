@@ -138,8 +138,8 @@ def test_allocator_checked_without_driver():
 # through PyGObject; both must give the same buffers and the same errors.
 
 def impl():
-    from gi.overrides import GCuda as overrides
-    return overrides
+    from gcuda._override import pools
+    return pools
 
 
 def pool_extension_built():
@@ -686,7 +686,7 @@ def test_pooled_device_allocation_without_extension():
         gi.require_version('GCuda', '1.0')
         from gi.repository import GCuda
         import numpy as np
-        from gi.overrides import GCuda as impl
+        from gcuda._override import pools as impl
         assert impl._pool_ext is None
         pool = GCuda.DeviceMemoryPool()
         a = pool.allocate(4000)

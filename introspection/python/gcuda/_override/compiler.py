@@ -1,0 +1,321 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Device code: GCuda.Module as PyCUDA's Module, loading images with JIT
+options (module_from_buffer(), module_from_file()), and compiling with
+NVRTC as pycuda.compiler does (SourceModule(), DynamicModule(),
+compile_program())."""
+
+import operator
+import os
+import tempfile
+
+from gi.module import get_introspection_module
+from gi.repository import GLib
+
+from . import OVERRIDE_MODULE
+from .errors import _library_error, _raising
+from .views import _as_gbytes
+
+GCuda = get_introspection_module('GCuda')
+
+__all__ = ['module_from_buffer', 'module_from_file', 'DEFAULT_NVCC_FLAGS', 'compile_program', 'SourceModule',
+           'DynamicModule']
+
+
+class Module(GCuda.Module):
+    """Loaded device code (PyCUDA's ``Module``; SourceModule() gives one):
+    get_function(name), get_global(name) -> (buffer, size)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __repr__(self):
+        return '<GCuda.Module%s>' % (' (%s)' % self.keep_dir if getattr(self, 'keep_dir', None) else '')
+
+    @_raising
+    def get_function(self, name):
+        """The kernel @name (the same object every time; a name expression
+        given to SourceModule(name_expressions=…) finds its lowered name)."""
+        lowered = self.__dict__.get('_gcuda_lowered')
+        if lowered:
+            name = lowered.get(name, name)
+        return GCuda.Module.get_function(self, name)
+
+    def get_lowered_name(self, name_expression):
+        """The mangled name of a name expression given to SourceModule()."""
+        lowered = self.__dict__.get('_gcuda_lowered') or {}
+        if name_expression not in lowered:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 '%r was not a name expression of this module' % (name_expression,))
+        return lowered[name_expression]
+
+    @_raising
+    def get_global(self, name):
+        """PyCUDA's ``(device_ptr, size_in_bytes)`` of a ``__device__`` or
+        ``__constant__`` variable; the pointer is a GCuda.Buffer view of it
+        (upload to it with memcpy_htod()). get_global_buffer() gives only
+        the buffer."""
+        buf = GCuda.Module.get_global(self, name)
+        return buf, buf.get_size()
+
+    get_global_buffer = _raising(GCuda.Module.get_global)
+
+    def get_texref(self, name):
+        raise _library_error(GCuda.Error.NOT_SUPPORTED,
+                             'Texture references do not exist in CUDA 12 and later; use texture objects')
+
+    get_surfref = get_texref
+
+
+# ---------------------------------------------------------------- loading device code
+
+_JIT_SETTINGS = ('max_registers', 'optimization_level', 'threads_per_block', 'generate_debug_info',
+                 'generate_line_info', 'log_verbose')
+# PyCUDA options GCuda handles by itself: the logs are module properties, the
+# target is the context's device.
+_JIT_IGNORED = ('info_log_buffer', 'info_log_buffer_size_bytes', 'error_log_buffer',
+                'error_log_buffer_size_bytes', 'target_from_cucontext', 'wall_time')
+
+
+def _jit_options(options):
+    """A GCuda.JitOptions from None, a GCuda.JitOptions, a dict or a list of
+    (name, value) pairs; names are JitOptions property names with - or _
+    (max_registers, optimization_level, threads_per_block,
+    generate_debug_info, generate_line_info, log_verbose; case ignored) or
+    gcuda.driver.jit_option members."""
+    if options is None or isinstance(options, GCuda.JitOptions):
+        return options
+    jit = GCuda.JitOptions.new()
+    items = options.items() if isinstance(options, dict) else options
+    for item in items:
+        try:
+            name, value = item
+        except (TypeError, ValueError):
+            raise TypeError('JIT options are (name, value) pairs, not %r' % (item,)) from None
+        key = str(getattr(name, 'value_nick', name)).lower().replace('-', '_')
+        if key in _JIT_IGNORED:
+            continue
+        if key not in _JIT_SETTINGS:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Unknown or unsupported JIT option %r' % (name,))
+        pspec = GCuda.JitOptions.find_property(key.replace('_', '-'))
+        low, high = getattr(pspec, 'minimum', None), getattr(pspec, 'maximum', None)
+        if low is not None and not isinstance(value, bool) and not low <= operator.index(value) <= high:
+            # the setter would only warn (a g_return_if_fail) and keep the old value
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'JIT option %s must be in %d..%d, not %r' % (key, low, high, value))
+        getattr(jit, 'set_' + key)(value)
+    return jit
+
+
+_FATBIN_MAGIC = b'\x50\xed\x55\xba'
+
+
+def _image_bytes(data):
+    """GLib.Bytes of a module image; PTX text gets the NUL the driver needs."""
+    if isinstance(data, str):
+        return GLib.Bytes.new(data.encode('utf-8') + b'\0')
+    image = data if isinstance(data, GLib.Bytes) else _as_gbytes(data)
+    raw = image.get_data() or b''
+    if raw[-1:] not in (b'', b'\0') and raw[:4] not in (b'\x7fELF', _FATBIN_MAGIC) and \
+            raw.lstrip()[:1] in (b'/', b'.'):
+        image = GLib.Bytes.new(raw + b'\0')
+    return image
+
+
+def _load_module(load, options, message_handler):
+    """Loads with @options as JIT options, telling PyCUDA's message_handler
+    (success, info log, error log) how it went."""
+    jit = _jit_options(options)
+    try:
+        module = load(jit)
+    except GLib.Error as e:
+        if message_handler is not None:
+            message_handler(False, '', e.message)
+        raise
+    if message_handler is not None:
+        message_handler(True, module.get_info_log() or '', module.get_error_log() or '')
+    return module
+
+
+@_raising
+def module_from_buffer(buffer, options=None, message_handler=None, context=None):
+    """Loads a cubin, fatbin or PTX from memory (PyCUDA's
+    ``module_from_buffer()``): @buffer is bytes, str (PTX), GLib.Bytes or
+    any buffer; @options are JIT options (see GCuda.JitOptions: a
+    JitOptions, a dict or (name, value) pairs); @message_handler is called
+    with (success, info_log, error_log) before the module is returned or the
+    error raised."""
+    return _load_module(lambda jit: Module.new_from_data(context, _image_bytes(buffer), jit),
+                        options, message_handler)
+
+
+@_raising
+def module_from_file(filename, options=None, message_handler=None, context=None):
+    """module_from_buffer() with the contents of @filename."""
+    return _load_module(lambda jit: Module.new_from_file(context, os.fspath(filename), jit),
+                        options, message_handler)
+
+
+# ---------------------------------------------------------------- compiling (pycuda.compiler)
+
+# Options SourceModule() and compile() use when given none (PyCUDA's list;
+# modify it in place). `GCUDA_DEFAULT_NVRTC_FLAGS` in the environment is
+# applied by the library before any options.
+DEFAULT_NVCC_FLAGS = []
+
+_TARGETS = {'cubin': GCuda.ProgramKind.CUBIN, 'ptx': GCuda.ProgramKind.PTX}
+
+
+def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=None, cache_dir=None,
+                   include_dirs=(), headers=None, name_expressions=None, target='cubin', context=None):
+    """A GCuda.Compiler set up as PyCUDA's compile() arguments say, and the
+    directory kept files go to (or None)."""
+    compiler = GCuda.Compiler.new(context)
+    if options is None:
+        options = DEFAULT_NVCC_FLAGS
+    if isinstance(options, (str, bytes)):
+        raise TypeError('options must be a list of strings, not a string')
+    compiler.set_options([os.fspath(o) for o in options])
+    compiler.set_include_dirs([os.fspath(d) for d in (include_dirs or ())])
+    if arch:
+        compiler.set_arch(arch)
+    if code:
+        compiler.set_code(code)
+    compiler.set_no_extern_c(bool(no_extern_c))
+    if target not in _TARGETS:
+        raise _library_error(GCuda.Error.NOT_SUPPORTED,
+                             'Target %r: GCuda compiles to "cubin" or "ptx"' % (target,))
+    compiler.set_target(_TARGETS[target])
+    if cache_dir is False:
+        compiler.set_cache_dir('')
+    elif cache_dir is not None and cache_dir is not True:
+        compiler.set_cache_dir(os.fspath(cache_dir))
+    for name, text in (headers.items() if isinstance(headers, dict) else headers or ()):
+        compiler.add_header(name, text)
+    for expression in name_expressions or ():
+        compiler.add_name_expression(expression)
+    keep_dir = None
+    if keep:
+        keep_dir = os.fspath(keep) if isinstance(keep, (str, os.PathLike)) else \
+            tempfile.mkdtemp(prefix='gcuda-compile-')
+        compiler.set_keep(keep_dir)
+        print('*** compiler output in %s' % keep_dir)
+    return compiler, keep_dir
+
+
+@_raising
+def compile_program(source, nvcc='nvcc', options=None, keep=False, no_extern_c=False, arch=None, code=None,
+                    cache_dir=None, include_dirs=(), target='cubin', headers=None, name_expressions=None,
+                    context=None):
+    """PyCUDA's compile() arguments (@nvcc is ignored: NVRTC compiles in
+    process), giving the GCuda.Program (image, kind, log, lowered names,
+    is_from_cache()). @headers maps include names to text; @name_expressions
+    are template instantiations whose mangled names the program gives."""
+    compiler, keep_dir = _make_compiler(options, keep, no_extern_c, arch, code, cache_dir, include_dirs,
+                                        headers, name_expressions, target, context)
+    program = compiler.compile(source)
+    program.keep_dir = keep_dir
+    return program
+
+
+@_raising
+def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=False, arch=None,  # noqa: N802
+                 code=None, cache_dir=None, include_dirs=[], headers=None, name_expressions=None,
+                 context=None):
+    """Compiles CUDA C++ @source with NVRTC and loads it (PyCUDA's
+    ``SourceModule``; @nvcc is ignored). @arch defaults to the context
+    device's own; @cache_dir=False disables the compile cache; @keep=True
+    keeps the source, log and output in a directory it prints (and puts in
+    ``module.keep_dir``). Also @headers ({name: text}) and
+    @name_expressions (``get_function("f<int>")`` then finds the
+    instantiation). Returns a GCuda.Module."""
+    program = compile_program(source, options=options, keep=keep, no_extern_c=no_extern_c, arch=arch,
+                              code=code, cache_dir=cache_dir, include_dirs=include_dirs,
+                              headers=headers, name_expressions=name_expressions, context=context)
+    module = Module.new_from_program(context, program)
+    module._gcuda_lowered = {e: program.get_lowered_name(e) for e in name_expressions or ()}
+    module.program = program
+    module.keep_dir = program.keep_dir
+    return module
+
+
+class DynamicModule:
+    """PyCUDA's ``DynamicModule``: several sources and binaries linked by the
+    driver (GCuda.Linker) into one module, e.g. for dynamic parallelism::
+
+        mod = DynamicModule().add_source(src).add_stdlib('cudadevrt').link()
+        mod.get_function('parent')
+
+    Sources are compiled as relocatable device code; nvcc-only options
+    (-l…, -rdc=true) are dropped. @link_options are JIT options."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init__(self, nvcc='nvcc', link_options=None, keep=False, no_extern_c=False, arch=None, code=None,
+                 cache_dir=None, include_dirs=[], message_handler=None, libdir=None, cuda_libdir=None,
+                 context=None):
+        self._settings = dict(keep=keep, no_extern_c=no_extern_c, arch=arch, code=code, cache_dir=cache_dir,
+                              include_dirs=list(include_dirs), context=context)
+        self.message_handler = message_handler
+        self.cuda_libdir = cuda_libdir
+        self.linker = _raising(GCuda.Linker.new)(context, _jit_options(link_options))
+        self.module = None
+
+    def _linker(self):
+        if self.linker is None:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'This DynamicModule is already linked')
+        return self.linker
+
+    @_raising
+    def add_source(self, source, nvcc_options=None, name='kernel.ptx'):
+        options = DEFAULT_NVCC_FLAGS if nvcc_options is None else nvcc_options
+        options = [o for o in options
+                   if not o.startswith('-l') and o not in ('-rdc=true', '--relocatable-device-code=true')]
+        compiler, _ = _make_compiler(options=options, target='ptx', **self._settings)
+        self._linker().add_source(compiler, source)
+        return self
+
+    @_raising
+    def add_data(self, data, input_type, name='unknown'):
+        self._linker().add_data(input_type, _image_bytes(data), name)
+        return self
+
+    @_raising
+    def add_file(self, filename, input_type=GCuda.LinkInputType.AUTO):
+        self._linker().add_file(input_type, os.fspath(filename))
+        return self
+
+    @_raising
+    def add_stdlib(self, libname):
+        """Adds lib@libname.a of the toolkit (``cudadevrt``)."""
+        if self.cuda_libdir is not None:
+            return self.add_file(os.path.join(self.cuda_libdir, 'lib%s.a' % libname),
+                                 GCuda.LinkInputType.LIBRARY)
+        self._linker().add_library(libname)
+        return self
+
+    @_raising
+    def link(self):
+        linker = self._linker()
+        try:
+            self.module = linker.complete()
+        except GLib.Error as e:
+            if self.message_handler is not None:
+                self.message_handler(False, linker.get_info_log() or '', linker.get_error_log() or e.message)
+            raise
+        if self.message_handler is not None:
+            self.message_handler(True, linker.get_info_log() or '', linker.get_error_log() or '')
+        self.linker = None
+        return self
+
+    def _module(self):
+        if self.module is None:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Call link() first')
+        return self.module
+
+    def get_function(self, name):
+        return self._module().get_function(name)
+
+    def get_global(self, name):
+        return self._module().get_global(name)
+
+    def get_texref(self, name):
+        return self._module().get_texref(name)

@@ -1,0 +1,352 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Kernel parameters: the layout a kernel expects, the values packed into
+it, PyCUDA's In/Out/InOut argument handlers and the plans of plain calls."""
+
+import numbers
+import operator
+import re
+import struct
+
+from gi.module import get_introspection_module
+
+from . import OVERRIDE_MODULE
+from .buffers import Buffer
+from .errors import _library_error
+from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async
+from .views import _host, _numpy
+
+GCuda = get_introspection_module('GCuda')
+
+# Each parameter lies at its natural alignment; count and sizes are checked
+# against cuFuncGetParamInfo first, so a mismatch is
+# GCuda.Error.KERNEL_ARGUMENTS naming the parameter.
+#
+# Pointer parameters take GCuda.Buffer (its address; a buffer that is no
+# view remembers it, and its free() forgets it; views are checked on every
+# use, as freeing their parent frees them), GCuda.HostBuffer (its device
+# address: DEVICEMAP memory), objects with __cuda_array_interface__ or
+# .gpudata, numpy integers and plain ints (raw addresses, as
+# `int(buf) + offset`).
+
+__all__ = ['ArgumentHandler', 'In', 'Out', 'InOut']
+
+
+def _kernel_args_error(message):
+    return _library_error(GCuda.Error.KERNEL_ARGUMENTS, message)
+
+
+def _pointer_value(a, i):
+    """The device address argument #@i stands for."""
+    if isinstance(a, GCuda.Buffer):
+        if a.is_freed():
+            raise _library_error(GCuda.Error.FREED, 'Argument #%d: the buffer at 0x%x was freed' % (i, a.get_address()))
+        address = a.get_address()
+        if a.get_parent() is None:
+            a._gcuda_address = address
+        return address
+    if isinstance(a, GCuda.HostBuffer):
+        address = a._gcuda_address = a.get_device_address()  # DEVICEMAP memory only
+        return address
+    if isinstance(a, ArgumentHandler):
+        return a._device_address()
+    if isinstance(a, (bool, float, complex)):
+        raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
+    cai = getattr(a, '__cuda_array_interface__', None)
+    if cai is not None:
+        return cai['data'][0]
+    gpudata = getattr(a, 'gpudata', None)
+    if gpudata is not None:
+        return _pointer(gpudata, i)
+    try:
+        return operator.index(a)
+    except TypeError:
+        raise TypeError('invalid type on parameter #%d (0-based): %s is not an address'
+                        % (i, type(a).__name__)) from None
+
+
+def _pointer(a, i):
+    address = getattr(a, '_gcuda_address', None)
+    if address is not None:
+        return address
+    return _pointer_value(a, i)
+
+
+def _blob(a, i, size, dtype=None):
+    """The bytes of a struct argument, exactly @size of them."""
+    np = _numpy()
+    if isinstance(a, bytes):
+        data = a
+    elif isinstance(a, (np.generic, np.ndarray)):
+        data = a.tobytes()
+    elif dtype is not None and not isinstance(a, (bytearray, memoryview)):
+        data = np.array(a, dtype).tobytes()
+    else:
+        try:
+            data = bytes(memoryview(a))
+        except TypeError:
+            raise TypeError('invalid type on parameter #%d (0-based): %s is not a struct value'
+                            % (i, type(a).__name__)) from None
+    if len(data) != size:
+        raise _kernel_args_error('Argument #%d is %d bytes, the parameter %d' % (i, len(data), size))
+    return data
+
+
+def _complex(a, i, dtype):
+    np = _numpy()
+    if isinstance(a, (str, bytes)) or not isinstance(a, (numbers.Number, np.generic)):
+        raise TypeError('invalid type on parameter #%d (0-based): %s is not a complex number'
+                        % (i, type(a).__name__))
+    return np.asarray(a, dtype).tobytes()
+
+
+# A parameter as the packer sees it: (struct char in '=' mode, size, alignment,
+# kind, description, dtype). Kinds: 'value' (struct packs the argument),
+# 'pointer' (an 8-byte integer; buffers and such become their address),
+# 'blob' (bytes of exactly size), 'complex'.
+
+def _guess_alignment(size):
+    """Alignment of a struct known only by its size: the largest power of two
+    dividing it, at most 16 (CUDA's vector types go up to 16)."""
+    align = 1
+    while align < 16 and size % (align * 2) == 0:
+        align *= 2
+    return align
+
+
+def _c_alignment(dtype):
+    """The alignment C gives a value of numpy @dtype."""
+    if dtype.fields:
+        align = max((_c_alignment(f[0]) for f in dtype.fields.values()), default=1)
+        return max(align, dtype.alignment if dtype.isalignedstruct else 1)
+    if dtype.subdtype is not None:
+        return _c_alignment(dtype.subdtype[0])
+    if dtype.kind == 'V':
+        return _guess_alignment(dtype.itemsize)
+    if dtype.kind == 'c':
+        return dtype.itemsize  # as CUDA's complex types (float2, double2)
+    return max(dtype.itemsize, 1)
+
+
+_SCALAR_CHARS = {('b', 1): '?', ('i', 1): 'b', ('u', 1): 'B', ('i', 2): 'h', ('u', 2): 'H',
+                 ('i', 4): 'i', ('u', 4): 'I', ('i', 8): 'q', ('u', 8): 'Q',
+                 ('f', 2): 'e', ('f', 4): 'f', ('f', 8): 'd'}
+
+
+def _dtype_field(dtype):
+    np = _numpy()
+    dtype = np.dtype(dtype)
+    if dtype.kind == 'V':
+        return ('%ds' % dtype.itemsize, dtype.itemsize, _c_alignment(dtype), 'blob', str(dtype), dtype)
+    if dtype.kind == 'c' and dtype.itemsize in (8, 16):  # aligned as float2 / double2
+        return ('%ds' % dtype.itemsize, dtype.itemsize, dtype.itemsize, 'complex', str(dtype), dtype)
+    char = _SCALAR_CHARS.get((dtype.kind, dtype.itemsize))
+    if char is None:
+        raise TypeError('GCuda cannot pass %s values to kernels' % dtype)
+    kind = 'pointer' if dtype.itemsize == 8 and dtype.kind in 'iu' else 'value'
+    return (char, dtype.itemsize, dtype.itemsize, kind, str(dtype), None)
+
+
+def _format_fields(fmt):
+    """The fields of a struct-module format (PyCUDA's prepare() strings, with
+    its 'F' and 'D' for complex64 and complex128; native sizes)."""
+    np = _numpy()
+    text = ''.join(fmt.split())
+    if text[:1] == '@':
+        text = text[1:]
+    fields = []
+    for count, char in re.findall(r'(\d*)(.)', text):
+        n = int(count) if count else 1
+        if char == 's':
+            fields.append(('%ds' % n, n, _guess_alignment(n), 'blob', '%d bytes' % n, None))
+            continue
+        if char == 'F':
+            field = _dtype_field(np.complex64)
+        elif char == 'D':
+            field = _dtype_field(np.complex128)
+        elif char == 'c':
+            field = ('c', 1, 1, 'value', 'char', None)
+        elif char in 'bB?hHiIlLqQnNPefd':
+            size = struct.calcsize('@' + char)
+            if char in 'lLqQnNP' and size == 8:
+                std = 'Q' if char in 'LQNP' else 'q'
+                field = (std, 8, 8, 'pointer', 'pointer' if char == 'P' else 'int64', None)
+            elif char in 'lLnNP':
+                field = ('I' if char in 'LNP' else 'i', size, size, 'value', 'int32', None)
+            else:
+                field = (char, size, size, 'value', char, None)
+        else:
+            raise ValueError('%r is not a kernel argument type in the format %r (use b B ? h H i I l L q Q '
+                             'n N P e f d F D and Ns)' % (char, fmt))
+        fields.extend([field] * n)
+    return fields
+
+
+def _prepared_fields(arg_types):
+    if isinstance(arg_types, str):
+        return _format_fields(arg_types)
+    fields = []
+    for t in arg_types:  # PyCUDA: struct type characters or numpy dtypes
+        if isinstance(t, str):
+            fields.extend(_format_fields(t))
+        else:
+            fields.append(_dtype_field(t))
+    return fields
+
+
+def _param_layout(func, fields, what='argument'):
+    """A struct.Struct packing @fields where @func's parameters lie, after
+    checking their number and sizes."""
+    count = func.get_param_count()
+    name = func.get_name()
+    if len(fields) != count:
+        raise _kernel_args_error('Kernel %s takes %d parameters, %d %ss given' % (name, count, len(fields), what))
+    get_offset = getattr(func, 'get_param_offset', None)  # exact offsets where the library has them
+    fmt, end = ['='], 0
+    for i, field in enumerate(fields):
+        char, size, align = field[0], field[1], field[2]
+        expected = func.get_param_size(i)
+        if size != expected:
+            raise _kernel_args_error('Parameter #%d of kernel %s is %d bytes, the %s (%s) %d'
+                                     % (i, name, expected, what, field[4], size))
+        offset = get_offset(i) if get_offset is not None else (end + align - 1) // align * align
+        if offset < end:
+            raise _kernel_args_error('Parameter #%d of kernel %s overlaps the one before' % (i, name))
+        if offset > end:
+            fmt.append('%dx' % (offset - end))
+        fmt.append(char)
+        end = offset + size
+    return struct.Struct(''.join(fmt))
+
+
+def _pack_error(func, fields, values, error):
+    """A TypeError naming the first value struct refused."""
+    for i, (field, value) in enumerate(zip(fields, values)):
+        try:
+            struct.pack('=' + field[0], value)
+        except struct.error as e:
+            return TypeError('invalid value on parameter #%d (0-based) of kernel %s: %s (%s) for a %s parameter: %s'
+                             % (i, func.get_name(), _short_repr(value), type(value).__name__, field[4], e))
+    return TypeError('kernel %s: %s' % (func.get_name(), error))
+
+
+def _short_repr(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + '...'
+
+
+class ArgumentHandler:
+    """PyCUDA's ArgumentHandler: a numpy array (or any buffer) that a plain
+    call (``func(..., block=...)``) passes as device memory, allocated in the
+    kernel's context on first use and kept by the handler."""
+
+    __module__ = OVERRIDE_MODULE
+
+    _writable = False
+
+    def __init__(self, array):
+        _host(array, 'array', self._writable)  # checked now: contiguous (and writable for Out)
+        self.array = array
+        self.dev_alloc = None
+
+    def get_device_alloc(self, context=None):
+        """The device memory standing for the array."""
+        if self.dev_alloc is None:
+            _, _, nbytes = _host(self.array, 'array', self._writable)
+            self.dev_alloc = Buffer.new(context, max(nbytes, 1))
+        return self.dev_alloc
+
+    def _device_address(self):
+        return _pointer(self.get_device_alloc(), 0)
+
+    def pre_call(self, stream):
+        pass
+
+    def post_call(self, stream):
+        pass
+
+
+class In(ArgumentHandler):
+    """Copies the array to the device before the launch."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def pre_call(self, stream):
+        if stream is None:
+            memcpy_htod(self.get_device_alloc(), self.array)
+        else:
+            memcpy_htod_async(self.get_device_alloc(), self.array, stream)
+
+
+class Out(ArgumentHandler):
+    """Copies the device memory into the array after the launch."""
+
+    __module__ = OVERRIDE_MODULE
+
+    _writable = True
+
+    def post_call(self, stream):
+        if stream is None:
+            memcpy_dtoh(self.array, self.get_device_alloc())
+        else:
+            memcpy_dtoh_async(self.array, self.get_device_alloc(), stream)
+
+
+class InOut(In, Out):
+    """Copies the array to the device before the launch and back after it."""
+
+    __module__ = OVERRIDE_MODULE
+
+
+class _CallPlan:
+    __slots__ = ('fields', 'convs', 'packer', 'fixed', 'handlers')
+
+
+def _call_field(a, i):
+    """(field, converter, fixed by the type) of argument #@i of a plain call."""
+    np = _numpy()
+    if isinstance(a, np.generic):
+        dtype = a.dtype
+        if dtype.kind == 'V':
+            return _dtype_field(dtype), (lambda v, i: v.tobytes()), False
+        if dtype.kind == 'c':
+            return _dtype_field(dtype), (lambda v, i: v.tobytes()), True
+        if dtype.kind in 'biuf':
+            field = _dtype_field(dtype)
+            return field, None, True
+    elif isinstance(a, (GCuda.Buffer, GCuda.HostBuffer, ArgumentHandler)):
+        return ('Q', 8, 8, 'pointer', type(a).__name__, None), _pointer, True
+    elif isinstance(a, np.ndarray):
+        if get_buffer(a) is not None:  # managed memory: its address, as PyCUDA
+            return ('Q', 8, 8, 'pointer', 'managed array', None), \
+                (lambda v, i: v.__array_interface__['data'][0]), False
+        field = ('%ds' % a.nbytes, a.nbytes, _c_alignment(a.dtype), 'blob', 'array of %s' % a.dtype, None)
+        return field, (lambda v, i: np.ascontiguousarray(v).tobytes()), False
+    elif isinstance(a, (bool, int, float, complex, str)):
+        pass
+    elif getattr(a, '__cuda_array_interface__', None) is not None or getattr(a, 'gpudata', None) is not None:
+        return ('Q', 8, 8, 'pointer', type(a).__name__, None), _pointer, True
+    else:
+        try:
+            size = memoryview(a).nbytes
+        except TypeError:
+            pass
+        else:
+            field = ('%ds' % size, size, _guess_alignment(size), 'blob', '%d bytes' % size, None)
+            return field, (lambda v, i: bytes(memoryview(v))), False
+    raise TypeError('invalid type on parameter #%d (0-based): %s (GCuda passes numpy scalars, numpy '
+                    'structs, GCuda buffers, In/Out/InOut and device arrays)' % (i, type(a).__name__))
+
+
+def _call_plan(func, args):
+    plan = _CallPlan()
+    plan.fields, plan.convs, plan.fixed, plan.handlers = [], [], True, False
+    for i, a in enumerate(args):
+        field, conv, fixed = _call_field(a, i)
+        plan.fields.append(field)
+        plan.convs.append(conv)
+        plan.fixed = plan.fixed and fixed
+        plan.handlers = plan.handlers or isinstance(a, ArgumentHandler)
+    plan.packer = _param_layout(func, plan.fields)
+    if not any(plan.convs):
+        plan.convs = None
+    return plan
