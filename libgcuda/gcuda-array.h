@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @flags: the array's layout and uses
  *
- * The shape and element type of a #GCudaArray (PyCUDA's
+ * The shape and element type of a [class@GCuda.Array] (PyCUDA's
  * `ArrayDescriptor3D`, the driver's `CUDA_ARRAY3D_DESCRIPTOR`).
  *
  * Since: 1.0

@@ -16,17 +16,18 @@
  * GCudaCompiler:
  *
  * Compiles CUDA C++ source with NVRTC, in process (PyCUDA's
- * `pycuda.compiler.compile()`), to a #GCudaProgram: a cubin for the exact
- * architecture of the context's device by default, or PTX on request.
+ * `pycuda.compiler.compile()`), to a [class@GCuda.Program]: a cubin for the
+ * exact architecture of the context's device by default, or PTX on request.
  *
- * PyCUDA's knobs are properties: #GCudaCompiler:options,
- * #GCudaCompiler:include-dirs, #GCudaCompiler:arch, #GCudaCompiler:code,
- * #GCudaCompiler:no-extern-c (by default the source is wrapped in
- * `extern "C" { … }` so kernels keep their plain names),
- * #GCudaCompiler:keep and #GCudaCompiler:cache-dir. Headers can also be
- * given as text (gcuda_compiler_add_header()), and templates are reached
- * through name expressions (gcuda_compiler_add_name_expression(),
- * gcuda_program_get_lowered_name()). Options in the environment variable
+ * PyCUDA's knobs are properties: [property@GCuda.Compiler:options],
+ * [property@GCuda.Compiler:include-dirs], [property@GCuda.Compiler:arch],
+ * [property@GCuda.Compiler:code], [property@GCuda.Compiler:no-extern-c] (by
+ * default the source is wrapped in `extern "C" { … }` so kernels keep their
+ * plain names), [property@GCuda.Compiler:keep] and
+ * [property@GCuda.Compiler:cache-dir]. Headers can also be given as text
+ * ([method@GCuda.Compiler.add_header]), and templates are reached through name
+ * expressions ([method@GCuda.Compiler.add_name_expression],
+ * [method@GCuda.Program.get_lowered_name]). Options in the environment variable
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
  *
  * Results are cached on disk (`$GCUDA_CACHE_DIR`, else the user's cache
@@ -40,8 +41,8 @@
  * directory.
  *
  * Compiling takes tens of milliseconds: a GUI should use
- * gcuda_compiler_compile_async(). A compiler may be used from any thread;
- * each compile works on a snapshot of its settings.
+ * [method@GCuda.Compiler.compile_async]. A compiler may be used from any
+ * thread; each compile works on a snapshot of its settings.
  *
  * Since: 1.0
  */
@@ -268,7 +269,8 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:context:
    *
    * The context whose device gives the default architecture; %NULL for the
-   * default context (only needed when #GCudaCompiler:arch is not set).
+   * default context (only needed when [property@GCuda.Compiler:arch] is not
+   * set).
    *
    * Since: 1.0
    */
@@ -308,8 +310,9 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   /**
    * GCudaCompiler:code:
    *
-   * The real architecture to generate, such as `sm_90a`, when #GCudaCompiler:arch
-   * names a virtual one (PyCUDA's `code`); it wins over #GCudaCompiler:arch.
+   * The real architecture to generate, such as `sm_90a`, when
+   * [property@GCuda.Compiler:arch] names a virtual one (PyCUDA's `code`); it
+   * wins over [property@GCuda.Compiler:arch].
    *
    * Since: 1.0
    */
@@ -387,10 +390,10 @@ gcuda_compiler_new (GCudaContext *context)
 
 /**
  * gcuda_compiler_set_options:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @options: (nullable) (array zero-terminated=1): NVRTC options
  *
- * Sets #GCudaCompiler:options.
+ * Sets [property@GCuda.Compiler:options].
  *
  * Since: 1.0
  */
@@ -405,7 +408,7 @@ gcuda_compiler_set_options (GCudaCompiler      *self,
 
 /**
  * gcuda_compiler_get_options:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
  * Returns: (transfer none) (array zero-terminated=1): the options
  *
@@ -420,10 +423,10 @@ gcuda_compiler_get_options (GCudaCompiler *self)
 
 /**
  * gcuda_compiler_set_include_dirs:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @include_dirs: (nullable) (array zero-terminated=1): directories
  *
- * Sets #GCudaCompiler:include-dirs.
+ * Sets [property@GCuda.Compiler:include-dirs].
  *
  * Since: 1.0
  */
@@ -438,7 +441,7 @@ gcuda_compiler_set_include_dirs (GCudaCompiler      *self,
 
 /**
  * gcuda_compiler_get_include_dirs:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
  * Returns: (transfer none) (array zero-terminated=1): the include directories
  *
@@ -469,18 +472,18 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
 
 /**
  * gcuda_compiler_set_arch:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @arch: (nullable): the architecture
  *
- * Sets #GCudaCompiler:arch.
+ * Sets [property@GCuda.Compiler:arch].
  *
  * Since: 1.0
  */
 /**
  * gcuda_compiler_get_arch:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable): #GCudaCompiler:arch
+ * Returns: (nullable): [property@GCuda.Compiler:arch]
  *
  * Since: 1.0
  */
@@ -488,18 +491,18 @@ STRING_ACCESSORS (arch, PROP_ARCH)
 
 /**
  * gcuda_compiler_set_code:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @code: (nullable): the real architecture
  *
- * Sets #GCudaCompiler:code.
+ * Sets [property@GCuda.Compiler:code].
  *
  * Since: 1.0
  */
 /**
  * gcuda_compiler_get_code:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable): #GCudaCompiler:code
+ * Returns: (nullable): [property@GCuda.Compiler:code]
  *
  * Since: 1.0
  */
@@ -507,18 +510,18 @@ STRING_ACCESSORS (code, PROP_CODE)
 
 /**
  * gcuda_compiler_set_keep:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): where to keep the compile's files
  *
- * Sets #GCudaCompiler:keep.
+ * Sets [property@GCuda.Compiler:keep].
  *
  * Since: 1.0
  */
 /**
  * gcuda_compiler_get_keep:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable) (type filename): #GCudaCompiler:keep
+ * Returns: (nullable) (type filename): [property@GCuda.Compiler:keep]
  *
  * Since: 1.0
  */
@@ -526,18 +529,18 @@ STRING_ACCESSORS (keep, PROP_KEEP)
 
 /**
  * gcuda_compiler_set_cache_dir:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): the cache directory, %NULL for the default, "" for none
  *
- * Sets #GCudaCompiler:cache-dir.
+ * Sets [property@GCuda.Compiler:cache-dir].
  *
  * Since: 1.0
  */
 /**
  * gcuda_compiler_get_cache_dir:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable) (type filename): #GCudaCompiler:cache-dir
+ * Returns: (nullable) (type filename): [property@GCuda.Compiler:cache-dir]
  *
  * Since: 1.0
  */
@@ -545,10 +548,10 @@ STRING_ACCESSORS (cache_dir, PROP_CACHE_DIR)
 
 /**
  * gcuda_compiler_set_no_extern_c:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @no_extern_c: %TRUE to compile the source as it is
  *
- * Sets #GCudaCompiler:no-extern-c.
+ * Sets [property@GCuda.Compiler:no-extern-c].
  *
  * Since: 1.0
  */
@@ -568,9 +571,9 @@ gcuda_compiler_set_no_extern_c (GCudaCompiler *self,
 
 /**
  * gcuda_compiler_get_no_extern_c:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: #GCudaCompiler:no-extern-c
+ * Returns: [property@GCuda.Compiler:no-extern-c]
  *
  * Since: 1.0
  */
@@ -583,10 +586,10 @@ gcuda_compiler_get_no_extern_c (GCudaCompiler *self)
 
 /**
  * gcuda_compiler_set_target:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @target: cubin or PTX
  *
- * Sets #GCudaCompiler:target.
+ * Sets [property@GCuda.Compiler:target].
  *
  * Since: 1.0
  */
@@ -606,9 +609,9 @@ gcuda_compiler_set_target (GCudaCompiler    *self,
 
 /**
  * gcuda_compiler_get_target:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: #GCudaCompiler:target
+ * Returns: [property@GCuda.Compiler:target]
  *
  * Since: 1.0
  */
@@ -621,7 +624,7 @@ gcuda_compiler_get_target (GCudaCompiler *self)
 
 /**
  * gcuda_compiler_add_header:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @name: the name `#include` uses, such as `params.h`
  * @text: the header's text
  *
@@ -645,13 +648,13 @@ gcuda_compiler_add_header (GCudaCompiler *self,
 
 /**
  * gcuda_compiler_add_name_expression:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @name_expression: a `__global__` function or `__device__` variable, such
  *   as `my_kernel<float, 4>`
  *
  * Asks the compile to instantiate and name @name_expression; its lowered
- * name is then gcuda_program_get_lowered_name(). Needs
- * #GCudaCompiler:no-extern-c for templates.
+ * name is then [method@GCuda.Program.get_lowered_name]. Needs
+ * [property@GCuda.Compiler:no-extern-c] for templates.
  *
  * Since: 1.0
  */
@@ -669,7 +672,7 @@ gcuda_compiler_add_name_expression (GCudaCompiler *self,
 
 /**
  * gcuda_compiler_get_last_log:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
  * The log of the compiler's latest compile, successful or not (also in the
  * error message of a failed one).
@@ -1011,14 +1014,15 @@ out:
 
 /**
  * gcuda_compiler_compile:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @source: CUDA C++ source
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Compiles @source (PyCUDA's `compile()`), or takes it from the cache. A
- * source that does not compile is %GCUDA_COMPILE_ERROR_COMPILATION, with
- * NVRTC's log in the message (and in gcuda_compiler_get_last_log()); no
- * NVRTC is %GCUDA_ERROR_NVRTC_NOT_FOUND.
+ * Compiles @source (PyCUDA's `compile()`), or takes it from the cache. A source
+ * that does not compile is
+ * [GCUDA_COMPILE_ERROR_COMPILATION][error@GCuda.CompileError], with NVRTC's log
+ * in the message (and in [method@GCuda.Compiler.get_last_log]); no NVRTC is
+ * [GCUDA_ERROR_NVRTC_NOT_FOUND][error@GCuda.Error].
  *
  * Returns: (transfer full): the program, or %NULL with @error set
  *
@@ -1081,9 +1085,9 @@ compile_thread (GTask        *task,
 
 /**
  * gcuda_compiler_compile_async:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @source: CUDA C++ source
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called with the result
  * @user_data: data for @callback
  *
@@ -1113,11 +1117,11 @@ gcuda_compiler_compile_async (GCudaCompiler       *self,
 
 /**
  * gcuda_compiler_compile_finish:
- * @self: a #GCudaCompiler
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Compiler]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_compiler_compile_async().
+ * Finishes [method@GCuda.Compiler.compile_async].
  *
  * Returns: (transfer full): the program, or %NULL with @error set
  *

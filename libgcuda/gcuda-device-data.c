@@ -13,17 +13,18 @@
  * The figures of a device that occupancy and alignment computations need
  * (PyCUDA's `pycuda.tools.DeviceData`).
  *
- * gcuda_device_data_new() reads them from the device's attributes, so they
+ * [ctor@GCuda.DeviceData.new] reads them from the device's attributes, so they
  * describe the architecture at hand (PyCUDA used Fermi-era constants). The
  * figures the driver does not report (the granularities) come from the
  * tables of CUDA's occupancy calculator (`cuda_occupancy.h`) for the
  * device's compute capability.
  *
- * Every property can also be given to g_object_new() (they are
+ * Every property can also be given to [ctor@GObject.Object.new] (they are
  * construct-only), which describes a device that is not there: occupancy
  * can then be worked out without a GPU.
  *
- * A #GCudaDeviceData is immutable and thread-safe. See #GCudaOccupancy.
+ * A `GCudaDeviceData` is immutable and thread-safe. See
+ * [class@GCuda.Occupancy].
  *
  * Since: 1.0
  */
@@ -227,7 +228,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
    * GCudaDeviceData:shared-memory-per-block-optin:
    *
    * The shared memory one block can use at most once its kernel opted in
-   * with gcuda_function_set_max_dynamic_shared_size(), in bytes
+   * with [method@GCuda.Function.set_max_dynamic_shared_size], in bytes
    * (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`).
    *
    * Since: 1.0
@@ -288,9 +289,9 @@ read_attribute (CUdevice            dev,
 
 /**
  * gcuda_device_data_new:
- * @device: (nullable): a #GCudaDevice, or %NULL for the default context's
- *   device
- * @error: return location for a #GError
+ * @device: (nullable): a [class@GCuda.Device], or %NULL for the default
+ *   context's device
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads @device's figures (PyCUDA's `DeviceData(dev)`).
  *
@@ -368,9 +369,9 @@ gcuda_device_data_new (GCudaDevice  *device,
 
 /**
  * gcuda_device_data_get_max_threads:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:max-threads
+ * Returns: the value of [property@GCuda.DeviceData:max-threads]
  *
  * Since: 1.0
  */
@@ -383,9 +384,9 @@ gcuda_device_data_get_max_threads (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_warp_size:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:warp-size
+ * Returns: the value of [property@GCuda.DeviceData:warp-size]
  *
  * Since: 1.0
  */
@@ -398,9 +399,9 @@ gcuda_device_data_get_warp_size (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_warps_per_mp:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:warps-per-mp
+ * Returns: the value of [property@GCuda.DeviceData:warps-per-mp]
  *
  * Since: 1.0
  */
@@ -413,9 +414,9 @@ gcuda_device_data_get_warps_per_mp (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_thread_blocks_per_mp:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:thread-blocks-per-mp
+ * Returns: the value of [property@GCuda.DeviceData:thread-blocks-per-mp]
  *
  * Since: 1.0
  */
@@ -428,9 +429,9 @@ gcuda_device_data_get_thread_blocks_per_mp (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_registers:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:registers
+ * Returns: the value of [property@GCuda.DeviceData:registers]
  *
  * Since: 1.0
  */
@@ -443,9 +444,9 @@ gcuda_device_data_get_registers (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_shared_memory:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:shared-memory
+ * Returns: the value of [property@GCuda.DeviceData:shared-memory]
  *
  * Since: 1.0
  */
@@ -458,9 +459,9 @@ gcuda_device_data_get_shared_memory (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_smem_granularity:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:smem-granularity
+ * Returns: the value of [property@GCuda.DeviceData:smem-granularity]
  *
  * Since: 1.0
  */
@@ -473,9 +474,9 @@ gcuda_device_data_get_smem_granularity (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_get_smem_alloc_granularity:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:smem-alloc-granularity
+ * Returns: the value of [property@GCuda.DeviceData:smem-alloc-granularity]
  *
  * Since: 1.0
  */
@@ -488,15 +489,15 @@ gcuda_device_data_get_smem_alloc_granularity (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_align_bytes:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @word_size: the size of the words a kernel reads, in bytes: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The distance between global memory base addresses that lets accesses of
  * @word_size bytes coalesce (PyCUDA's `align_bytes`, same values: 64 for
  * 4-byte words, 128 for 8- and 16-byte words).
  *
- * Another @word_size is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * Another @word_size is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: the alignment in bytes, or 0 with @error set
  *
@@ -547,13 +548,13 @@ round_up (guint64   value,
 
 /**
  * gcuda_device_data_align:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @bytes: a size in bytes
  * @word_size: the size of the words a kernel reads: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @bytes rounded up to the next multiple of
- * gcuda_device_data_align_bytes() (PyCUDA's `align`).
+ * [method@GCuda.DeviceData.align_bytes] (PyCUDA's `align`).
  *
  * Returns: the rounded size, or 0 with @error set (an invalid @word_size,
  *   or a result beyond 64 bits)
@@ -582,11 +583,11 @@ gcuda_device_data_align (GCudaDeviceData  *self,
 
 /**
  * gcuda_device_data_align_words:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @word_size: the size of the words a kernel reads: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_device_data_align_bytes() in words of @word_size bytes (PyCUDA's
+ * [method@GCuda.DeviceData.align_bytes] in words of @word_size bytes (PyCUDA's
  * `align_words`; the division is always exact).
  *
  * Returns: the alignment in words, or 0 with @error set
@@ -613,13 +614,13 @@ gcuda_device_data_align_words (GCudaDeviceData  *self,
 
 /**
  * gcuda_device_data_align_dtype:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @elements: a number of elements
  * @dtype_size: the size of one element in bytes: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @elements rounded up to the next alignment boundary of
- * gcuda_device_data_align_bytes(), counted in elements of @dtype_size
+ * [method@GCuda.DeviceData.align_bytes], counted in elements of @dtype_size
  * bytes (PyCUDA's `align_dtype`).
  *
  * Returns: the rounded number of elements, or 0 with @error set
@@ -649,12 +650,12 @@ gcuda_device_data_align_dtype (GCudaDeviceData  *self,
 /**
  * gcuda_device_data_make_valid_tex_channel_count:
  * @size: a number of channels
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @size rounded up to a valid texture channel count: 1, 2 or 4 (PyCUDA's
  * `DeviceData.make_valid_tex_channel_count`; 0 gives 1, as there).
  *
- * More than 4 channels is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * More than 4 channels is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: 1, 2 or 4, or 0 with @error set
  *

@@ -14,13 +14,15 @@
  *
  * A CUDA device (PyCUDA's `Device`).
  *
- * Devices are obtained with gcuda_device_get(), gcuda_device_get_by_pci_bus_id()
- * or gcuda_device_list(); there is exactly one object per device, so objects
- * can be compared by identity. A device is immutable: its properties are read
- * once when it is first obtained, and every method is thread-safe.
+ * Devices are obtained with [func@GCuda.Device.get],
+ * [func@GCuda.Device.get_by_pci_bus_id] or [func@GCuda.Device.list]; there is
+ * exactly one object per device, so objects can be compared by identity. A
+ * device is immutable: its properties are read once when it is first obtained,
+ * and every method is thread-safe.
  *
- * Any attribute the driver knows can be read with gcuda_device_get_attribute();
- * gcuda_device_get_attributes() returns all of them by name.
+ * Any attribute the driver knows can be read with
+ * [method@GCuda.Device.get_attribute]; [method@GCuda.Device.get_attributes]
+ * returns all of them by name.
  *
  * Since: 1.0
  */
@@ -146,7 +148,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   /**
    * GCudaDevice:ordinal:
    *
-   * The device's ordinal, from 0 to gcuda_device_get_count() - 1.
+   * The device's ordinal, from 0 to [func@GCuda.Device.get_count] - 1.
    *
    * Since: 1.0
    */
@@ -366,7 +368,7 @@ ensure_devices (GError **error)
 
 /**
  * gcuda_device_get_count:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The number of CUDA devices (PyCUDA's `Device.count()`). Loads the driver.
  *
@@ -383,13 +385,14 @@ gcuda_device_get_count (GError **error)
 
 /**
  * gcuda_device_get:
- * @ordinal: the device's ordinal, from 0 to gcuda_device_get_count() - 1
- * @error: return location for a #GError
+ * @ordinal: the device's ordinal, from 0 to [func@GCuda.Device.get_count] - 1
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device with the given ordinal (PyCUDA's `Device(ordinal)`). The same
  * object is returned every time for the same ordinal.
  *
- * An ordinal out of range is %GCUDA_DRIVER_ERROR_INVALID_DEVICE.
+ * An ordinal out of range is
+ * [GCUDA_DRIVER_ERROR_INVALID_DEVICE][error@GCuda.DriverError].
  *
  * Returns: (transfer full): the device, or %NULL with @error set
  *
@@ -462,11 +465,11 @@ is_valid_pci_bus_id (const char *id)
 /**
  * gcuda_device_get_by_pci_bus_id:
  * @pci_bus_id: a PCI bus id, `[domain]:bus:device.function` in hexadecimal
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device at the given PCI address. A malformed id is
- * %GCUDA_ERROR_INVALID_ARGUMENT; a well-formed id with no CUDA device behind
- * it is the driver's error.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; a well-formed id with no
+ * CUDA device behind it is the driver's error.
  *
  * Returns: (transfer full): the device, or %NULL with @error set
  *
@@ -512,7 +515,7 @@ gcuda_device_get_by_pci_bus_id (const char  *pci_bus_id,
 
 /**
  * gcuda_device_list:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Every CUDA device, in ordinal order.
  *
@@ -544,7 +547,7 @@ gcuda_device_list (GError **error)
 
 /**
  * gcuda_device_get_ordinal:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the device's ordinal
  *
@@ -559,7 +562,7 @@ gcuda_device_get_ordinal (GCudaDevice *self)
 
 /**
  * gcuda_device_get_name:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: (nullable): the product name (PyCUDA's `Device.name()`)
  *
@@ -574,7 +577,7 @@ gcuda_device_get_name (GCudaDevice *self)
 
 /**
  * gcuda_device_get_pci_bus_id:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: (nullable): the PCI bus id (PyCUDA's `Device.pci_bus_id()`)
  *
@@ -589,9 +592,9 @@ gcuda_device_get_pci_bus_id (GCudaDevice *self)
 
 /**
  * gcuda_device_get_uuid:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
- * Returns: (nullable): the UUID, see #GCudaDevice:uuid
+ * Returns: (nullable): the UUID, see [property@GCuda.Device:uuid]
  *
  * Since: 1.0
  */
@@ -604,7 +607,7 @@ gcuda_device_get_uuid (GCudaDevice *self)
 
 /**
  * gcuda_device_get_compute_capability:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @major: (out) (optional): return location for the major version
  * @minor: (out) (optional): return location for the minor version
  *
@@ -626,7 +629,7 @@ gcuda_device_get_compute_capability (GCudaDevice *self,
 
 /**
  * gcuda_device_get_total_memory:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the global memory in bytes (PyCUDA's `Device.total_memory()`)
  *
@@ -641,7 +644,7 @@ gcuda_device_get_total_memory (GCudaDevice *self)
 
 /**
  * gcuda_device_get_multiprocessor_count:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the number of multiprocessors
  *
@@ -656,7 +659,7 @@ gcuda_device_get_multiprocessor_count (GCudaDevice *self)
 
 /**
  * gcuda_device_get_max_threads_per_block:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the largest number of threads in a block
  *
@@ -671,7 +674,7 @@ gcuda_device_get_max_threads_per_block (GCudaDevice *self)
 
 /**
  * gcuda_device_get_warp_size:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the warp size in threads
  *
@@ -686,7 +689,7 @@ gcuda_device_get_warp_size (GCudaDevice *self)
 
 /**
  * gcuda_device_get_compute_mode:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
  * Returns: the compute mode
  *
@@ -701,14 +704,15 @@ gcuda_device_get_compute_mode (GCudaDevice *self)
 
 /**
  * gcuda_device_get_attribute:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @attribute: the attribute to read
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Reads one device attribute (PyCUDA's `Device.get_attribute()`). A value
- * that is not a #GCudaDeviceAttribute is %GCUDA_ERROR_INVALID_ARGUMENT; an
- * attribute this driver does not know is the driver's
- * %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ * Reads one device attribute (PyCUDA's `Device.get_attribute()`). A value that
+ * is not a [enum@GCuda.DeviceAttribute] is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; an attribute this driver
+ * does not know is the driver's
+ * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError].
  *
  * Returns: the value, or 0 with @error set
  *
@@ -748,8 +752,8 @@ gcuda_device_get_attribute (GCudaDevice          *self,
 
 /**
  * gcuda_device_get_attributes:
- * @self: a #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Every attribute the driver reports for this device, by name (PyCUDA's
  * `Device.get_attributes()`). Names are the lower-case attribute names, such
@@ -800,13 +804,13 @@ gcuda_device_get_attributes (GCudaDevice  *self,
 
 /**
  * gcuda_device_can_access_peer:
- * @self: a #GCudaDevice
- * @peer: another #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @peer: another [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Whether contexts on @self can access memory of @peer directly (PyCUDA's
  * `Device.can_access_peer()`). A device is never its own peer: asking about
- * @self itself is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * @self itself is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE if peer access is possible
  *
@@ -844,8 +848,8 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
 
 /**
  * gcuda_device_get_primary_context:
- * @self: a #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device's primary context: the one the CUDA runtime, PyTorch and CuPy
  * share (PyCUDA's `Device.retain_primary_context()`). It is retained while
@@ -906,9 +910,9 @@ check_context_flags (GCudaContextFlags   flags,
 
 /**
  * gcuda_device_set_primary_context_flags:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: the flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets the flags the primary context is (or will be) created with.
  *
@@ -932,10 +936,10 @@ gcuda_device_set_primary_context_flags (GCudaDevice        *self,
 
 /**
  * gcuda_device_get_primary_context_state:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: (out) (optional): return location for the primary context's flags
  * @active: (out) (optional): return location for whether it is active
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The state of the device's primary context, whoever retained it.
  *
@@ -969,17 +973,17 @@ gcuda_device_get_primary_context_state (GCudaDevice        *self,
 
 /**
  * gcuda_device_create_context:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: creation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a dedicated context on the device (PyCUDA's `Device.make_context()`,
  * without its side effect: the new context is not left current on the
  * calling thread, and none needs to be). It is destroyed when the last
- * reference goes, or by gcuda_context_destroy().
+ * reference goes, or by [method@GCuda.Context.destroy].
  *
  * Most programs want the primary context instead
- * (gcuda_device_get_primary_context()).
+ * ([method@GCuda.Device.get_primary_context]).
  *
  * Returns: (transfer full): the new context, or %NULL with @error set
  *
@@ -1008,8 +1012,8 @@ gcuda_device_create_context (GCudaDevice        *self,
 
 /**
  * gcuda_device_equal:
- * @self: a #GCudaDevice
- * @other: another #GCudaDevice
+ * @self: a [class@GCuda.Device]
+ * @other: another [class@GCuda.Device]
  *
  * Whether two objects are the same device.
  *
@@ -1028,9 +1032,9 @@ gcuda_device_equal (GCudaDevice *self,
 
 /**
  * gcuda_device_hash:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
- * A hash consistent with gcuda_device_equal().
+ * A hash consistent with [method@GCuda.Device.equal].
  *
  * Returns: the hash
  *

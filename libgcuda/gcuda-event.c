@@ -15,9 +15,9 @@
  * A CUDA event (PyCUDA's `Event`): a marker in a stream, used to wait for
  * work, to order streams and to time GPU work.
  *
- * gcuda_event_record() and gcuda_event_synchronize() return the event, so
- * calls chain as in PyCUDA: `end.record(stream).synchronize()`.
- * gcuda_event_wait_async() waits without blocking a thread.
+ * [method@GCuda.Event.record] and [method@GCuda.Event.synchronize] return the
+ * event, so calls chain as in PyCUDA: `end.record(stream).synchronize()`.
+ * [method@GCuda.Event.wait_async] waits without blocking a thread.
  *
  * An event holds a reference to its context and may be used from any thread.
  *
@@ -134,10 +134,11 @@ event_check (GCudaEvent  *self,
  * gcuda_event_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @flags: creation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Creates an event (PyCUDA's `Event(flags)`). %GCUDA_EVENT_FLAGS_INTERPROCESS
- * needs %GCUDA_EVENT_FLAGS_DISABLE_TIMING too.
+ * Creates an event (PyCUDA's `Event(flags)`).
+ * [GCUDA_EVENT_FLAGS_INTERPROCESS][flags@GCuda.EventFlags] needs
+ * [GCUDA_EVENT_FLAGS_DISABLE_TIMING][flags@GCuda.EventFlags] too.
  *
  * Returns: (transfer full): the new event, or %NULL with @error set
  *
@@ -187,12 +188,12 @@ gcuda_event_new (GCudaContext     *context,
 /**
  * gcuda_event_new_from_ipc_handle:
  * @context: (nullable): the context, or %NULL for the default context
- * @handle: a handle from gcuda_event_get_ipc_handle() in another process
- * @error: return location for a #GError
+ * @handle: a handle from [method@GCuda.Event.get_ipc_handle] in another process
+ * @error: return location for a [struct@GLib.Error]
  *
  * Opens an event shared by another process (PyCUDA's
  * `Event.from_ipc_handle()`). A handle of the wrong size is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the event, or %NULL with @error set
  *
@@ -231,7 +232,7 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
 
 /**
  * gcuda_event_get_context:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  *
  * Returns: (transfer none): the event's context
  *
@@ -246,7 +247,7 @@ gcuda_event_get_context (GCudaEvent *self)
 
 /**
  * gcuda_event_get_flags:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  *
  * Returns: the creation flags
  *
@@ -261,7 +262,7 @@ gcuda_event_get_flags (GCudaEvent *self)
 
 /**
  * gcuda_event_get_handle:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  *
  * The driver's `CUevent` as an integer, for other CUDA libraries.
  *
@@ -278,13 +279,13 @@ gcuda_event_get_handle (GCudaEvent *self)
 
 /**
  * gcuda_event_record:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records the event in @stream: it completes when the work queued on the
  * stream before it has finished. The stream must be in the event's context
- * (%GCUDA_ERROR_CONTEXT_MISMATCH otherwise).
+ * ([GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error] otherwise).
  *
  * Returns: (transfer none) (nullable): @self, for chaining, or %NULL with
  *   @error set
@@ -322,8 +323,8 @@ gcuda_event_record (GCudaEvent   *self,
 
 /**
  * gcuda_event_synchronize:
- * @self: a #GCudaEvent
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Blocks until the event has completed. An event never recorded completes
  * at once.
@@ -351,8 +352,8 @@ gcuda_event_synchronize (GCudaEvent  *self,
 
 /**
  * gcuda_event_query:
- * @self: a #GCudaEvent
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Whether the event has completed. Not yet completed is %FALSE, not an error.
  *
@@ -409,13 +410,15 @@ check_timing (GCudaEvent  *event,
  * gcuda_event_elapsed:
  * @start: the event at the start
  * @end: the event at the end
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The time between two completed events, in milliseconds (about 0.5 µs
- * resolution). Events with %GCUDA_EVENT_FLAGS_DISABLE_TIMING, never
- * recorded, or from different contexts are %GCUDA_ERROR_INVALID_ARGUMENT
- * or %GCUDA_ERROR_CONTEXT_MISMATCH; an event not reached yet is the driver's
- * %GCUDA_DRIVER_ERROR_NOT_READY.
+ * resolution). Events with
+ * [GCUDA_EVENT_FLAGS_DISABLE_TIMING][flags@GCuda.EventFlags], never recorded,
+ * or from different contexts are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]; an event not reached yet
+ * is the driver's [GCUDA_DRIVER_ERROR_NOT_READY][error@GCuda.DriverError].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -450,10 +453,10 @@ gcuda_event_elapsed (GCudaEvent  *start,
  * gcuda_event_time_since:
  * @self: the later event
  * @start: the earlier event
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Milliseconds from @start to @self (PyCUDA's `Event.time_since()`), see
- * gcuda_event_elapsed().
+ * [method@GCuda.Event.elapsed].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -472,10 +475,10 @@ gcuda_event_time_since (GCudaEvent  *self,
  * gcuda_event_time_till:
  * @self: the earlier event
  * @end: the later event
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Milliseconds from @self to @end (PyCUDA's `Event.time_till()`), see
- * gcuda_event_elapsed().
+ * [method@GCuda.Event.elapsed].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -492,10 +495,11 @@ gcuda_event_time_till (GCudaEvent  *self,
 
 /**
  * gcuda_event_get_ipc_handle:
- * @self: a #GCudaEvent created with %GCUDA_EVENT_FLAGS_INTERPROCESS
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event] created with
+ *   [GCUDA_EVENT_FLAGS_INTERPROCESS][flags@GCuda.EventFlags]
+ * @error: return location for a [struct@GLib.Error]
  *
- * A handle another process can open with gcuda_event_new_from_ipc_handle()
+ * A handle another process can open with [ctor@GCuda.Event.new_from_ipc_handle]
  * (PyCUDA's `Event.ipc_handle()`).
  *
  * Returns: (transfer full): the handle, or %NULL with @error set
@@ -529,15 +533,15 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
 
 /**
  * gcuda_event_wait_async:
- * @self: a #GCudaEvent
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@GCuda.Event]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the event has completed
  * @user_data: data for @callback
  *
  * Waits, without blocking any thread, until the event (as last recorded) has
  * completed. @callback runs in the thread-default main context of the
  * calling thread. Cancelling completes the task at once with
- * %G_IO_ERROR_CANCELLED.
+ * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum].
  *
  * Since: 1.0
  */
@@ -564,11 +568,11 @@ gcuda_event_wait_async (GCudaEvent          *self,
 
 /**
  * gcuda_event_wait_finish:
- * @self: a #GCudaEvent
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_event_wait_async().
+ * Finishes [method@GCuda.Event.wait_async].
  *
  * Returns: %TRUE once the event has completed
  *

@@ -10,10 +10,11 @@
 /**
  * GCudaGraphExec:
  *
- * An executable graph, made by gcuda_graph_instantiate(): gcuda_graph_exec_launch()
- * queues all of the graph's work on a stream in one call. Its parameters
- * (kernel arguments, copy addresses) can be replaced by those of a graph with
- * the same shape (gcuda_graph_exec_update()) without instantiating again.
+ * An executable graph, made by [method@GCuda.Graph.instantiate]:
+ * [method@GCuda.GraphExec.launch] queues all of the graph's work on a stream in
+ * one call. Its parameters (kernel arguments, copy addresses) can be replaced
+ * by those of a graph with the same shape ([method@GCuda.GraphExec.update])
+ * without instantiating again.
  *
  * Since: 1.0
  */
@@ -111,7 +112,7 @@ _gcuda_graph_exec_new_for_handle (GCudaContext *context,
 
 /**
  * gcuda_graph_exec_get_context:
- * @self: a #GCudaGraphExec
+ * @self: a [class@GCuda.GraphExec]
  *
  * Returns: (transfer none): the context the graph runs in
  *
@@ -126,9 +127,9 @@ gcuda_graph_exec_get_context (GCudaGraphExec *self)
 
 /**
  * gcuda_graph_exec_launch:
- * @self: a #GCudaGraphExec
+ * @self: a [class@GCuda.GraphExec]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues the graph's work on @stream, after the stream's earlier work. A
  * launch waits for the previous launch of the same executable graph.
@@ -187,15 +188,16 @@ update_result_reason (CUgraphExecUpdateResult result)
 
 /**
  * gcuda_graph_exec_update:
- * @self: a #GCudaGraphExec
+ * @self: a [class@GCuda.GraphExec]
  * @graph: a graph of the same shape (say, the same work captured again with
  *   other arguments)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces the executable graph's parameters with @graph's
  * (`cuGraphExecUpdate`), much cheaper than instantiating @graph. A graph of
- * another shape is %GCUDA_DRIVER_ERROR_GRAPH_EXEC_UPDATE_FAILURE, saying
- * what differs; the executable graph is then unchanged and still usable.
+ * another shape is
+ * [GCUDA_DRIVER_ERROR_GRAPH_EXEC_UPDATE_FAILURE][error@GCuda.DriverError],
+ * saying what differs; the executable graph is then unchanged and still usable.
  *
  * Returns: %TRUE if the update was applied
  *

@@ -11,9 +11,9 @@
  * GCudaGraph:
  *
  * A CUDA graph: work recorded once by capturing a stream
- * (gcuda_stream_begin_capture(), gcuda_stream_end_capture()) and replayed
- * many times with little launch cost once instantiated
- * (gcuda_graph_instantiate(), gcuda_graph_exec_launch()).
+ * ([method@GCuda.Stream.begin_capture], [method@GCuda.Stream.end_capture]) and
+ * replayed many times with little launch cost once instantiated
+ * ([method@GCuda.Graph.instantiate], [method@GCuda.GraphExec.launch]).
  *
  * The graph holds its context. Usable from any thread, but the driver does
  * not allow one graph to be used by two threads at the same time.
@@ -117,7 +117,7 @@ _gcuda_graph_get_handle (GCudaGraph *graph)
 
 /**
  * gcuda_graph_get_context:
- * @self: a #GCudaGraph
+ * @self: a [class@GCuda.Graph]
  *
  * Returns: (transfer none): the graph's context
  *
@@ -132,8 +132,8 @@ gcuda_graph_get_context (GCudaGraph *self)
 
 /**
  * gcuda_graph_get_node_count:
- * @self: a #GCudaGraph
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Graph]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Returns: how many operations (kernels, copies, memsets, …) the graph
  *   holds; 0 with @error set on failure
@@ -155,11 +155,11 @@ gcuda_graph_get_node_count (GCudaGraph  *self,
 
 /**
  * gcuda_graph_instantiate:
- * @self: a #GCudaGraph
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Graph]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Turns the graph into an executable graph (`cuGraphInstantiate`), which
- * gcuda_graph_exec_launch() runs. The graph may be changed or dropped
+ * [method@GCuda.GraphExec.launch] runs. The graph may be changed or dropped
  * afterwards; the executable graph does not depend on it.
  *
  * Returns: (transfer full): the executable graph, or %NULL with @error set
@@ -186,9 +186,9 @@ gcuda_graph_instantiate (GCudaGraph  *self,
 
 /**
  * gcuda_graph_write_dot:
- * @self: a #GCudaGraph
+ * @self: a [class@GCuda.Graph]
  * @path: (type filename): the file to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Writes the graph in Graphviz's DOT language, with each node's parameters
  * (`cuGraphDebugDotPrint`), for debugging.

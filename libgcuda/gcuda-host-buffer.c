@@ -19,12 +19,13 @@
  * with a chosen alignment (`aligned_empty()`), or existing memory
  * page-locked in place (`register_host_memory()`).
  *
- * Copies between page-locked memory and a #GCudaBuffer on a stream are
- * truly asynchronous. The memory is released (or unregistered) when the
- * last reference goes, or at once with gcuda_host_buffer_free(); after that
- * every use is %GCUDA_ERROR_FREED. Languages without pointers read and
- * write it with gcuda_host_buffer_read() and gcuda_host_buffer_write(); the
- * Python override maps it as a numpy array.
+ * Copies between page-locked memory and a [class@GCuda.Buffer] on a stream are
+ * truly asynchronous. The memory is released (or unregistered) when the last
+ * reference goes, or at once with [method@GCuda.HostBuffer.free]; after that
+ * every use is [GCUDA_ERROR_FREED][error@GCuda.Error]. Languages without
+ * pointers read and write it with [method@GCuda.HostBuffer.read] and
+ * [method@GCuda.HostBuffer.write]; the Python override maps it as a numpy
+ * array.
  *
  * Since: 1.0
  */
@@ -176,8 +177,8 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   /**
    * GCudaHostBuffer:flags:
    *
-   * The #GCudaHostAllocFlags or #GCudaHostRegisterFlags the memory was
-   * made with (PyCUDA's `get_flags()`); 0 for aligned memory.
+   * The [flags@GCuda.HostAllocFlags] or [flags@GCuda.HostRegisterFlags] the
+   * memory was made with (PyCUDA's `get_flags()`); 0 for aligned memory.
    *
    * Since: 1.0
    */
@@ -241,7 +242,7 @@ check_size (guint64   size,
  * @context: (nullable): the context, or %NULL for the default context
  * @size: the size in bytes, at least 1
  * @flags: allocation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates page-locked host memory (PyCUDA's `pagelocked_empty()`).
  *
@@ -280,11 +281,11 @@ gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
  * gcuda_host_buffer_new_aligned:
  * @size: the size in bytes, at least 1
  * @alignment: the alignment in bytes, a power of two (0 for the page size)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Allocates ordinary host memory at an address that is a multiple of
- * @alignment (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned
- * memory can later be page-locked in place with gcuda_host_buffer_register().
+ * Allocates ordinary host memory at an address that is a multiple of @alignment
+ * (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned memory can later
+ * be page-locked in place with [func@GCuda.HostBuffer.register].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -323,13 +324,13 @@ gcuda_host_buffer_new_aligned (guint64   size,
  * @address: the page-aligned start of existing host memory
  * @size: the size in bytes, at least 1
  * @flags: registration flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Page-locks existing host memory in place (PyCUDA's
- * `register_host_memory()`), until gcuda_host_buffer_unregister() or the
+ * `register_host_memory()`), until [method@GCuda.HostBuffer.unregister] or the
  * last reference goes. The memory stays the caller's: it must outlive the
  * returned buffer. An address that is not page-aligned is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -426,7 +427,7 @@ host_buffer_check_range (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_get_context:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: (transfer none) (nullable): the context, %NULL for aligned memory
  *
@@ -441,7 +442,7 @@ gcuda_host_buffer_get_context (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_get_address:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: the host address of the first byte
  *
@@ -456,7 +457,7 @@ gcuda_host_buffer_get_address (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_get_size:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: the size in bytes
  *
@@ -471,7 +472,7 @@ gcuda_host_buffer_get_size (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_get_kind:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: where the memory comes from
  *
@@ -486,9 +487,9 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_get_flags:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
- * Returns: the flags, see #GCudaHostBuffer:flags
+ * Returns: the flags, see [property@GCuda.HostBuffer:flags]
  *
  * Since: 1.0
  */
@@ -502,11 +503,11 @@ gcuda_host_buffer_get_flags (GCudaHostBuffer *self)
 /**
  * gcuda_host_buffer_get_device_address:
  * @self: page-locked memory allocated or registered with DEVICEMAP
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The address kernels use to reach this host memory (PyCUDA's
  * `get_device_pointer()`). Memory not mapped into the device address space
- * is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: the device address, or 0 with @error set
  *
@@ -538,7 +539,7 @@ gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_is_freed:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: %TRUE once the memory was freed or unregistered
  *
@@ -553,16 +554,16 @@ gcuda_host_buffer_is_freed (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_free:
- * @self: a #GCudaHostBuffer
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostBuffer]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Releases the memory now (or unregisters registered memory, which stays
  * the caller's); a pooled buffer goes back to its pool. Any later use is
- * %GCUDA_ERROR_FREED.
+ * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
- * Freeing the same buffer twice is %GCUDA_ERROR_FREED, as in PyCUDA: it
- * points at a mistake in the caller's bookkeeping, which the second call
- * must not hide. Nothing is released twice.
+ * Freeing the same buffer twice is [GCUDA_ERROR_FREED][error@GCuda.Error], as
+ * in PyCUDA: it points at a mistake in the caller's bookkeeping, which the
+ * second call must not hide. Nothing is released twice.
  *
  * Returns: %TRUE if the memory was released, %FALSE with @error set if
  *   it had been freed already
@@ -590,12 +591,12 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_unregister:
- * @self: memory page-locked with gcuda_host_buffer_register()
- * @error: return location for a #GError
+ * @self: memory page-locked with [func@GCuda.HostBuffer.register]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Undoes gcuda_host_buffer_register() (PyCUDA's `unregister()`); the
+ * Undoes [func@GCuda.HostBuffer.register] (PyCUDA's `unregister()`); the
  * memory stays the caller's, the buffer is retired. Other kinds of host
- * buffer are %GCUDA_ERROR_INVALID_ARGUMENT.
+ * buffer are [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -618,10 +619,10 @@ gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_read:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  * @offset: where to read, in bytes from the start
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A copy of part of the memory, for languages without pointers.
  *
@@ -642,10 +643,10 @@ gcuda_host_buffer_read (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_write:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  * @offset: where to write, in bytes from the start
  * @bytes: the bytes to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies @bytes into the memory, for languages without pointers.
  *

@@ -12,14 +12,14 @@
  * GCudaHostMemoryPool:
  *
  * A pool of page-locked host memory blocks (PyCUDA's
- * `PageLockedMemoryPool`): #GCudaMemoryPool's bins, counters, reuse and
+ * `PageLockedMemoryPool`): [class@GCuda.MemoryPool]'s bins, counters, reuse and
  * out-of-memory handling for memory from `cuMemHostAlloc`, which is much
  * slower to allocate than ordinary memory.
  *
- * gcuda_host_memory_pool_allocate() returns an ordinary page-locked
- * #GCudaHostBuffer with the pool's #GCudaHostMemoryPool:flags;
- * gcuda_host_buffer_free(), or its last reference going, gives the block
- * back to the pool.
+ * [method@GCuda.HostMemoryPool.allocate] returns an ordinary page-locked
+ * [class@GCuda.HostBuffer] with the pool's
+ * [property@GCuda.HostMemoryPool:flags]; [method@GCuda.HostBuffer.free], or its
+ * last reference going, gives the block back to the pool.
  *
  * A pool may be used from any thread. It holds its context, and each of its
  * buffers holds the pool, so objects may be dropped in any order.
@@ -163,7 +163,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
   /**
    * GCudaHostMemoryPool:flags:
    *
-   * The #GCudaHostAllocFlags every block is allocated with.
+   * The [flags@GCuda.HostAllocFlags] every block is allocated with.
    *
    * Since: 1.0
    */
@@ -209,7 +209,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    *
    * The most bytes the pool keeps for reuse; blocks given back beyond it
    * go back to the driver, and lowering it frees held blocks, largest
-   * first. The default, %G_MAXUINT64, keeps everything.
+   * first. The default, [const@GLib.MAXUINT64], keeps everything.
    *
    * Since: 1.0
    */
@@ -268,20 +268,21 @@ check_pool (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_allocate:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  * @size: the size in bytes, at least 1
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A page-locked buffer of @size bytes from the pool (PyCUDA's
- * `PageLockedMemoryPool.allocate()`): a held block of the size's bin if
- * there is one, else a new block of gcuda_memory_pool_alloc_size() bytes.
- * The buffer's #GCudaHostBuffer:size is @size; freeing the buffer gives
+ * `PageLockedMemoryPool.allocate()`): a held block of the size's bin if there
+ * is one, else a new block of [func@GCuda.MemoryPool.alloc_size] bytes. The
+ * buffer's [property@GCuda.HostBuffer:size] is @size; freeing the buffer gives
  * the block back to the pool.
  *
- * 0 bytes, and unknown #GCudaHostMemoryPool:flags, are
- * %GCUDA_ERROR_INVALID_ARGUMENT; running out of page-locked memory even
- * after the held blocks were freed is %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY; a
- * destroyed context is %GCUDA_ERROR_CONTEXT_DESTROYED.
+ * 0 bytes, and unknown [property@GCuda.HostMemoryPool:flags], are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; running out of page-locked
+ * memory even after the held blocks were freed is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError]; a destroyed
+ * context is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -307,15 +308,15 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_allocate_address:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  * @size: the size in bytes, at least 1
  * @address: (out): return location for the block's host address
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_host_memory_pool_allocate() without a #GCudaHostBuffer: a block's
- * host address, for C code that allocates in a hot loop (see
- * gcuda_memory_pool_allocate_address()). Give it back with
- * gcuda_host_memory_pool_free_address(); finalizing the pool releases the
+ * [method@GCuda.HostMemoryPool.allocate] without a [class@GCuda.HostBuffer]: a
+ * block's host address, for C code that allocates in a hot loop (see
+ * [method@GCuda.MemoryPool.allocate_address]). Give it back with
+ * [method@GCuda.HostMemoryPool.free_address]; finalizing the pool releases the
  * blocks still handed out this way.
  *
  * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
@@ -338,13 +339,13 @@ gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_free_address:
- * @self: a #GCudaHostMemoryPool
- * @address: a host address from gcuda_host_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @address: a host address from [method@GCuda.HostMemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Gives a block handed out by gcuda_host_memory_pool_allocate_address()
+ * Gives a block handed out by [method@GCuda.HostMemoryPool.allocate_address]
  * back to the pool. Any other address, or a block given back already, is
- * %GCUDA_ERROR_INVALID_ARGUMENT, and nothing changes.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing changes.
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
@@ -361,14 +362,15 @@ gcuda_host_memory_pool_free_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_adopt_address:
- * @self: a #GCudaHostMemoryPool
- * @address: a host address from gcuda_host_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @address: a host address from [method@GCuda.HostMemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Turns a block handed out by address into an ordinary pooled
- * #GCudaHostBuffer, as gcuda_host_memory_pool_allocate() returns (see
- * gcuda_memory_pool_adopt_address()): the buffer owns the block from now
- * on. Any other address is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [class@GCuda.HostBuffer], as [method@GCuda.HostMemoryPool.allocate] returns
+ * (see [method@GCuda.MemoryPool.adopt_address]): the buffer owns the block from
+ * now on. Any other address is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the host buffer, or %NULL with @error set
  *
@@ -392,7 +394,7 @@ gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_free_held:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Gives every block the pool holds back to the driver (PyCUDA's
  * `free_held()`). Blocks in use are not affected.
@@ -408,7 +410,7 @@ gcuda_host_memory_pool_free_held (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_stop_holding:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Frees the held blocks, and from now on gives blocks back to the driver
  * as soon as they are freed (PyCUDA's `stop_holding()`).
@@ -424,9 +426,10 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_context:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: (transfer none) (nullable): the context, see #GCudaHostMemoryPool:context
+ * Returns: (transfer none) (nullable): the context, see
+ *   [property@GCuda.HostMemoryPool:context]
  *
  * Since: 1.0
  */
@@ -439,9 +442,9 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_flags:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the #GCudaHostAllocFlags of the blocks
+ * Returns: the [flags@GCuda.HostAllocFlags] of the blocks
  *
  * Since: 1.0
  */
@@ -454,7 +457,7 @@ gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_held_blocks:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the number of blocks held for reuse
  *
@@ -469,7 +472,7 @@ gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_active_blocks:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the number of blocks in use
  *
@@ -484,9 +487,10 @@ gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_managed_bytes:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the bytes allocated from the driver, see #GCudaHostMemoryPool:managed-bytes
+ * Returns: the bytes allocated from the driver, see
+ *   [property@GCuda.HostMemoryPool:managed-bytes]
  *
  * Since: 1.0
  */
@@ -499,7 +503,7 @@ gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_active_bytes:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the bytes requested by the allocations in use
  *
@@ -514,9 +518,10 @@ gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_get_max_held_bytes:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the cap on held bytes, see #GCudaHostMemoryPool:max-held-bytes
+ * Returns: the cap on held bytes, see
+ *   [property@GCuda.HostMemoryPool:max-held-bytes]
  *
  * Since: 1.0
  */
@@ -529,11 +534,12 @@ gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_set_max_held_bytes:
- * @self: a #GCudaHostMemoryPool
- * @max_held_bytes: the most bytes to keep for reuse; %G_MAXUINT64 for no cap
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @max_held_bytes: the most bytes to keep for reuse; [const@GLib.MAXUINT64] for
+ *   no cap
  *
- * Sets #GCudaHostMemoryPool:max-held-bytes, freeing held blocks (largest
- * first) until the pool holds no more than that.
+ * Sets [property@GCuda.HostMemoryPool:max-held-bytes], freeing held blocks
+ * (largest first) until the pool holds no more than that.
  *
  * Since: 1.0
  */

@@ -10,8 +10,8 @@
 /**
  * GCudaJitOptions:
  *
- * Options for the driver's JIT compiler, used when PTX is loaded into a
- * module (gcuda_module_new_from_data()) or linked (#GCudaLinker): the
+ * Options for the driver's JIT compiler, used when PTX is loaded into a module
+ * ([ctor@GCuda.Module.new_from_data]) or linked ([class@GCuda.Linker]): the
  * `options` of PyCUDA's `module_from_buffer()`. The logs the JIT writes are
  * properties of the module or linker.
  *
@@ -231,18 +231,18 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
 
 /**
  * gcuda_jit_options_get_max_registers:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:max-registers limit, 0 for none
+ * Returns: the [property@GCuda.JitOptions:max-registers] limit, 0 for none
  *
  * Since: 1.0
  */
 /**
  * gcuda_jit_options_set_max_registers:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @max_registers: the most registers per thread (at most 255), 0 for the JIT's choice
  *
- * Sets #GCudaJitOptions:max-registers.
+ * Sets [property@GCuda.JitOptions:max-registers].
  *
  * Since: 1.0
  */
@@ -250,18 +250,19 @@ GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, va
 
 /**
  * gcuda_jit_options_get_optimization_level:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:optimization-level, -1 for the default
+ * Returns: the [property@GCuda.JitOptions:optimization-level], -1 for the
+ *   default
  *
  * Since: 1.0
  */
 /**
  * gcuda_jit_options_set_optimization_level:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @level: 0 to 4, or -1 for the driver's default
  *
- * Sets #GCudaJitOptions:optimization-level.
+ * Sets [property@GCuda.JitOptions:optimization-level].
  *
  * Since: 1.0
  */
@@ -270,18 +271,19 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
 
 /**
  * gcuda_jit_options_get_threads_per_block:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:threads-per-block constraint, 0 for none
+ * Returns: the [property@GCuda.JitOptions:threads-per-block] constraint, 0 for
+ *   none
  *
  * Since: 1.0
  */
 /**
  * gcuda_jit_options_set_threads_per_block:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @threads: threads per block to compile for (at most 1024), 0 for none
  *
- * Sets #GCudaJitOptions:threads-per-block.
+ * Sets [property@GCuda.JitOptions:threads-per-block].
  *
  * Since: 1.0
  */
@@ -290,7 +292,7 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
 
 /**
  * gcuda_jit_options_get_generate_debug_info:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether debug information is generated
  *
@@ -298,10 +300,10 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
  */
 /**
  * gcuda_jit_options_set_generate_debug_info:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate debug information
  *
- * Sets #GCudaJitOptions:generate-debug-info.
+ * Sets [property@GCuda.JitOptions:generate-debug-info].
  *
  * Since: 1.0
  */
@@ -310,7 +312,7 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
 
 /**
  * gcuda_jit_options_get_generate_line_info:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether line-number information is generated
  *
@@ -318,10 +320,10 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
  */
 /**
  * gcuda_jit_options_set_generate_line_info:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate line-number information
  *
- * Sets #GCudaJitOptions:generate-line-info.
+ * Sets [property@GCuda.JitOptions:generate-line-info].
  *
  * Since: 1.0
  */
@@ -330,7 +332,7 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
 
 /**
  * gcuda_jit_options_get_log_verbose:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether the information log is verbose
  *
@@ -338,10 +340,10 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
  */
 /**
  * gcuda_jit_options_set_log_verbose:
- * @self: a #GCudaJitOptions
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether the information log is verbose
  *
- * Sets #GCudaJitOptions:log-verbose.
+ * Sets [property@GCuda.JitOptions:log-verbose].
  *
  * Since: 1.0
  */

@@ -11,11 +11,11 @@
  * GCudaLaunchConfig:
  *
  * A kernel launch's shape and attributes for
- * gcuda_function_launch_with_config(): grid, block, dynamic shared memory
- * and stream like gcuda_function_launch(), plus what only
- * `cuLaunchKernelEx` offers: cooperative launches (the whole grid resident
- * at once, so `cooperative_groups::this_grid().sync()` works) and thread
- * block clusters (compute capability 9.0 and later).
+ * [method@GCuda.Function.launch_with_config]: grid, block, dynamic shared
+ * memory and stream like [method@GCuda.Function.launch], plus what only
+ * `cuLaunchKernelEx` offers: cooperative launches (the whole grid resident at
+ * once, so `cooperative_groups::this_grid().sync()` works) and thread block
+ * clusters (compute capability 9.0 and later).
  *
  * A configuration can be reused for any number of launches; it starts as
  * one block of one thread on the legacy default stream.
@@ -139,9 +139,10 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
    * GCudaLaunchConfig:cooperative:
    *
    * Whether the launch is cooperative: all blocks run at once and may
-   * synchronize with each other. The grid must fit on the device at once
-   * (see gcuda_function_get_max_active_blocks_per_multiprocessor()), or
-   * the launch fails with %GCUDA_DRIVER_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+   * synchronize with each other. The grid must fit on the device at once (see
+   * [method@GCuda.Function.get_max_active_blocks_per_multiprocessor]), or the
+   * launch fails with
+   * [GCUDA_DRIVER_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE][error@GCuda.DriverError].
    *
    * Since: 1.0
    */
@@ -192,7 +193,7 @@ get3 (const guint v[3], guint *x, guint *y, guint *z)
 
 /**
  * gcuda_launch_config_set_grid:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: blocks in x
  * @y: blocks in y
  * @z: blocks in z
@@ -214,7 +215,7 @@ gcuda_launch_config_set_grid (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_grid:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): blocks in x
  * @y: (out) (optional): blocks in y
  * @z: (out) (optional): blocks in z
@@ -235,7 +236,7 @@ gcuda_launch_config_get_grid (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_set_block:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: threads per block in x
  * @y: threads per block in y
  * @z: threads per block in z
@@ -256,7 +257,7 @@ gcuda_launch_config_set_block (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_block:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): threads per block in x
  * @y: (out) (optional): threads per block in y
  * @z: (out) (optional): threads per block in z
@@ -277,7 +278,7 @@ gcuda_launch_config_get_block (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_set_cluster:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: blocks per cluster in x
  * @y: blocks per cluster in y
  * @z: blocks per cluster in z
@@ -301,7 +302,7 @@ gcuda_launch_config_set_cluster (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_cluster:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): blocks per cluster in x
  * @y: (out) (optional): blocks per cluster in y
  * @z: (out) (optional): blocks per cluster in z
@@ -322,10 +323,10 @@ gcuda_launch_config_get_cluster (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_set_shared_bytes:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @bytes: dynamic shared memory per block
  *
- * Sets #GCudaLaunchConfig:shared-bytes.
+ * Sets [property@GCuda.LaunchConfig:shared-bytes].
  *
  * Since: 1.0
  */
@@ -342,7 +343,7 @@ gcuda_launch_config_set_shared_bytes (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_shared_bytes:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: the dynamic shared memory per block
  *
@@ -357,10 +358,10 @@ gcuda_launch_config_get_shared_bytes (GCudaLaunchConfig *self)
 
 /**
  * gcuda_launch_config_set_stream:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
  *
- * Sets #GCudaLaunchConfig:stream.
+ * Sets [property@GCuda.LaunchConfig:stream].
  *
  * Since: 1.0
  */
@@ -376,7 +377,7 @@ gcuda_launch_config_set_stream (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_stream:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: (transfer none) (nullable): the stream, %NULL for the legacy
  *   default stream
@@ -392,10 +393,10 @@ gcuda_launch_config_get_stream (GCudaLaunchConfig *self)
 
 /**
  * gcuda_launch_config_set_cooperative:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @cooperative: whether the launch is cooperative
  *
- * Sets #GCudaLaunchConfig:cooperative.
+ * Sets [property@GCuda.LaunchConfig:cooperative].
  *
  * Since: 1.0
  */
@@ -413,7 +414,7 @@ gcuda_launch_config_set_cooperative (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_cooperative:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: whether the launch is cooperative
  *

@@ -140,7 +140,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
    * GCudaLinker:error-log:
    *
    * The JIT linker's error log so far, possibly empty. Failing calls put it
-   * in their #GError too.
+   * in their [struct@GLib.Error] too.
    *
    * Since: 1.0
    */
@@ -159,7 +159,7 @@ gcuda_linker_init (GCudaLinker *self)
  * gcuda_linker_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @options: (nullable): options for the JIT compiler and linker, or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Returns: (transfer full): a linker without inputs, or %NULL with @error set
  *
@@ -193,7 +193,7 @@ gcuda_linker_new (GCudaContext     *context,
 
 /**
  * gcuda_linker_get_context:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  *
  * Returns: (transfer none): the linker's context
  *
@@ -264,16 +264,17 @@ valid_type (GCudaLinkInputType  type,
 
 /**
  * gcuda_linker_add_data:
- * @self: a #GCudaLinker
- * @type: what @data is, or %GCUDA_LINK_INPUT_TYPE_AUTO to recognize it
+ * @self: a [class@GCuda.Linker]
+ * @type: what @data is, or
+ *   [GCUDA_LINK_INPUT_TYPE_AUTO][enum@GCuda.LinkInputType] to recognize it
  * @data: the device code
  * @name: (nullable): a name for the logs, or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Adds device code from memory (PyCUDA's `DynamicModule.add_data()`).
- * PTX need not be NUL-terminated. Data that is not device code is
- * %GCUDA_ERROR_INVALID_ARGUMENT or the driver's error with the linker's
- * log.
+ * Adds device code from memory (PyCUDA's `DynamicModule.add_data()`). PTX need
+ * not be NUL-terminated. Data that is not device code is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or the driver's error with
+ * the linker's log.
  *
  * Returns: %TRUE if the input was added
  *
@@ -351,14 +352,15 @@ type_from_file_name (const char *path)
 
 /**
  * gcuda_linker_add_file:
- * @self: a #GCudaLinker
- * @type: what the file holds, or %GCUDA_LINK_INPUT_TYPE_AUTO to go by its
+ * @self: a [class@GCuda.Linker]
+ * @type: what the file holds, or
+ *   [GCUDA_LINK_INPUT_TYPE_AUTO][enum@GCuda.LinkInputType] to go by its
  *   extension (`.ptx`, `.cubin`, `.fatbin`, `.o`, `.a`)
  * @path: (type filename): the file
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds device code from a file (PyCUDA's `DynamicModule.add_file()`). A
- * missing file is %G_FILE_ERROR_NOENT.
+ * missing file is [G_FILE_ERROR_NOENT][error@GLib.FileError].
  *
  * Returns: %TRUE if the input was added
  *
@@ -406,10 +408,10 @@ gcuda_linker_add_file (GCudaLinker         *self,
 
 /**
  * gcuda_linker_add_program:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @program: a program compiled with relocatable device code
  *   (`-rdc=true`) when other inputs call into it or it into them
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds a compiled program's PTX or cubin.
  *
@@ -437,11 +439,11 @@ gcuda_linker_add_program (GCudaLinker   *self,
 
 /**
  * gcuda_linker_add_source:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @compiler: (nullable): the compiler whose settings to use, or %NULL for
  *   a default compiler of the linker's context
  * @source: CUDA C++ source
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Compiles @source as relocatable device code (`-rdc=true`, to PTX; the
  * compiler's other settings and cache apply, @compiler itself is not
@@ -518,16 +520,16 @@ find_library (const char *file)
 
 /**
  * gcuda_linker_add_library:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @name: a device library of the CUDA toolkit, such as `"cudadevrt"`
  *   (the device runtime, for dynamic parallelism)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds `lib<name>.a` from the CUDA toolkit (PyCUDA's
  * `DynamicModule.add_stdlib()`). It is looked for under `$CUDA_HOME`,
  * `$CUDA_PATH`, next to `$GCUDA_TOOLKIT_INCLUDE_DIR`, in the toolkit GCuda
  * was built with and in `/usr/local/cuda`. A library that is not found is
- * %G_FILE_ERROR_NOENT naming the places searched.
+ * [G_FILE_ERROR_NOENT][error@GLib.FileError] naming the places searched.
  *
  * Returns: %TRUE if the library was added
  *
@@ -563,8 +565,8 @@ gcuda_linker_add_library (GCudaLinker  *self,
 
 /**
  * gcuda_linker_complete:
- * @self: a #GCudaLinker
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Linker]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Links the inputs and loads the result (PyCUDA's `DynamicModule.link()`).
  * Unresolved symbols are the driver's error with the linker's log in the
@@ -617,7 +619,7 @@ gcuda_linker_complete (GCudaLinker  *self,
 
 /**
  * gcuda_linker_get_info_log:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  *
  * Returns: the linker's information log, possibly empty
  *
@@ -632,7 +634,7 @@ gcuda_linker_get_info_log (GCudaLinker *self)
 
 /**
  * gcuda_linker_get_error_log:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  *
  * Returns: the linker's error log, possibly empty
  *

@@ -10,9 +10,9 @@
 /**
  * GCudaProgram:
  *
- * Compiled code from a #GCudaCompiler: a cubin or PTX image (a #GBytes,
- * ready for a module), the compiler's log, and the lowered (mangled) names
- * of the name expressions the compile was given, for templates.
+ * Compiled code from a [class@GCuda.Compiler]: a cubin or PTX image (a
+ * [struct@GLib.Bytes], ready for a module), the compiler's log, and the lowered
+ * (mangled) names of the name expressions the compile was given, for templates.
  *
  * A program is immutable and can be used from any thread.
  *
@@ -101,7 +101,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
    * GCudaProgram:image:
    *
    * The compiled image: cubin or PTX (NUL-terminated text), see
-   * #GCudaProgram:kind.
+   * [property@GCuda.Program:kind].
    *
    * Since: 1.0
    */
@@ -174,9 +174,10 @@ _gcuda_program_new (GBytes           *image,
 
 /**
  * gcuda_program_get_image:
- * @self: a #GCudaProgram
+ * @self: a [class@GCuda.Program]
  *
- * Returns: (transfer none): the compiled image, see #GCudaProgram:image
+ * Returns: (transfer none): the compiled image, see
+ *   [property@GCuda.Program:image]
  *
  * Since: 1.0
  */
@@ -189,7 +190,7 @@ gcuda_program_get_image (GCudaProgram *self)
 
 /**
  * gcuda_program_get_kind:
- * @self: a #GCudaProgram
+ * @self: a [class@GCuda.Program]
  *
  * Returns: whether the image is a cubin or PTX
  *
@@ -204,7 +205,7 @@ gcuda_program_get_kind (GCudaProgram *self)
 
 /**
  * gcuda_program_get_log:
- * @self: a #GCudaProgram
+ * @self: a [class@GCuda.Program]
  *
  * Returns: NVRTC's log, possibly empty
  *
@@ -219,7 +220,7 @@ gcuda_program_get_log (GCudaProgram *self)
 
 /**
  * gcuda_program_get_arch:
- * @self: a #GCudaProgram
+ * @self: a [class@GCuda.Program]
  *
  * Returns: the architecture compiled for, such as `sm_90`
  *
@@ -234,7 +235,7 @@ gcuda_program_get_arch (GCudaProgram *self)
 
 /**
  * gcuda_program_is_from_cache:
- * @self: a #GCudaProgram
+ * @self: a [class@GCuda.Program]
  *
  * Returns: %TRUE if the program came from the compile cache
  *
@@ -249,8 +250,9 @@ gcuda_program_is_from_cache (GCudaProgram *self)
 
 /**
  * gcuda_program_get_lowered_name:
- * @self: a #GCudaProgram
- * @name_expression: a name expression given to gcuda_compiler_add_name_expression()
+ * @self: a [class@GCuda.Program]
+ * @name_expression: a name expression given to
+ *   [method@GCuda.Compiler.add_name_expression]
  *
  * The lowered (mangled) name of a `__global__` function or `__device__`
  * variable named by a name expression, such as `my_kernel<float>`: the name

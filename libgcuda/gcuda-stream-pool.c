@@ -16,15 +16,16 @@
  * stream's other work, and the driver reuses freed memory without
  * synchronizing the device.
  *
- * gcuda_stream_pool_allocate() returns an ordinary #GCudaBuffer:
- * gcuda_buffer_free(), or its last reference going, frees the memory on the
- * stream it was allocated on. The memory may be used on that stream right
+ * [method@GCuda.StreamPool.allocate] returns an ordinary [class@GCuda.Buffer]:
+ * [method@GCuda.Buffer.free], or its last reference going, frees the memory on
+ * the stream it was allocated on. The memory may be used on that stream right
  * away; on another stream only after synchronizing with it (an event or a
  * stream synchronization), as for any stream-ordered allocation.
  *
  * Memory freed to the pool is kept for reuse up to
- * #GCudaStreamPool:release-threshold bytes at each synchronization; the
- * default, %G_MAXUINT64, keeps everything until gcuda_stream_pool_trim().
+ * [property@GCuda.StreamPool:release-threshold] bytes at each synchronization;
+ * the default, [const@GLib.MAXUINT64], keeps everything until
+ * [method@GCuda.StreamPool.trim].
  *
  * A pool may be used from any thread. It holds its context, and each of
  * its buffers holds the pool, so objects may be dropped in any order.
@@ -188,11 +189,11 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
   /**
    * GCudaStreamPool:release-threshold:
    *
-   * The bytes of freed memory the pool keeps reserved when a stream, event
-   * or context synchronizes; beyond it the driver gives memory back to the
-   * device (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`). The default,
-   * %G_MAXUINT64, keeps everything. A driver error while setting it is a
-   * warning; gcuda_stream_pool_set_release_threshold() reports it.
+   * The bytes of freed memory the pool keeps reserved when a stream, event or
+   * context synchronizes; beyond it the driver gives memory back to the device
+   * (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`). The default, [const@GLib.MAXUINT64],
+   * keeps everything. A driver error while setting it is a warning;
+   * [method@GCuda.StreamPool.set_release_threshold] reports it.
    *
    * Since: 1.0
    */
@@ -243,12 +244,13 @@ gcuda_stream_pool_init (GCudaStreamPool *self)
 /**
  * gcuda_stream_pool_new:
  * @context: (nullable): the context, or %NULL for the default context
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Creates a pool of the driver's stream-ordered allocator on @context's
- * device (`cuMemPoolCreate`), keeping all freed memory for reuse (see
- * #GCudaStreamPool:release-threshold). A device without memory pools is
- * a driver error (%GCUDA_DRIVER_ERROR_NOT_SUPPORTED).
+ * Creates a pool of the driver's stream-ordered allocator on @context's device
+ * (`cuMemPoolCreate`), keeping all freed memory for reuse (see
+ * [property@GCuda.StreamPool:release-threshold]). A device without memory pools
+ * is a driver error
+ * ([GCUDA_DRIVER_ERROR_NOT_SUPPORTED][error@GCuda.DriverError]).
  *
  * Returns: (transfer full): the pool, or %NULL with @error set
  *
@@ -297,20 +299,22 @@ gcuda_stream_pool_new (GCudaContext  *context,
 
 /**
  * gcuda_stream_pool_allocate:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  * @size: the size in bytes, at least 1
  * @stream: (nullable): the stream to allocate on, or %NULL for the legacy
  *   default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Allocates @size bytes on @stream (`cuMemAllocFromPoolAsync`). The
- * returned buffer is an ordinary #GCudaBuffer; gcuda_buffer_free(), or its
- * last reference going, frees the memory on the same stream
+ * Allocates @size bytes on @stream (`cuMemAllocFromPoolAsync`). The returned
+ * buffer is an ordinary [class@GCuda.Buffer]; [method@GCuda.Buffer.free], or
+ * its last reference going, frees the memory on the same stream
  * (`cuMemFreeAsync`), which the buffer keeps alive until then.
  *
- * A size of 0 is %GCUDA_ERROR_INVALID_ARGUMENT; a stream of another context
- * is %GCUDA_ERROR_CONTEXT_MISMATCH; running out of device memory is
- * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category %GCUDA_ERROR_CATEGORY_MEMORY).
+ * A size of 0 is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; a stream of
+ * another context is [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]; running
+ * out of device memory is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError] (category
+ * [GCUDA_ERROR_CATEGORY_MEMORY][enum@GCuda.ErrorCategory]).
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -370,9 +374,9 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
 
 /**
  * gcuda_stream_pool_trim:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  * @keep_bytes: the most bytes of freed memory to keep reserved
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gives freed memory back to the device until at most @keep_bytes bytes
  * of it stay reserved (`cuMemPoolTrimTo`). Memory whose free has not yet
@@ -403,12 +407,12 @@ gcuda_stream_pool_trim (GCudaStreamPool  *self,
 
 /**
  * gcuda_stream_pool_get_context:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  *
  * Gets the context of the pool.
  *
  * Returns: (transfer none) (nullable): the context; %NULL only for a pool
- *   not made by gcuda_stream_pool_new()
+ *   not made by [ctor@GCuda.StreamPool.new]
  *
  * Since: 1.0
  */
@@ -422,9 +426,9 @@ gcuda_stream_pool_get_context (GCudaStreamPool *self)
 
 /**
  * gcuda_stream_pool_get_release_threshold:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  *
- * Gets #GCudaStreamPool:release-threshold.
+ * Gets [property@GCuda.StreamPool:release-threshold].
  *
  * Returns: the bytes of freed memory kept reserved at synchronizations
  *
@@ -440,12 +444,12 @@ gcuda_stream_pool_get_release_threshold (GCudaStreamPool *self)
 
 /**
  * gcuda_stream_pool_set_release_threshold:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  * @release_threshold: the bytes of freed memory to keep reserved at
- *   synchronizations; %G_MAXUINT64 keeps everything
- * @error: return location for a #GError
+ *   synchronizations; [const@GLib.MAXUINT64] keeps everything
+ * @error: return location for a [struct@GLib.Error]
  *
- * Sets #GCudaStreamPool:release-threshold
+ * Sets [property@GCuda.StreamPool:release-threshold]
  * (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`).
  *
  * Returns: %TRUE on success, %FALSE with @error set
@@ -496,8 +500,8 @@ get_attribute (GCudaStreamPool     *self,
 
 /**
  * gcuda_stream_pool_get_reserved_bytes_current:
- * @self: a #GCudaStreamPool
- * @error: return location for a #GError
+ * @self: a [class@GCuda.StreamPool]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gets the bytes the pool has reserved from the device, in use or kept for
  * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`).
@@ -518,8 +522,8 @@ gcuda_stream_pool_get_reserved_bytes_current (GCudaStreamPool  *self,
 
 /**
  * gcuda_stream_pool_get_used_bytes_current:
- * @self: a #GCudaStreamPool
- * @error: return location for a #GError
+ * @self: a [class@GCuda.StreamPool]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gets the bytes of the pool's allocations not yet freed
  * (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`). A free counts once its stream has

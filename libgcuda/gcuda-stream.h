@@ -25,10 +25,10 @@ G_DECLARE_FINAL_TYPE (GCudaStream, gcuda_stream, GCUDA, STREAM, GObject)
 /**
  * GCudaStreamCallback:
  * @stream: the stream
- * @user_data: the data given to gcuda_stream_add_callback()
+ * @user_data: the data given to [method@GCuda.Stream.add_callback]
  *
- * A function run by gcuda_stream_add_callback() once the stream's earlier
- * work has finished.
+ * A function run by [method@GCuda.Stream.add_callback] once the stream's
+ * earlier work has finished.
  *
  * Since: 1.0
  */

@@ -10,14 +10,16 @@
 /**
  * GCudaSurface:
  *
- * A surface object (the driver's `CUsurfObject`; CUDA 12 removed the
- * surface references PyCUDA binds): read and write access from kernels to
- * a #GCudaArray made with %GCUDA_ARRAY_FLAGS_SURFACE_LDST.
+ * A surface object (the driver's `CUsurfObject`; CUDA 12 removed the surface
+ * references PyCUDA binds): read and write access from kernels to a
+ * [class@GCuda.Array] made with
+ * [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags].
  *
  * Kernels take the surface as a `cudaSurfaceObject_t` parameter, a 64-bit
- * integer: pass #GCudaSurface:handle with gcuda_kernel_args_add_uint64()
- * and use `surf2Dread()`, `surf2Dwrite()`, `surf3Dwrite()`,
- * `surf2DLayeredwrite()` and so on, whose x coordinate is in bytes.
+ * integer: pass [property@GCuda.Surface:handle] with
+ * [method@GCuda.KernelArgs.add_uint64] and use `surf2Dread()`, `surf2Dwrite()`,
+ * `surf3Dwrite()`, `surf2DLayeredwrite()` and so on, whose x coordinate is in
+ * bytes.
  *
  * The surface keeps its array alive and is destroyed with its last
  * reference.
@@ -124,13 +126,15 @@ gcuda_surface_init (GCudaSurface *self)
 
 /**
  * gcuda_surface_new:
- * @array: an array made with %GCUDA_ARRAY_FLAGS_SURFACE_LDST
- * @error: return location for a #GError
+ * @array: an array made with
+ *   [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a surface over a whole array (PyCUDA's
  * `SurfaceReference.set_array()`). An array without
- * %GCUDA_ARRAY_FLAGS_SURFACE_LDST is %GCUDA_ERROR_INVALID_ARGUMENT, a freed
- * one %GCUDA_ERROR_FREED, both before the driver is called.
+ * [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags] is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], a freed one
+ * [GCUDA_ERROR_FREED][error@GCuda.Error], both before the driver is called.
  *
  * Returns: (transfer full): the surface, or %NULL with @error set
  *
@@ -173,7 +177,7 @@ gcuda_surface_new (GCudaArray  *array,
 
 /**
  * gcuda_surface_get_handle:
- * @self: a #GCudaSurface
+ * @self: a [class@GCuda.Surface]
  *
  * Returns: the surface object, to pass as a kernel's `cudaSurfaceObject_t`
  *
@@ -188,7 +192,7 @@ gcuda_surface_get_handle (GCudaSurface *self)
 
 /**
  * gcuda_surface_get_array:
- * @self: a #GCudaSurface
+ * @self: a [class@GCuda.Surface]
  *
  * The array the surface reads and writes; the surface keeps it alive.
  *

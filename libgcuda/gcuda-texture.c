@@ -12,22 +12,22 @@
 /**
  * GCudaTexture:
  *
- * A texture object (the driver's `CUtexObject`; CUDA 12 removed the
- * texture references PyCUDA binds): read-only, cached, optionally
- * filtered access to a #GCudaArray (gcuda_texture_new_from_array()), a
- * linear device buffer (gcuda_texture_new_from_buffer()) or a pitched 2D
- * buffer (gcuda_texture_new_from_pitched()).
+ * A texture object (the driver's `CUtexObject`; CUDA 12 removed the texture
+ * references PyCUDA binds): read-only, cached, optionally filtered access to a
+ * [class@GCuda.Array] ([ctor@GCuda.Texture.new_from_array]), a linear device
+ * buffer ([ctor@GCuda.Texture.new_from_buffer]) or a pitched 2D buffer
+ * ([ctor@GCuda.Texture.new_from_pitched]).
  *
  * Kernels take the texture as a `cudaTextureObject_t` parameter, a 64-bit
- * integer: pass #GCudaTexture:handle with gcuda_kernel_args_add_uint64()
- * (`'Q'` in Python's struct notation) and read with `tex1Dfetch<T>()`,
- * `tex2D<T>()`, `tex3D<T>()` or `tex2DLayered<T>()`, which NVRTC knows
- * without includes.
+ * integer: pass [property@GCuda.Texture:handle] with
+ * [method@GCuda.KernelArgs.add_uint64] (`'Q'` in Python's struct notation) and
+ * read with `tex1Dfetch<T>()`, `tex2D<T>()`, `tex3D<T>()` or
+ * `tex2DLayered<T>()`, which NVRTC knows without includes.
  *
  * The texture keeps its array or buffer alive and is destroyed with its
  * last reference. An array or buffer freed explicitly while a texture
  * reads it makes the reads undefined; one freed before is
- * %GCUDA_ERROR_FREED.
+ * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -83,7 +83,7 @@ gcuda_texture_descriptor_new (void)
 
 /**
  * gcuda_texture_descriptor_copy:
- * @self: a #GCudaTextureDescriptor
+ * @self: a [struct@GCuda.TextureDescriptor]
  *
  * Copies a descriptor.
  *
@@ -100,7 +100,7 @@ gcuda_texture_descriptor_copy (const GCudaTextureDescriptor *self)
 
 /**
  * gcuda_texture_descriptor_free:
- * @self: (nullable): a #GCudaTextureDescriptor
+ * @self: (nullable): a [struct@GCuda.TextureDescriptor]
  *
  * Frees a descriptor.
  *
@@ -114,7 +114,7 @@ gcuda_texture_descriptor_free (GCudaTextureDescriptor *self)
 
 /**
  * gcuda_texture_descriptor_set_address_mode:
- * @self: a #GCudaTextureDescriptor
+ * @self: a [struct@GCuda.TextureDescriptor]
  * @mode: the address mode
  *
  * Sets the address mode of all three dimensions (PyCUDA's
@@ -313,13 +313,13 @@ texture_create (GCudaContext                  *context,
  * gcuda_texture_new_from_array:
  * @array: the array to read
  * @descriptor: (nullable): how to read, or %NULL for
- *   gcuda_texture_descriptor_new()'s defaults
- * @error: return location for a #GError
+ *   [ctor@GCuda.TextureDescriptor.new]'s defaults
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a texture over a whole array (PyCUDA's
- * `TextureReference.set_array()`); the element type is the array's. A
- * freed array is %GCUDA_ERROR_FREED; an invalid mode or flag is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * `TextureReference.set_array()`); the element type is the array's. A freed
+ * array is [GCUDA_ERROR_FREED][error@GCuda.Error]; an invalid mode or flag is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -365,16 +365,16 @@ check_buffer (GCudaBuffer       *buffer,
  * @format: the type of each channel
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @descriptor: (nullable): how to read, or %NULL for the defaults
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a 1D texture over linear memory (PyCUDA's
- * `TextureReference.set_address()`), read with `tex1Dfetch<T>()` at
- * integer indices; address and filter modes do not apply. The buffer's
- * size must be a whole number of elements (else
- * %GCUDA_ERROR_INVALID_ARGUMENT) and its address aligned as the device
- * requires (#GCudaDevice's texture alignment, else the driver's
- * %GCUDA_DRIVER_ERROR_INVALID_VALUE). A freed buffer is
- * %GCUDA_ERROR_FREED.
+ * `TextureReference.set_address()`), read with `tex1Dfetch<T>()` at integer
+ * indices; address and filter modes do not apply. The buffer's size must be a
+ * whole number of elements (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and its address aligned as
+ * the device requires ([class@GCuda.Device]'s texture alignment, else the
+ * driver's [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError]). A
+ * freed buffer is [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -412,21 +412,23 @@ gcuda_texture_new_from_buffer (GCudaBuffer                   *buffer,
 
 /**
  * gcuda_texture_new_from_pitched:
- * @buffer: the device buffer to read, typically from gcuda_buffer_new_pitched()
+ * @buffer: the device buffer to read, typically from
+ *   [ctor@GCuda.Buffer.new_pitched]
  * @format: the type of each channel
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @width: the width in elements, at least 1
  * @height: the height in rows, at least 1
  * @pitch: the distance between rows in bytes, or 0 for the buffer's
- *   #GCudaBuffer:pitch
+ *   [property@GCuda.Buffer:pitch]
  * @descriptor: (nullable): how to read, or %NULL for the defaults
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a 2D texture over pitched linear memory (PyCUDA's
- * `TextureReference.set_address_2d()`), read with `tex2D<T>()`. The rows
- * must fit the pitch and the buffer (else %GCUDA_ERROR_INVALID_ARGUMENT or
- * %GCUDA_ERROR_OUT_OF_BOUNDS); the driver requires the device's pitch
- * alignment.
+ * `TextureReference.set_address_2d()`), read with `tex2D<T>()`. The rows must
+ * fit the pitch and the buffer (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]); the driver requires the
+ * device's pitch alignment.
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -484,7 +486,7 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
 
 /**
  * gcuda_texture_get_handle:
- * @self: a #GCudaTexture
+ * @self: a [class@GCuda.Texture]
  *
  * Returns: the texture object, to pass as a kernel's `cudaTextureObject_t`
  *
@@ -499,7 +501,7 @@ gcuda_texture_get_handle (GCudaTexture *self)
 
 /**
  * gcuda_texture_get_context:
- * @self: a #GCudaTexture
+ * @self: a [class@GCuda.Texture]
  *
  * Returns: (transfer none): the context of the texture's memory
  *
@@ -514,9 +516,9 @@ gcuda_texture_get_context (GCudaTexture *self)
 
 /**
  * gcuda_texture_get_array:
- * @self: a #GCudaTexture
+ * @self: a [class@GCuda.Texture]
  *
- * The array a texture made by gcuda_texture_new_from_array() reads; the
+ * The array a texture made by [ctor@GCuda.Texture.new_from_array] reads; the
  * texture keeps it alive.
  *
  * Returns: (transfer none) (nullable): the array read, or %NULL
@@ -532,7 +534,7 @@ gcuda_texture_get_array (GCudaTexture *self)
 
 /**
  * gcuda_texture_get_buffer:
- * @self: a #GCudaTexture
+ * @self: a [class@GCuda.Texture]
  *
  * Returns: (transfer none) (nullable): the buffer read, or %NULL
  *
