@@ -349,7 +349,7 @@ gcuda_array_class_init (GCudaArrayClass *klass)
   object_class->get_property = gcuda_array_get_property;
 
   /**
-   * GCudaArray:context:
+   * GCudaArray:context: (getter get_context)
    *
    * The context the array belongs to.
    *
@@ -360,7 +360,7 @@ gcuda_array_class_init (GCudaArrayClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaArray:descriptor:
+   * GCudaArray:descriptor: (getter get_descriptor)
    *
    * The array's shape and element type, as it was made.
    *
@@ -437,7 +437,7 @@ gcuda_array_new (GCudaContext                *context,
 }
 
 /**
- * gcuda_array_get_context:
+ * gcuda_array_get_context: (get-property context)
  * @self: a [class@GCuda.Array]
  *
  * The context the array was made in.
@@ -454,7 +454,7 @@ gcuda_array_get_context (GCudaArray *self)
 }
 
 /**
- * gcuda_array_get_descriptor:
+ * gcuda_array_get_descriptor: (get-property descriptor)
  * @self: a [class@GCuda.Array]
  *
  * The array's shape and element type (PyCUDA's `Array.get_descriptor_3d()`).

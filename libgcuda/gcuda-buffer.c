@@ -144,7 +144,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   object_class->get_property = gcuda_buffer_get_property;
 
   /**
-   * GCudaBuffer:context:
+   * GCudaBuffer:context: (getter get_context)
    *
    * The context the memory belongs to.
    *
@@ -153,7 +153,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaBuffer:address:
+   * GCudaBuffer:address: (getter get_address)
    *
    * The device address (`CUdeviceptr`) of the first byte; a kernel argument
    * for pointers. It stays readable after [method@GCuda.Buffer.free].
@@ -163,7 +163,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:size:
+   * GCudaBuffer:size: (getter get_size)
    *
    * The size in bytes (for a pitched buffer: pitch × height).
    *
@@ -172,7 +172,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:pitch:
+   * GCudaBuffer:pitch: (getter get_pitch)
    *
    * The distance in bytes between rows of a pitched buffer; 0 otherwise.
    *
@@ -181,7 +181,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_PITCH] = g_param_spec_uint64 ("pitch", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:kind:
+   * GCudaBuffer:kind: (getter get_kind)
    *
    * Where the memory comes from.
    *
@@ -191,7 +191,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
                                              GCUDA_BUFFER_KIND_DEVICE, ro);
 
   /**
-   * GCudaBuffer:parent:
+   * GCudaBuffer:parent: (getter get_parent)
    *
    * The buffer a view looks into; %NULL for other kinds.
    *
@@ -557,7 +557,7 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_buffer_get_context:
+ * gcuda_buffer_get_context: (get-property context)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: (transfer none): the buffer's context
@@ -572,7 +572,7 @@ gcuda_buffer_get_context (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_address:
+ * gcuda_buffer_get_address: (get-property address)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: the device address, see [property@GCuda.Buffer:address]
@@ -587,7 +587,7 @@ gcuda_buffer_get_address (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_size:
+ * gcuda_buffer_get_size: (get-property size)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: the size in bytes
@@ -602,7 +602,7 @@ gcuda_buffer_get_size (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_pitch:
+ * gcuda_buffer_get_pitch: (get-property pitch)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: the row pitch of a pitched buffer (or a view of one), else 0
@@ -617,7 +617,7 @@ gcuda_buffer_get_pitch (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_kind:
+ * gcuda_buffer_get_kind: (get-property kind)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: where the memory comes from
@@ -632,7 +632,7 @@ gcuda_buffer_get_kind (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_parent:
+ * gcuda_buffer_get_parent: (get-property parent)
  * @self: a [class@GCuda.Buffer]
  *
  * Returns: (transfer none) (nullable): the buffer a view looks into

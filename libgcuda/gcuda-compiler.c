@@ -279,7 +279,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaCompiler:options:
+   * GCudaCompiler:options: (setter set_options) (getter get_options)
    *
    * Extra NVRTC options, such as `-use_fast_math` or `-DN=4` (PyCUDA's
    * `options`).
@@ -289,7 +289,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_OPTIONS] = g_param_spec_boxed ("options", NULL, NULL, G_TYPE_STRV, rw);
 
   /**
-   * GCudaCompiler:include-dirs:
+   * GCudaCompiler:include-dirs: (setter set_include_dirs) (getter get_include_dirs)
    *
    * Directories searched for `#include` (PyCUDA's `include_dirs`).
    *
@@ -298,7 +298,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_INCLUDE_DIRS] = g_param_spec_boxed ("include-dirs", NULL, NULL, G_TYPE_STRV, rw);
 
   /**
-   * GCudaCompiler:arch:
+   * GCudaCompiler:arch: (setter set_arch) (getter get_arch)
    *
    * The architecture, such as `sm_90` or `compute_90` (PTX); %NULL for the
    * exact `sm_XY` of the context's device (PyCUDA's `arch`).
@@ -308,7 +308,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:code:
+   * GCudaCompiler:code: (setter set_code) (getter get_code)
    *
    * The real architecture to generate, such as `sm_90a`, when
    * [property@GCuda.Compiler:arch] names a virtual one (PyCUDA's `code`); it
@@ -319,7 +319,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_CODE] = g_param_spec_string ("code", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:no-extern-c:
+   * GCudaCompiler:no-extern-c: (setter set_no_extern_c) (getter get_no_extern_c)
    *
    * Do not wrap the source in `extern "C" { … }` (PyCUDA's `no_extern_c`);
    * needed for templates.
@@ -329,7 +329,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_NO_EXTERN_C] = g_param_spec_boolean ("no-extern-c", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaCompiler:keep:
+   * GCudaCompiler:keep: (setter set_keep) (getter get_keep)
    *
    * A directory to keep the source, log and output of each compile in
    * (PyCUDA's `keep`); %NULL keeps nothing.
@@ -339,7 +339,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_KEEP] = g_param_spec_string ("keep", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:cache-dir:
+   * GCudaCompiler:cache-dir: (setter set_cache_dir) (getter get_cache_dir)
    *
    * The compile cache's directory (PyCUDA's `cache_dir`): %NULL for the
    * default (`$GCUDA_CACHE_DIR`, else `gcuda` in the user's cache
@@ -351,7 +351,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_CACHE_DIR] = g_param_spec_string ("cache-dir", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:target:
+   * GCudaCompiler:target: (setter set_target) (getter get_target)
    *
    * What to produce: a cubin (the default) or PTX.
    *
@@ -389,7 +389,7 @@ gcuda_compiler_new (GCudaContext *context)
 }
 
 /**
- * gcuda_compiler_set_options:
+ * gcuda_compiler_set_options: (set-property options)
  * @self: a [class@GCuda.Compiler]
  * @options: (nullable) (array zero-terminated=1): NVRTC options
  *
@@ -407,7 +407,7 @@ gcuda_compiler_set_options (GCudaCompiler      *self,
 }
 
 /**
- * gcuda_compiler_get_options:
+ * gcuda_compiler_get_options: (get-property options)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (transfer none) (array zero-terminated=1): the options
@@ -422,7 +422,7 @@ gcuda_compiler_get_options (GCudaCompiler *self)
 }
 
 /**
- * gcuda_compiler_set_include_dirs:
+ * gcuda_compiler_set_include_dirs: (set-property include-dirs)
  * @self: a [class@GCuda.Compiler]
  * @include_dirs: (nullable) (array zero-terminated=1): directories
  *
@@ -440,7 +440,7 @@ gcuda_compiler_set_include_dirs (GCudaCompiler      *self,
 }
 
 /**
- * gcuda_compiler_get_include_dirs:
+ * gcuda_compiler_get_include_dirs: (get-property include-dirs)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (transfer none) (array zero-terminated=1): the include directories
@@ -471,7 +471,7 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
   }
 
 /**
- * gcuda_compiler_set_arch:
+ * gcuda_compiler_set_arch: (set-property arch)
  * @self: a [class@GCuda.Compiler]
  * @arch: (nullable): the architecture
  *
@@ -480,7 +480,7 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_arch:
+ * gcuda_compiler_get_arch: (get-property arch)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (nullable): [property@GCuda.Compiler:arch]
@@ -490,7 +490,7 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
 STRING_ACCESSORS (arch, PROP_ARCH)
 
 /**
- * gcuda_compiler_set_code:
+ * gcuda_compiler_set_code: (set-property code)
  * @self: a [class@GCuda.Compiler]
  * @code: (nullable): the real architecture
  *
@@ -499,7 +499,7 @@ STRING_ACCESSORS (arch, PROP_ARCH)
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_code:
+ * gcuda_compiler_get_code: (get-property code)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (nullable): [property@GCuda.Compiler:code]
@@ -509,7 +509,7 @@ STRING_ACCESSORS (arch, PROP_ARCH)
 STRING_ACCESSORS (code, PROP_CODE)
 
 /**
- * gcuda_compiler_set_keep:
+ * gcuda_compiler_set_keep: (set-property keep)
  * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): where to keep the compile's files
  *
@@ -518,7 +518,7 @@ STRING_ACCESSORS (code, PROP_CODE)
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_keep:
+ * gcuda_compiler_get_keep: (get-property keep)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (nullable) (type filename): [property@GCuda.Compiler:keep]
@@ -528,7 +528,7 @@ STRING_ACCESSORS (code, PROP_CODE)
 STRING_ACCESSORS (keep, PROP_KEEP)
 
 /**
- * gcuda_compiler_set_cache_dir:
+ * gcuda_compiler_set_cache_dir: (set-property cache-dir)
  * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): the cache directory, %NULL for the default, "" for none
  *
@@ -537,7 +537,7 @@ STRING_ACCESSORS (keep, PROP_KEEP)
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_cache_dir:
+ * gcuda_compiler_get_cache_dir: (get-property cache-dir)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: (nullable) (type filename): [property@GCuda.Compiler:cache-dir]
@@ -547,7 +547,7 @@ STRING_ACCESSORS (keep, PROP_KEEP)
 STRING_ACCESSORS (cache_dir, PROP_CACHE_DIR)
 
 /**
- * gcuda_compiler_set_no_extern_c:
+ * gcuda_compiler_set_no_extern_c: (set-property no-extern-c)
  * @self: a [class@GCuda.Compiler]
  * @no_extern_c: %TRUE to compile the source as it is
  *
@@ -570,7 +570,7 @@ gcuda_compiler_set_no_extern_c (GCudaCompiler *self,
 }
 
 /**
- * gcuda_compiler_get_no_extern_c:
+ * gcuda_compiler_get_no_extern_c: (get-property no-extern-c)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: [property@GCuda.Compiler:no-extern-c]
@@ -585,7 +585,7 @@ gcuda_compiler_get_no_extern_c (GCudaCompiler *self)
 }
 
 /**
- * gcuda_compiler_set_target:
+ * gcuda_compiler_set_target: (set-property target)
  * @self: a [class@GCuda.Compiler]
  * @target: cubin or PTX
  *
@@ -608,7 +608,7 @@ gcuda_compiler_set_target (GCudaCompiler    *self,
 }
 
 /**
- * gcuda_compiler_get_target:
+ * gcuda_compiler_get_target: (get-property target)
  * @self: a [class@GCuda.Compiler]
  *
  * Returns: [property@GCuda.Compiler:target]

@@ -193,7 +193,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   object_class->get_property = gcuda_context_get_property;
 
   /**
-   * GCudaContext:device:
+   * GCudaContext:device: (getter get_device)
    *
    * The device the context runs on.
    *
@@ -202,7 +202,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, GCUDA_TYPE_DEVICE, ro);
 
   /**
-   * GCudaContext:primary:
+   * GCudaContext:primary: (getter is_primary)
    *
    * Whether this is the device's primary context (see
    * [method@GCuda.Context.is_primary]).
@@ -212,7 +212,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_PRIMARY] = g_param_spec_boolean ("primary", NULL, NULL, FALSE, ro);
 
   /**
-   * GCudaContext:flags:
+   * GCudaContext:flags: (getter get_flags)
    *
    * The flags the context was created with.
    *
@@ -221,7 +221,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_CONTEXT_FLAGS, 0, ro);
 
   /**
-   * GCudaContext:handle:
+   * GCudaContext:handle: (getter get_handle)
    *
    * The driver's `CUcontext`, as an integer, for interoperation with other
    * CUDA libraries (CuPy, cuda.core, PyTorch).
@@ -438,7 +438,7 @@ gcuda_context_get_default (GError **error)
 }
 
 /**
- * gcuda_context_get_device:
+ * gcuda_context_get_device: (get-property device)
  * @self: a [class@GCuda.Context]
  *
  * Returns: (transfer none): the context's device
@@ -453,7 +453,7 @@ gcuda_context_get_device (GCudaContext *self)
 }
 
 /**
- * gcuda_context_is_primary:
+ * gcuda_context_is_primary: (get-property primary)
  * @self: a [class@GCuda.Context]
  *
  * Returns: %TRUE for a device's primary context
@@ -468,7 +468,7 @@ gcuda_context_is_primary (GCudaContext *self)
 }
 
 /**
- * gcuda_context_get_flags:
+ * gcuda_context_get_flags: (get-property flags)
  * @self: a [class@GCuda.Context]
  *
  * Returns: the flags the context was created with
@@ -483,7 +483,7 @@ gcuda_context_get_flags (GCudaContext *self)
 }
 
 /**
- * gcuda_context_get_handle:
+ * gcuda_context_get_handle: (get-property handle)
  * @self: a [class@GCuda.Context]
  *
  * Returns: the `CUcontext` as an integer, see [property@GCuda.Context:handle]

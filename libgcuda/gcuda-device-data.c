@@ -124,7 +124,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_COMPUTE_CAPABILITY_MINOR] = int_property ("compute-capability-minor");
 
   /**
-   * GCudaDeviceData:max-threads:
+   * GCudaDeviceData:max-threads: (getter get_max_threads)
    *
    * The largest number of threads in a block
    * (`CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`).
@@ -134,7 +134,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_MAX_THREADS] = int_property ("max-threads");
 
   /**
-   * GCudaDeviceData:warp-size:
+   * GCudaDeviceData:warp-size: (getter get_warp_size)
    *
    * The number of threads in a warp (`CU_DEVICE_ATTRIBUTE_WARP_SIZE`).
    *
@@ -143,7 +143,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_WARP_SIZE] = int_property ("warp-size");
 
   /**
-   * GCudaDeviceData:warps-per-mp:
+   * GCudaDeviceData:warps-per-mp: (getter get_warps_per_mp)
    *
    * The number of warps resident on one multiprocessor at most:
    * `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR` divided by the
@@ -154,7 +154,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_WARPS_PER_MP] = int_property ("warps-per-mp");
 
   /**
-   * GCudaDeviceData:thread-blocks-per-mp:
+   * GCudaDeviceData:thread-blocks-per-mp: (getter get_thread_blocks_per_mp)
    *
    * The number of blocks resident on one multiprocessor at most
    * (`CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`, 32 on an H100).
@@ -164,7 +164,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_THREAD_BLOCKS_PER_MP] = int_property ("thread-blocks-per-mp");
 
   /**
-   * GCudaDeviceData:registers:
+   * GCudaDeviceData:registers: (getter get_registers)
    *
    * The number of 32-bit registers of one multiprocessor
    * (`CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`).
@@ -204,7 +204,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_REGISTER_ALLOC_GRANULARITY] = int_property ("register-alloc-granularity");
 
   /**
-   * GCudaDeviceData:shared-memory:
+   * GCudaDeviceData:shared-memory: (getter get_shared_memory)
    *
    * The shared memory of one multiprocessor, in bytes
    * (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`, 228 KiB on
@@ -247,7 +247,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_RESERVED_SHARED_MEMORY_PER_BLOCK] = int_property ("reserved-shared-memory-per-block");
 
   /**
-   * GCudaDeviceData:smem-granularity:
+   * GCudaDeviceData:smem-granularity: (getter get_smem_granularity)
    *
    * The number of threads that take part in one banked, simultaneous access
    * to shared memory: the number of shared memory banks (32 since compute
@@ -258,7 +258,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_SMEM_GRANULARITY] = int_property ("smem-granularity");
 
   /**
-   * GCudaDeviceData:smem-alloc-granularity:
+   * GCudaDeviceData:smem-alloc-granularity: (getter get_smem_alloc_granularity)
    *
    * The size of the smallest non-empty shared memory allocation, in bytes;
    * a block's shared memory is rounded up to a multiple of it. From CUDA's
@@ -368,7 +368,7 @@ gcuda_device_data_new (GCudaDevice  *device,
 }
 
 /**
- * gcuda_device_data_get_max_threads:
+ * gcuda_device_data_get_max_threads: (get-property max-threads)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:max-threads]
@@ -383,7 +383,7 @@ gcuda_device_data_get_max_threads (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_warp_size:
+ * gcuda_device_data_get_warp_size: (get-property warp-size)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:warp-size]
@@ -398,7 +398,7 @@ gcuda_device_data_get_warp_size (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_warps_per_mp:
+ * gcuda_device_data_get_warps_per_mp: (get-property warps-per-mp)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:warps-per-mp]
@@ -413,7 +413,7 @@ gcuda_device_data_get_warps_per_mp (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_thread_blocks_per_mp:
+ * gcuda_device_data_get_thread_blocks_per_mp: (get-property thread-blocks-per-mp)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:thread-blocks-per-mp]
@@ -428,7 +428,7 @@ gcuda_device_data_get_thread_blocks_per_mp (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_registers:
+ * gcuda_device_data_get_registers: (get-property registers)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:registers]
@@ -443,7 +443,7 @@ gcuda_device_data_get_registers (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_shared_memory:
+ * gcuda_device_data_get_shared_memory: (get-property shared-memory)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:shared-memory]
@@ -458,7 +458,7 @@ gcuda_device_data_get_shared_memory (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_smem_granularity:
+ * gcuda_device_data_get_smem_granularity: (get-property smem-granularity)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:smem-granularity]
@@ -473,7 +473,7 @@ gcuda_device_data_get_smem_granularity (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_smem_alloc_granularity:
+ * gcuda_device_data_get_smem_alloc_granularity: (get-property smem-alloc-granularity)
  * @self: a [class@GCuda.DeviceData]
  *
  * Returns: the value of [property@GCuda.DeviceData:smem-alloc-granularity]

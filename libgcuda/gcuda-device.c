@@ -146,7 +146,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   object_class->get_property = gcuda_device_get_property;
 
   /**
-   * GCudaDevice:ordinal:
+   * GCudaDevice:ordinal: (getter get_ordinal)
    *
    * The device's ordinal, from 0 to [func@GCuda.Device.get_count] - 1.
    *
@@ -155,7 +155,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_ORDINAL] = g_param_spec_int ("ordinal", NULL, NULL, -1, G_MAXINT, -1, ro);
 
   /**
-   * GCudaDevice:name:
+   * GCudaDevice:name: (getter get_name)
    *
    * The device's product name, such as "NVIDIA H100 80GB HBM3".
    *
@@ -164,7 +164,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaDevice:pci-bus-id:
+   * GCudaDevice:pci-bus-id: (getter get_pci_bus_id)
    *
    * The PCI bus id, as `domain:bus:device.function` in hexadecimal
    * (`0000:41:00.0`).
@@ -174,7 +174,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_PCI_BUS_ID] = g_param_spec_string ("pci-bus-id", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaDevice:uuid:
+   * GCudaDevice:uuid: (getter get_uuid)
    *
    * The device's UUID in the usual 8-4-4-4-12 hexadecimal form (as
    * `nvidia-smi -L` shows it, without the `GPU-` prefix).
@@ -204,7 +204,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("compute-capability-minor", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:total-memory:
+   * GCudaDevice:total-memory: (getter get_total_memory)
    *
    * The device's global memory, in bytes.
    *
@@ -214,7 +214,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_uint64 ("total-memory", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaDevice:multiprocessor-count:
+   * GCudaDevice:multiprocessor-count: (getter get_multiprocessor_count)
    *
    * The number of streaming multiprocessors.
    *
@@ -224,7 +224,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("multiprocessor-count", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:max-threads-per-block:
+   * GCudaDevice:max-threads-per-block: (getter get_max_threads_per_block)
    *
    * The largest number of threads in one block.
    *
@@ -234,7 +234,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("max-threads-per-block", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:warp-size:
+   * GCudaDevice:warp-size: (getter get_warp_size)
    *
    * The number of threads in a warp.
    *
@@ -243,7 +243,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_WARP_SIZE] = g_param_spec_int ("warp-size", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:compute-mode:
+   * GCudaDevice:compute-mode: (getter get_compute_mode)
    *
    * The compute mode the administrator set for the device.
    *
@@ -546,7 +546,7 @@ gcuda_device_list (GError **error)
 }
 
 /**
- * gcuda_device_get_ordinal:
+ * gcuda_device_get_ordinal: (get-property ordinal)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the device's ordinal
@@ -561,7 +561,7 @@ gcuda_device_get_ordinal (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_name:
+ * gcuda_device_get_name: (get-property name)
  * @self: a [class@GCuda.Device]
  *
  * Returns: (nullable): the product name (PyCUDA's `Device.name()`)
@@ -576,7 +576,7 @@ gcuda_device_get_name (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_pci_bus_id:
+ * gcuda_device_get_pci_bus_id: (get-property pci-bus-id)
  * @self: a [class@GCuda.Device]
  *
  * Returns: (nullable): the PCI bus id (PyCUDA's `Device.pci_bus_id()`)
@@ -591,7 +591,7 @@ gcuda_device_get_pci_bus_id (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_uuid:
+ * gcuda_device_get_uuid: (get-property uuid)
  * @self: a [class@GCuda.Device]
  *
  * Returns: (nullable): the UUID, see [property@GCuda.Device:uuid]
@@ -628,7 +628,7 @@ gcuda_device_get_compute_capability (GCudaDevice *self,
 }
 
 /**
- * gcuda_device_get_total_memory:
+ * gcuda_device_get_total_memory: (get-property total-memory)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the global memory in bytes (PyCUDA's `Device.total_memory()`)
@@ -643,7 +643,7 @@ gcuda_device_get_total_memory (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_multiprocessor_count:
+ * gcuda_device_get_multiprocessor_count: (get-property multiprocessor-count)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the number of multiprocessors
@@ -658,7 +658,7 @@ gcuda_device_get_multiprocessor_count (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_max_threads_per_block:
+ * gcuda_device_get_max_threads_per_block: (get-property max-threads-per-block)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the largest number of threads in a block
@@ -673,7 +673,7 @@ gcuda_device_get_max_threads_per_block (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_warp_size:
+ * gcuda_device_get_warp_size: (get-property warp-size)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the warp size in threads
@@ -688,7 +688,7 @@ gcuda_device_get_warp_size (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_compute_mode:
+ * gcuda_device_get_compute_mode: (get-property compute-mode)
  * @self: a [class@GCuda.Device]
  *
  * Returns: the compute mode

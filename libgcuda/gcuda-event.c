@@ -88,7 +88,7 @@ gcuda_event_class_init (GCudaEventClass *klass)
   object_class->get_property = gcuda_event_get_property;
 
   /**
-   * GCudaEvent:context:
+   * GCudaEvent:context: (getter get_context)
    *
    * The context the event belongs to.
    *
@@ -97,7 +97,7 @@ gcuda_event_class_init (GCudaEventClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaEvent:flags:
+   * GCudaEvent:flags: (getter get_flags)
    *
    * The flags the event was created with.
    *
@@ -231,7 +231,7 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_event_get_context:
+ * gcuda_event_get_context: (get-property context)
  * @self: a [class@GCuda.Event]
  *
  * Returns: (transfer none): the event's context
@@ -246,7 +246,7 @@ gcuda_event_get_context (GCudaEvent *self)
 }
 
 /**
- * gcuda_event_get_flags:
+ * gcuda_event_get_flags: (get-property flags)
  * @self: a [class@GCuda.Event]
  *
  * Returns: the creation flags

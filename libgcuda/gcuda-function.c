@@ -123,7 +123,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   object_class->get_property = gcuda_function_get_property;
 
   /**
-   * GCudaFunction:name:
+   * GCudaFunction:name: (getter get_name)
    *
    * The kernel's name in its module.
    *
@@ -132,7 +132,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaFunction:module:
+   * GCudaFunction:module: (getter get_module)
    *
    * The module the kernel comes from.
    *
@@ -141,7 +141,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_MODULE] = g_param_spec_object ("module", NULL, NULL, GCUDA_TYPE_MODULE, ro);
 
   /**
-   * GCudaFunction:param-count:
+   * GCudaFunction:param-count: (getter get_param_count)
    *
    * The number of the kernel's parameters.
    *
@@ -186,7 +186,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_LOCAL_SIZE_BYTES] = g_param_spec_int ("local-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaFunction:max-threads-per-block:
+   * GCudaFunction:max-threads-per-block: (getter get_max_threads_per_block)
    *
    * The largest block this kernel can be launched with on its device.
    *
@@ -295,7 +295,7 @@ _gcuda_function_new (GCudaModule  *module,
 }
 
 /**
- * gcuda_function_get_name:
+ * gcuda_function_get_name: (get-property name)
  * @self: a [class@GCuda.Function]
  *
  * Returns: the kernel's name
@@ -310,7 +310,7 @@ gcuda_function_get_name (GCudaFunction *self)
 }
 
 /**
- * gcuda_function_get_module:
+ * gcuda_function_get_module: (get-property module)
  * @self: a [class@GCuda.Function]
  *
  * Returns: (transfer none): the kernel's module
@@ -325,7 +325,7 @@ gcuda_function_get_module (GCudaFunction *self)
 }
 
 /**
- * gcuda_function_get_param_count:
+ * gcuda_function_get_param_count: (get-property param-count)
  * @self: a [class@GCuda.Function]
  *
  * Returns: the number of parameters
@@ -379,7 +379,7 @@ gcuda_function_get_param_offset (GCudaFunction *self,
 }
 
 /**
- * gcuda_function_get_max_threads_per_block:
+ * gcuda_function_get_max_threads_per_block: (get-property max-threads-per-block)
  * @self: a [class@GCuda.Function]
  *
  * Returns: [property@GCuda.Function:max-threads-per-block]

@@ -81,7 +81,7 @@ gcuda_graph_exec_class_init (GCudaGraphExecClass *klass)
   object_class->get_property = gcuda_graph_exec_get_property;
 
   /**
-   * GCudaGraphExec:context:
+   * GCudaGraphExec:context: (getter get_context)
    *
    * The context the graph runs in.
    *
@@ -111,7 +111,7 @@ _gcuda_graph_exec_new_for_handle (GCudaContext *context,
 }
 
 /**
- * gcuda_graph_exec_get_context:
+ * gcuda_graph_exec_get_context: (get-property context)
  * @self: a [class@GCuda.GraphExec]
  *
  * Returns: (transfer none): the context the graph runs in

@@ -80,7 +80,7 @@ gcuda_graph_class_init (GCudaGraphClass *klass)
   object_class->get_property = gcuda_graph_get_property;
 
   /**
-   * GCudaGraph:context:
+   * GCudaGraph:context: (getter get_context)
    *
    * The context of the stream the graph was captured on.
    *
@@ -116,7 +116,7 @@ _gcuda_graph_get_handle (GCudaGraph *graph)
 }
 
 /**
- * gcuda_graph_get_context:
+ * gcuda_graph_get_context: (get-property context)
  * @self: a [class@GCuda.Graph]
  *
  * Returns: (transfer none): the graph's context

@@ -137,7 +137,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   object_class->get_property = gcuda_host_buffer_get_property;
 
   /**
-   * GCudaHostBuffer:context:
+   * GCudaHostBuffer:context: (getter get_context)
    *
    * The context page-locked or registered memory belongs to; %NULL for
    * aligned memory.
@@ -147,7 +147,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaHostBuffer:address:
+   * GCudaHostBuffer:address: (getter get_address)
    *
    * The host address of the first byte.
    *
@@ -156,7 +156,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaHostBuffer:size:
+   * GCudaHostBuffer:size: (getter get_size)
    *
    * The size in bytes.
    *
@@ -165,7 +165,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaHostBuffer:kind:
+   * GCudaHostBuffer:kind: (getter get_kind)
    *
    * Where the memory comes from.
    *
@@ -175,7 +175,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
                                              GCUDA_HOST_BUFFER_KIND_PAGELOCKED, ro);
 
   /**
-   * GCudaHostBuffer:flags:
+   * GCudaHostBuffer:flags: (getter get_flags)
    *
    * The [flags@GCuda.HostAllocFlags] or [flags@GCuda.HostRegisterFlags] the
    * memory was made with (PyCUDA's `get_flags()`); 0 for aligned memory.
@@ -426,7 +426,7 @@ host_buffer_check_range (GCudaHostBuffer  *self,
 }
 
 /**
- * gcuda_host_buffer_get_context:
+ * gcuda_host_buffer_get_context: (get-property context)
  * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: (transfer none) (nullable): the context, %NULL for aligned memory
@@ -441,7 +441,7 @@ gcuda_host_buffer_get_context (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_address:
+ * gcuda_host_buffer_get_address: (get-property address)
  * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: the host address of the first byte
@@ -456,7 +456,7 @@ gcuda_host_buffer_get_address (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_size:
+ * gcuda_host_buffer_get_size: (get-property size)
  * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: the size in bytes
@@ -471,7 +471,7 @@ gcuda_host_buffer_get_size (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_kind:
+ * gcuda_host_buffer_get_kind: (get-property kind)
  * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: where the memory comes from
@@ -486,7 +486,7 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_flags:
+ * gcuda_host_buffer_get_flags: (get-property flags)
  * @self: a [class@GCuda.HostBuffer]
  *
  * Returns: the flags, see [property@GCuda.HostBuffer:flags]

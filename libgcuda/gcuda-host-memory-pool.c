@@ -151,7 +151,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
   object_class->set_property = gcuda_host_memory_pool_set_property;
 
   /**
-   * GCudaHostMemoryPool:context:
+   * GCudaHostMemoryPool:context: (getter get_context)
    *
    * The context the blocks are allocated in; %NULL for the default
    * context, until the first allocation resolves it.
@@ -161,7 +161,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
   properties[PROP_CONTEXT] = _gcuda_pool_context_pspec ();
 
   /**
-   * GCudaHostMemoryPool:flags:
+   * GCudaHostMemoryPool:flags: (getter get_flags)
    *
    * The [flags@GCuda.HostAllocFlags] every block is allocated with.
    *
@@ -172,7 +172,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaHostMemoryPool:held-blocks:
+   * GCudaHostMemoryPool:held-blocks: (getter get_held_blocks)
    *
    * The number of blocks the pool keeps for reuse (not notified).
    *
@@ -180,7 +180,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:active-blocks:
+   * GCudaHostMemoryPool:active-blocks: (getter get_active_blocks)
    *
    * The number of blocks in use: allocated and not yet freed (not notified).
    *
@@ -188,7 +188,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:managed-bytes:
+   * GCudaHostMemoryPool:managed-bytes: (getter get_managed_bytes)
    *
    * The bytes allocated from the driver, active and held blocks together,
    * at their rounded-up sizes (not notified).
@@ -197,7 +197,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:active-bytes:
+   * GCudaHostMemoryPool:active-bytes: (getter get_active_bytes)
    *
    * The bytes requested by the allocations in use (not notified).
    *
@@ -205,7 +205,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:max-held-bytes:
+   * GCudaHostMemoryPool:max-held-bytes: (setter set_max_held_bytes) (getter get_max_held_bytes)
    *
    * The most bytes the pool keeps for reuse; blocks given back beyond it
    * go back to the driver, and lowering it frees held blocks, largest
@@ -425,7 +425,7 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_context:
+ * gcuda_host_memory_pool_get_context: (get-property context)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: (transfer none) (nullable): the context, see
@@ -441,7 +441,7 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_flags:
+ * gcuda_host_memory_pool_get_flags: (get-property flags)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the [flags@GCuda.HostAllocFlags] of the blocks
@@ -456,7 +456,7 @@ gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_held_blocks:
+ * gcuda_host_memory_pool_get_held_blocks: (get-property held-blocks)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the number of blocks held for reuse
@@ -471,7 +471,7 @@ gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_active_blocks:
+ * gcuda_host_memory_pool_get_active_blocks: (get-property active-blocks)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the number of blocks in use
@@ -486,7 +486,7 @@ gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_managed_bytes:
+ * gcuda_host_memory_pool_get_managed_bytes: (get-property managed-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the bytes allocated from the driver, see
@@ -502,7 +502,7 @@ gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_active_bytes:
+ * gcuda_host_memory_pool_get_active_bytes: (get-property active-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the bytes requested by the allocations in use
@@ -517,7 +517,7 @@ gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_max_held_bytes:
+ * gcuda_host_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
  *
  * Returns: the cap on held bytes, see
@@ -533,7 +533,7 @@ gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_set_max_held_bytes:
+ * gcuda_host_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
  * @max_held_bytes: the most bytes to keep for reuse; [const@GLib.MAXUINT64] for
  *   no cap

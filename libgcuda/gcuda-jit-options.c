@@ -123,7 +123,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
   object_class->set_property = gcuda_jit_options_set_property;
 
   /**
-   * GCudaJitOptions:max-registers:
+   * GCudaJitOptions:max-registers: (setter set_max_registers) (getter get_max_registers)
    *
    * The most registers a thread may use (`CU_JIT_MAX_REGISTERS`); 0 leaves
    * it to the JIT.
@@ -134,7 +134,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_uint ("max-registers", NULL, NULL, 0, 255, 0, rw);
 
   /**
-   * GCudaJitOptions:optimization-level:
+   * GCudaJitOptions:optimization-level: (setter set_optimization_level) (getter get_optimization_level)
    *
    * The JIT's optimization level, 0 to 4 (`CU_JIT_OPTIMIZATION_LEVEL`);
    * -1 leaves the driver's default (4).
@@ -145,7 +145,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_int ("optimization-level", NULL, NULL, -1, 4, -1, rw);
 
   /**
-   * GCudaJitOptions:threads-per-block:
+   * GCudaJitOptions:threads-per-block: (setter set_threads_per_block) (getter get_threads_per_block)
    *
    * Compile so that blocks of this many threads can run
    * (`CU_JIT_THREADS_PER_BLOCK`); 0 for no constraint.
@@ -156,7 +156,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_uint ("threads-per-block", NULL, NULL, 0, 1024, 0, rw);
 
   /**
-   * GCudaJitOptions:generate-debug-info:
+   * GCudaJitOptions:generate-debug-info: (setter set_generate_debug_info) (getter get_generate_debug_info)
    *
    * Whether to generate debug information (`CU_JIT_GENERATE_DEBUG_INFO`).
    *
@@ -166,7 +166,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_boolean ("generate-debug-info", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaJitOptions:generate-line-info:
+   * GCudaJitOptions:generate-line-info: (setter set_generate_line_info) (getter get_generate_line_info)
    *
    * Whether to generate line-number information (`CU_JIT_GENERATE_LINE_INFO`).
    *
@@ -176,7 +176,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_boolean ("generate-line-info", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaJitOptions:log-verbose:
+   * GCudaJitOptions:log-verbose: (setter set_log_verbose) (getter get_log_verbose)
    *
    * Whether the JIT's information log is verbose (`CU_JIT_LOG_VERBOSE`):
    * it then lists registers and memory per kernel.
@@ -230,7 +230,7 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
 }
 
 /**
- * gcuda_jit_options_get_max_registers:
+ * gcuda_jit_options_get_max_registers: (get-property max-registers)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: the [property@GCuda.JitOptions:max-registers] limit, 0 for none
@@ -238,7 +238,7 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_max_registers:
+ * gcuda_jit_options_set_max_registers: (set-property max-registers)
  * @self: a [class@GCuda.JitOptions]
  * @max_registers: the most registers per thread (at most 255), 0 for the JIT's choice
  *
@@ -249,7 +249,7 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
 GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, value <= 255)
 
 /**
- * gcuda_jit_options_get_optimization_level:
+ * gcuda_jit_options_get_optimization_level: (get-property optimization-level)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: the [property@GCuda.JitOptions:optimization-level], -1 for the
@@ -258,7 +258,7 @@ GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, va
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_optimization_level:
+ * gcuda_jit_options_set_optimization_level: (set-property optimization-level)
  * @self: a [class@GCuda.JitOptions]
  * @level: 0 to 4, or -1 for the driver's default
  *
@@ -270,7 +270,7 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
                      value >= -1 && value <= 4)
 
 /**
- * gcuda_jit_options_get_threads_per_block:
+ * gcuda_jit_options_get_threads_per_block: (get-property threads-per-block)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: the [property@GCuda.JitOptions:threads-per-block] constraint, 0 for
@@ -279,7 +279,7 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_threads_per_block:
+ * gcuda_jit_options_set_threads_per_block: (set-property threads-per-block)
  * @self: a [class@GCuda.JitOptions]
  * @threads: threads per block to compile for (at most 1024), 0 for none
  *
@@ -291,7 +291,7 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
                      value <= 1024)
 
 /**
- * gcuda_jit_options_get_generate_debug_info:
+ * gcuda_jit_options_get_generate_debug_info: (get-property generate-debug-info)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether debug information is generated
@@ -299,7 +299,7 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_generate_debug_info:
+ * gcuda_jit_options_set_generate_debug_info: (set-property generate-debug-info)
  * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate debug information
  *
@@ -311,7 +311,7 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
                      TRUE)
 
 /**
- * gcuda_jit_options_get_generate_line_info:
+ * gcuda_jit_options_get_generate_line_info: (get-property generate-line-info)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether line-number information is generated
@@ -319,7 +319,7 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_generate_line_info:
+ * gcuda_jit_options_set_generate_line_info: (set-property generate-line-info)
  * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate line-number information
  *
@@ -331,7 +331,7 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
                      TRUE)
 
 /**
- * gcuda_jit_options_get_log_verbose:
+ * gcuda_jit_options_get_log_verbose: (get-property log-verbose)
  * @self: a [class@GCuda.JitOptions]
  *
  * Returns: whether the information log is verbose
@@ -339,7 +339,7 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_log_verbose:
+ * gcuda_jit_options_set_log_verbose: (set-property log-verbose)
  * @self: a [class@GCuda.JitOptions]
  * @enable: whether the information log is verbose
  *

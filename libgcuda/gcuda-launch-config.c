@@ -116,7 +116,7 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
   object_class->set_property = gcuda_launch_config_set_property;
 
   /**
-   * GCudaLaunchConfig:shared-bytes:
+   * GCudaLaunchConfig:shared-bytes: (setter set_shared_bytes) (getter get_shared_bytes)
    *
    * Dynamic shared memory per block, in bytes.
    *
@@ -126,7 +126,7 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
     g_param_spec_uint ("shared-bytes", NULL, NULL, 0, G_MAXUINT, 0, rw);
 
   /**
-   * GCudaLaunchConfig:stream:
+   * GCudaLaunchConfig:stream: (setter set_stream) (getter get_stream)
    *
    * The stream, or %NULL for the legacy default stream.
    *
@@ -136,7 +136,7 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
     g_param_spec_object ("stream", NULL, NULL, GCUDA_TYPE_STREAM, rw);
 
   /**
-   * GCudaLaunchConfig:cooperative:
+   * GCudaLaunchConfig:cooperative: (setter set_cooperative) (getter get_cooperative)
    *
    * Whether the launch is cooperative: all blocks run at once and may
    * synchronize with each other. The grid must fit on the device at once (see
@@ -322,7 +322,7 @@ gcuda_launch_config_get_cluster (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_set_shared_bytes:
+ * gcuda_launch_config_set_shared_bytes: (set-property shared-bytes)
  * @self: a [class@GCuda.LaunchConfig]
  * @bytes: dynamic shared memory per block
  *
@@ -342,7 +342,7 @@ gcuda_launch_config_set_shared_bytes (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_shared_bytes:
+ * gcuda_launch_config_get_shared_bytes: (get-property shared-bytes)
  * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: the dynamic shared memory per block
@@ -357,7 +357,7 @@ gcuda_launch_config_get_shared_bytes (GCudaLaunchConfig *self)
 }
 
 /**
- * gcuda_launch_config_set_stream:
+ * gcuda_launch_config_set_stream: (set-property stream)
  * @self: a [class@GCuda.LaunchConfig]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
  *
@@ -376,7 +376,7 @@ gcuda_launch_config_set_stream (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_stream:
+ * gcuda_launch_config_get_stream: (get-property stream)
  * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: (transfer none) (nullable): the stream, %NULL for the legacy
@@ -392,7 +392,7 @@ gcuda_launch_config_get_stream (GCudaLaunchConfig *self)
 }
 
 /**
- * gcuda_launch_config_set_cooperative:
+ * gcuda_launch_config_set_cooperative: (set-property cooperative)
  * @self: a [class@GCuda.LaunchConfig]
  * @cooperative: whether the launch is cooperative
  *
@@ -413,7 +413,7 @@ gcuda_launch_config_set_cooperative (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_cooperative:
+ * gcuda_launch_config_get_cooperative: (get-property cooperative)
  * @self: a [class@GCuda.LaunchConfig]
  *
  * Returns: whether the launch is cooperative

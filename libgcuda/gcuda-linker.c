@@ -119,7 +119,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   object_class->get_property = gcuda_linker_get_property;
 
   /**
-   * GCudaLinker:context:
+   * GCudaLinker:context: (getter get_context)
    *
    * The context the linked module is loaded in.
    *
@@ -128,7 +128,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaLinker:info-log:
+   * GCudaLinker:info-log: (getter get_info_log)
    *
    * The JIT linker's information log so far, possibly empty.
    *
@@ -137,7 +137,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaLinker:error-log:
+   * GCudaLinker:error-log: (getter get_error_log)
    *
    * The JIT linker's error log so far, possibly empty. Failing calls put it
    * in their [struct@GLib.Error] too.
@@ -192,7 +192,7 @@ gcuda_linker_new (GCudaContext     *context,
 }
 
 /**
- * gcuda_linker_get_context:
+ * gcuda_linker_get_context: (get-property context)
  * @self: a [class@GCuda.Linker]
  *
  * Returns: (transfer none): the linker's context
@@ -618,7 +618,7 @@ gcuda_linker_complete (GCudaLinker  *self,
 }
 
 /**
- * gcuda_linker_get_info_log:
+ * gcuda_linker_get_info_log: (get-property info-log)
  * @self: a [class@GCuda.Linker]
  *
  * Returns: the linker's information log, possibly empty
@@ -633,7 +633,7 @@ gcuda_linker_get_info_log (GCudaLinker *self)
 }
 
 /**
- * gcuda_linker_get_error_log:
+ * gcuda_linker_get_error_log: (get-property error-log)
  * @self: a [class@GCuda.Linker]
  *
  * Returns: the linker's error log, possibly empty

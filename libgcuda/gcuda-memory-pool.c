@@ -149,7 +149,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
   object_class->set_property = gcuda_memory_pool_set_property;
 
   /**
-   * GCudaMemoryPool:context:
+   * GCudaMemoryPool:context: (getter get_context)
    *
    * The context the blocks are allocated in; %NULL for the default
    * context, until the first allocation resolves it.
@@ -159,7 +159,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
   properties[PROP_CONTEXT] = _gcuda_pool_context_pspec ();
 
   /**
-   * GCudaMemoryPool:held-blocks:
+   * GCudaMemoryPool:held-blocks: (getter get_held_blocks)
    *
    * The number of blocks the pool keeps for reuse (not notified).
    *
@@ -167,7 +167,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:active-blocks:
+   * GCudaMemoryPool:active-blocks: (getter get_active_blocks)
    *
    * The number of blocks in use: allocated and not yet freed (not notified).
    *
@@ -175,7 +175,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:managed-bytes:
+   * GCudaMemoryPool:managed-bytes: (getter get_managed_bytes)
    *
    * The bytes allocated from the driver, active and held blocks together,
    * at their rounded-up sizes (not notified).
@@ -184,7 +184,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:active-bytes:
+   * GCudaMemoryPool:active-bytes: (getter get_active_bytes)
    *
    * The bytes requested by the allocations in use (not notified).
    *
@@ -192,7 +192,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:max-held-bytes:
+   * GCudaMemoryPool:max-held-bytes: (setter set_max_held_bytes) (getter get_max_held_bytes)
    *
    * The most bytes the pool keeps for reuse; blocks given back beyond it
    * go back to the driver, and lowering it frees held blocks, largest
@@ -409,7 +409,7 @@ gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_context:
+ * gcuda_memory_pool_get_context: (get-property context)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: (transfer none) (nullable): the context, see
@@ -425,7 +425,7 @@ gcuda_memory_pool_get_context (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_held_blocks:
+ * gcuda_memory_pool_get_held_blocks: (get-property held-blocks)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: the number of blocks held for reuse
@@ -440,7 +440,7 @@ gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_active_blocks:
+ * gcuda_memory_pool_get_active_blocks: (get-property active-blocks)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: the number of blocks in use
@@ -455,7 +455,7 @@ gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_managed_bytes:
+ * gcuda_memory_pool_get_managed_bytes: (get-property managed-bytes)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: the bytes allocated from the driver, see
@@ -471,7 +471,7 @@ gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_active_bytes:
+ * gcuda_memory_pool_get_active_bytes: (get-property active-bytes)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: the bytes requested by the allocations in use
@@ -486,7 +486,7 @@ gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_max_held_bytes:
+ * gcuda_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
  * @self: a [class@GCuda.MemoryPool]
  *
  * Returns: the cap on held bytes, see
@@ -502,7 +502,7 @@ gcuda_memory_pool_get_max_held_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_set_max_held_bytes:
+ * gcuda_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
  * @self: a [class@GCuda.MemoryPool]
  * @max_held_bytes: the most bytes to keep for reuse; [const@GLib.MAXUINT64] for
  *   no cap

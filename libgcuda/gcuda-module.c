@@ -107,7 +107,7 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   object_class->get_property = gcuda_module_get_property;
 
   /**
-   * GCudaModule:context:
+   * GCudaModule:context: (getter get_context)
    *
    * The context the module is loaded in.
    *
@@ -116,7 +116,7 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaModule:info-log:
+   * GCudaModule:info-log: (getter get_info_log)
    *
    * The driver's JIT information log (for PTX), possibly empty.
    *
@@ -125,7 +125,7 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaModule:error-log:
+   * GCudaModule:error-log: (getter get_error_log)
    *
    * The driver's JIT error log, possibly empty. A load that fails puts it
    * in the [struct@GLib.Error]'s message too.
@@ -436,7 +436,7 @@ gcuda_module_new_from_program (GCudaContext  *context,
 }
 
 /**
- * gcuda_module_get_context:
+ * gcuda_module_get_context: (get-property context)
  * @self: a [class@GCuda.Module]
  *
  * Returns: (transfer none): the module's context
@@ -451,7 +451,7 @@ gcuda_module_get_context (GCudaModule *self)
 }
 
 /**
- * gcuda_module_get_info_log:
+ * gcuda_module_get_info_log: (get-property info-log)
  * @self: a [class@GCuda.Module]
  *
  * Returns: the JIT information log, possibly empty
@@ -466,7 +466,7 @@ gcuda_module_get_info_log (GCudaModule *self)
 }
 
 /**
- * gcuda_module_get_error_log:
+ * gcuda_module_get_error_log: (get-property error-log)
  * @self: a [class@GCuda.Module]
  *
  * Returns: the JIT error log, possibly empty

@@ -100,7 +100,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   object_class->get_property = gcuda_occupancy_get_property;
 
   /**
-   * GCudaOccupancy:tb-per-mp:
+   * GCudaOccupancy:tb-per-mp: (getter get_tb_per_mp)
    *
    * How many blocks are resident on each multiprocessor.
    *
@@ -109,7 +109,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   properties[PROP_TB_PER_MP] = g_param_spec_int ("tb-per-mp", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaOccupancy:limited-by:
+   * GCudaOccupancy:limited-by: (getter get_limited_by)
    *
    * What limits [property@GCuda.Occupancy:tb-per-mp]. When several resources
    * allow the same number of blocks, the first of device, warps, registers and
@@ -122,7 +122,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
                        GCUDA_OCCUPANCY_LIMIT_DEVICE, ro);
 
   /**
-   * GCudaOccupancy:warps-per-mp:
+   * GCudaOccupancy:warps-per-mp: (getter get_warps_per_mp)
    *
    * How many warps are resident on each multiprocessor.
    *
@@ -131,7 +131,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   properties[PROP_WARPS_PER_MP] = g_param_spec_int ("warps-per-mp", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaOccupancy:occupancy:
+   * GCudaOccupancy:occupancy: (getter get_occupancy)
    *
    * The resident warps divided by the multiprocessor's warp slots
    * ([property@GCuda.DeviceData:warps-per-mp]): how much of each
@@ -348,7 +348,7 @@ gcuda_occupancy_new (GCudaDeviceData  *devdata,
 }
 
 /**
- * gcuda_occupancy_get_tb_per_mp:
+ * gcuda_occupancy_get_tb_per_mp: (get-property tb-per-mp)
  * @self: a [class@GCuda.Occupancy]
  *
  * Returns: the value of [property@GCuda.Occupancy:tb-per-mp]
@@ -363,7 +363,7 @@ gcuda_occupancy_get_tb_per_mp (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_limited_by:
+ * gcuda_occupancy_get_limited_by: (get-property limited-by)
  * @self: a [class@GCuda.Occupancy]
  *
  * Returns: the value of [property@GCuda.Occupancy:limited-by]
@@ -378,7 +378,7 @@ gcuda_occupancy_get_limited_by (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_warps_per_mp:
+ * gcuda_occupancy_get_warps_per_mp: (get-property warps-per-mp)
  * @self: a [class@GCuda.Occupancy]
  *
  * Returns: the value of [property@GCuda.Occupancy:warps-per-mp]
@@ -393,7 +393,7 @@ gcuda_occupancy_get_warps_per_mp (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_occupancy:
+ * gcuda_occupancy_get_occupancy: (get-property occupancy)
  * @self: a [class@GCuda.Occupancy]
  *
  * Returns: the value of [property@GCuda.Occupancy:occupancy]

@@ -98,7 +98,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   object_class->get_property = gcuda_program_get_property;
 
   /**
-   * GCudaProgram:image:
+   * GCudaProgram:image: (getter get_image)
    *
    * The compiled image: cubin or PTX (NUL-terminated text), see
    * [property@GCuda.Program:kind].
@@ -108,7 +108,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   properties[PROP_IMAGE] = g_param_spec_boxed ("image", NULL, NULL, G_TYPE_BYTES, ro);
 
   /**
-   * GCudaProgram:kind:
+   * GCudaProgram:kind: (getter get_kind)
    *
    * Whether the image is a cubin or PTX.
    *
@@ -118,7 +118,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
                                              GCUDA_PROGRAM_KIND_CUBIN, ro);
 
   /**
-   * GCudaProgram:log:
+   * GCudaProgram:log: (getter get_log)
    *
    * NVRTC's log (warnings), possibly empty.
    *
@@ -127,7 +127,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   properties[PROP_LOG] = g_param_spec_string ("log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaProgram:arch:
+   * GCudaProgram:arch: (getter get_arch)
    *
    * The architecture the program was compiled for, such as `sm_90`.
    *
@@ -136,7 +136,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaProgram:from-cache:
+   * GCudaProgram:from-cache: (getter is_from_cache)
    *
    * Whether the program came from the compile cache instead of NVRTC.
    *
@@ -173,7 +173,7 @@ _gcuda_program_new (GBytes           *image,
 }
 
 /**
- * gcuda_program_get_image:
+ * gcuda_program_get_image: (get-property image)
  * @self: a [class@GCuda.Program]
  *
  * Returns: (transfer none): the compiled image, see
@@ -189,7 +189,7 @@ gcuda_program_get_image (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_kind:
+ * gcuda_program_get_kind: (get-property kind)
  * @self: a [class@GCuda.Program]
  *
  * Returns: whether the image is a cubin or PTX
@@ -204,7 +204,7 @@ gcuda_program_get_kind (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_log:
+ * gcuda_program_get_log: (get-property log)
  * @self: a [class@GCuda.Program]
  *
  * Returns: NVRTC's log, possibly empty
@@ -219,7 +219,7 @@ gcuda_program_get_log (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_arch:
+ * gcuda_program_get_arch: (get-property arch)
  * @self: a [class@GCuda.Program]
  *
  * Returns: the architecture compiled for, such as `sm_90`
@@ -234,7 +234,7 @@ gcuda_program_get_arch (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_is_from_cache:
+ * gcuda_program_is_from_cache: (get-property from-cache)
  * @self: a [class@GCuda.Program]
  *
  * Returns: %TRUE if the program came from the compile cache

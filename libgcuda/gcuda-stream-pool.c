@@ -175,7 +175,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
   object_class->set_property = gcuda_stream_pool_set_property;
 
   /**
-   * GCudaStreamPool:context:
+   * GCudaStreamPool:context: (getter get_context)
    *
    * The context whose device the memory is allocated on.
    *
@@ -187,7 +187,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:release-threshold:
+   * GCudaStreamPool:release-threshold: (setter set_release_threshold) (getter get_release_threshold)
    *
    * The bytes of freed memory the pool keeps reserved when a stream, event or
    * context synchronizes; beyond it the driver gives memory back to the device
@@ -203,7 +203,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:reserved-bytes-current:
+   * GCudaStreamPool:reserved-bytes-current: (getter get_reserved_bytes_current)
    *
    * The bytes the pool has reserved from the device, in use or kept for
    * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`); 0 when the driver
@@ -217,7 +217,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:used-bytes-current:
+   * GCudaStreamPool:used-bytes-current: (getter get_used_bytes_current)
    *
    * The bytes of the pool's allocations not yet freed, as the driver
    * counts them (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`); a free counts once
@@ -406,7 +406,7 @@ gcuda_stream_pool_trim (GCudaStreamPool  *self,
 }
 
 /**
- * gcuda_stream_pool_get_context:
+ * gcuda_stream_pool_get_context: (get-property context)
  * @self: a [class@GCuda.StreamPool]
  *
  * Gets the context of the pool.
@@ -425,7 +425,7 @@ gcuda_stream_pool_get_context (GCudaStreamPool *self)
 }
 
 /**
- * gcuda_stream_pool_get_release_threshold:
+ * gcuda_stream_pool_get_release_threshold: (get-property release-threshold)
  * @self: a [class@GCuda.StreamPool]
  *
  * Gets [property@GCuda.StreamPool:release-threshold].
@@ -443,7 +443,7 @@ gcuda_stream_pool_get_release_threshold (GCudaStreamPool *self)
 }
 
 /**
- * gcuda_stream_pool_set_release_threshold:
+ * gcuda_stream_pool_set_release_threshold: (set-property release-threshold)
  * @self: a [class@GCuda.StreamPool]
  * @release_threshold: the bytes of freed memory to keep reserved at
  *   synchronizations; [const@GLib.MAXUINT64] keeps everything
@@ -499,7 +499,7 @@ get_attribute (GCudaStreamPool     *self,
 }
 
 /**
- * gcuda_stream_pool_get_reserved_bytes_current:
+ * gcuda_stream_pool_get_reserved_bytes_current: (get-property reserved-bytes-current)
  * @self: a [class@GCuda.StreamPool]
  * @error: return location for a [struct@GLib.Error]
  *
@@ -521,7 +521,7 @@ gcuda_stream_pool_get_reserved_bytes_current (GCudaStreamPool  *self,
 }
 
 /**
- * gcuda_stream_pool_get_used_bytes_current:
+ * gcuda_stream_pool_get_used_bytes_current: (get-property used-bytes-current)
  * @self: a [class@GCuda.StreamPool]
  * @error: return location for a [struct@GLib.Error]
  *

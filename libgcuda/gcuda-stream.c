@@ -103,7 +103,7 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   object_class->get_property = gcuda_stream_get_property;
 
   /**
-   * GCudaStream:context:
+   * GCudaStream:context: (getter get_context)
    *
    * The context the stream belongs to.
    *
@@ -112,7 +112,7 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaStream:flags:
+   * GCudaStream:flags: (getter get_flags)
    *
    * The flags the stream was created with.
    *
@@ -121,7 +121,7 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_STREAM_FLAGS, 0, ro);
 
   /**
-   * GCudaStream:priority:
+   * GCudaStream:priority: (getter get_priority)
    *
    * The stream's priority; lower numbers are higher priorities (see
    * [method@GCuda.Context.get_stream_priority_range]).
@@ -253,7 +253,7 @@ gcuda_stream_get_per_thread_default (GCudaContext  *context,
 }
 
 /**
- * gcuda_stream_get_context:
+ * gcuda_stream_get_context: (get-property context)
  * @self: a [class@GCuda.Stream]
  *
  * Returns: (transfer none): the stream's context
@@ -268,7 +268,7 @@ gcuda_stream_get_context (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_flags:
+ * gcuda_stream_get_flags: (get-property flags)
  * @self: a [class@GCuda.Stream]
  *
  * Returns: the creation flags
@@ -283,7 +283,7 @@ gcuda_stream_get_flags (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_priority:
+ * gcuda_stream_get_priority: (get-property priority)
  * @self: a [class@GCuda.Stream]
  *
  * Returns: the priority

@@ -98,7 +98,7 @@ gcuda_surface_class_init (GCudaSurfaceClass *klass)
   object_class->get_property = gcuda_surface_get_property;
 
   /**
-   * GCudaSurface:handle:
+   * GCudaSurface:handle: (getter get_handle)
    *
    * The surface object, the value of a kernel's `cudaSurfaceObject_t`
    * parameter.
@@ -108,7 +108,7 @@ gcuda_surface_class_init (GCudaSurfaceClass *klass)
   properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, r);
 
   /**
-   * GCudaSurface:array:
+   * GCudaSurface:array: (getter get_array)
    *
    * The array the surface reads and writes.
    *
@@ -176,7 +176,7 @@ gcuda_surface_new (GCudaArray  *array,
 }
 
 /**
- * gcuda_surface_get_handle:
+ * gcuda_surface_get_handle: (get-property handle)
  * @self: a [class@GCuda.Surface]
  *
  * Returns: the surface object, to pass as a kernel's `cudaSurfaceObject_t`
@@ -191,7 +191,7 @@ gcuda_surface_get_handle (GCudaSurface *self)
 }
 
 /**
- * gcuda_surface_get_array:
+ * gcuda_surface_get_array: (get-property array)
  * @self: a [class@GCuda.Surface]
  *
  * The array the surface reads and writes; the surface keeps it alive.

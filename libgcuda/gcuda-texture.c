@@ -228,7 +228,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   object_class->get_property = gcuda_texture_get_property;
 
   /**
-   * GCudaTexture:handle:
+   * GCudaTexture:handle: (getter get_handle)
    *
    * The texture object, the value of a kernel's `cudaTextureObject_t`
    * parameter.
@@ -238,7 +238,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, r);
 
   /**
-   * GCudaTexture:context:
+   * GCudaTexture:context: (getter get_context)
    *
    * The context of the texture's memory.
    *
@@ -247,7 +247,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, r);
 
   /**
-   * GCudaTexture:array:
+   * GCudaTexture:array: (getter get_array)
    *
    * The array the texture reads, or %NULL for a buffer texture.
    *
@@ -256,7 +256,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_ARRAY] = g_param_spec_object ("array", NULL, NULL, GCUDA_TYPE_ARRAY, r);
 
   /**
-   * GCudaTexture:buffer:
+   * GCudaTexture:buffer: (getter get_buffer)
    *
    * The buffer the texture reads, or %NULL for an array texture.
    *
@@ -485,7 +485,7 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
 }
 
 /**
- * gcuda_texture_get_handle:
+ * gcuda_texture_get_handle: (get-property handle)
  * @self: a [class@GCuda.Texture]
  *
  * Returns: the texture object, to pass as a kernel's `cudaTextureObject_t`
@@ -500,7 +500,7 @@ gcuda_texture_get_handle (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_context:
+ * gcuda_texture_get_context: (get-property context)
  * @self: a [class@GCuda.Texture]
  *
  * Returns: (transfer none): the context of the texture's memory
@@ -515,7 +515,7 @@ gcuda_texture_get_context (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_array:
+ * gcuda_texture_get_array: (get-property array)
  * @self: a [class@GCuda.Texture]
  *
  * The array a texture made by [ctor@GCuda.Texture.new_from_array] reads; the
@@ -533,7 +533,7 @@ gcuda_texture_get_array (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_buffer:
+ * gcuda_texture_get_buffer: (get-property buffer)
  * @self: a [class@GCuda.Texture]
  *
  * Returns: (transfer none) (nullable): the buffer read, or %NULL
