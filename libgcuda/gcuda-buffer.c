@@ -560,6 +560,8 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
  * gcuda_buffer_get_context: (get-property context)
  * @self: a [class@GCuda.Buffer]
  *
+ * Gets the context the memory belongs to.
+ *
  * Returns: (transfer none): the buffer's context
  *
  * Since: 1.0
@@ -574,6 +576,9 @@ gcuda_buffer_get_context (GCudaBuffer *self)
 /**
  * gcuda_buffer_get_address: (get-property address)
  * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the device address of the buffer's first byte, the value to pass for a
+ * pointer parameter of a kernel.
  *
  * Returns: the device address, see [property@GCuda.Buffer:address]
  *
@@ -590,6 +595,8 @@ gcuda_buffer_get_address (GCudaBuffer *self)
  * gcuda_buffer_get_size: (get-property size)
  * @self: a [class@GCuda.Buffer]
  *
+ * Gets the size of the buffer in bytes.
+ *
  * Returns: the size in bytes
  *
  * Since: 1.0
@@ -604,6 +611,8 @@ gcuda_buffer_get_size (GCudaBuffer *self)
 /**
  * gcuda_buffer_get_pitch: (get-property pitch)
  * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the distance in bytes between the rows of a pitched buffer.
  *
  * Returns: the row pitch of a pitched buffer (or a view of one), else 0
  *
@@ -620,6 +629,9 @@ gcuda_buffer_get_pitch (GCudaBuffer *self)
  * gcuda_buffer_get_kind: (get-property kind)
  * @self: a [class@GCuda.Buffer]
  *
+ * Gets where the buffer's memory comes from: plain, pitched, managed, another
+ * process's, a view or a module's global.
+ *
  * Returns: where the memory comes from
  *
  * Since: 1.0
@@ -635,6 +647,8 @@ gcuda_buffer_get_kind (GCudaBuffer *self)
  * gcuda_buffer_get_parent: (get-property parent)
  * @self: a [class@GCuda.Buffer]
  *
+ * Gets the buffer a view looks into, which the view keeps alive.
+ *
  * Returns: (transfer none) (nullable): the buffer a view looks into
  *
  * Since: 1.0
@@ -649,6 +663,10 @@ gcuda_buffer_get_parent (GCudaBuffer *self)
 /**
  * gcuda_buffer_is_freed:
  * @self: a [class@GCuda.Buffer]
+ *
+ * Checks whether the memory was released with [method@GCuda.Buffer.free],
+ * directly or through the buffer a view looks into. Every transfer of a freed
+ * buffer fails with [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: %TRUE once the buffer, or the buffer it views, was freed
  *

@@ -429,6 +429,8 @@ host_buffer_check_range (GCudaHostBuffer  *self,
  * gcuda_host_buffer_get_context: (get-property context)
  * @self: a [class@GCuda.HostBuffer]
  *
+ * Gets the context page-locked or registered memory belongs to.
+ *
  * Returns: (transfer none) (nullable): the context, %NULL for aligned memory
  *
  * Since: 1.0
@@ -443,6 +445,8 @@ gcuda_host_buffer_get_context (GCudaHostBuffer *self)
 /**
  * gcuda_host_buffer_get_address: (get-property address)
  * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the host address of the buffer's first byte.
  *
  * Returns: the host address of the first byte
  *
@@ -459,6 +463,8 @@ gcuda_host_buffer_get_address (GCudaHostBuffer *self)
  * gcuda_host_buffer_get_size: (get-property size)
  * @self: a [class@GCuda.HostBuffer]
  *
+ * Gets the size of the buffer in bytes.
+ *
  * Returns: the size in bytes
  *
  * Since: 1.0
@@ -474,6 +480,8 @@ gcuda_host_buffer_get_size (GCudaHostBuffer *self)
  * gcuda_host_buffer_get_kind: (get-property kind)
  * @self: a [class@GCuda.HostBuffer]
  *
+ * Gets where the memory comes from: page-locked, aligned or registered.
+ *
  * Returns: where the memory comes from
  *
  * Since: 1.0
@@ -488,6 +496,9 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 /**
  * gcuda_host_buffer_get_flags: (get-property flags)
  * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the flags the memory was allocated or registered with (PyCUDA's
+ * `get_flags()`).
  *
  * Returns: the flags, see [property@GCuda.HostBuffer:flags]
  *
@@ -540,6 +551,9 @@ gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
 /**
  * gcuda_host_buffer_is_freed:
  * @self: a [class@GCuda.HostBuffer]
+ *
+ * Checks whether the memory was released with [method@GCuda.HostBuffer.free] or
+ * unregistered with [method@GCuda.HostBuffer.unregister].
  *
  * Returns: %TRUE once the memory was freed or unregistered
  *

@@ -428,6 +428,8 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
  * gcuda_host_memory_pool_get_context: (get-property context)
  * @self: a [class@GCuda.HostMemoryPool]
  *
+ * Gets the context the blocks are allocated in.
+ *
  * Returns: (transfer none) (nullable): the context, see
  *   [property@GCuda.HostMemoryPool:context]
  *
@@ -444,6 +446,8 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
  * gcuda_host_memory_pool_get_flags: (get-property flags)
  * @self: a [class@GCuda.HostMemoryPool]
  *
+ * Gets the flags every block is allocated with.
+ *
  * Returns: the [flags@GCuda.HostAllocFlags] of the blocks
  *
  * Since: 1.0
@@ -458,6 +462,8 @@ gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 /**
  * gcuda_host_memory_pool_get_held_blocks: (get-property held-blocks)
  * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the number of blocks the pool keeps for reuse.
  *
  * Returns: the number of blocks held for reuse
  *
@@ -474,6 +480,8 @@ gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
  * gcuda_host_memory_pool_get_active_blocks: (get-property active-blocks)
  * @self: a [class@GCuda.HostMemoryPool]
  *
+ * Gets the number of blocks handed out and not given back yet.
+ *
  * Returns: the number of blocks in use
  *
  * Since: 1.0
@@ -488,6 +496,9 @@ gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
 /**
  * gcuda_host_memory_pool_get_managed_bytes: (get-property managed-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the bytes the pool allocated from the driver, for the blocks in use and
+ * the blocks held.
  *
  * Returns: the bytes allocated from the driver, see
  *   [property@GCuda.HostMemoryPool:managed-bytes]
@@ -505,6 +516,8 @@ gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
  * gcuda_host_memory_pool_get_active_bytes: (get-property active-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
  *
+ * Gets the bytes requested by the blocks in use.
+ *
  * Returns: the bytes requested by the allocations in use
  *
  * Since: 1.0
@@ -519,6 +532,8 @@ gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
 /**
  * gcuda_host_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
  * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the most bytes the pool keeps for reuse.
  *
  * Returns: the cap on held bytes, see
  *   [property@GCuda.HostMemoryPool:max-held-bytes]

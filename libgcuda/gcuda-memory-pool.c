@@ -412,6 +412,8 @@ gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
  * gcuda_memory_pool_get_context: (get-property context)
  * @self: a [class@GCuda.MemoryPool]
  *
+ * Gets the context the blocks are allocated in.
+ *
  * Returns: (transfer none) (nullable): the context, see
  *   [property@GCuda.MemoryPool:context]
  *
@@ -428,6 +430,8 @@ gcuda_memory_pool_get_context (GCudaMemoryPool *self)
  * gcuda_memory_pool_get_held_blocks: (get-property held-blocks)
  * @self: a [class@GCuda.MemoryPool]
  *
+ * Gets the number of blocks the pool keeps for reuse.
+ *
  * Returns: the number of blocks held for reuse
  *
  * Since: 1.0
@@ -443,6 +447,8 @@ gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
  * gcuda_memory_pool_get_active_blocks: (get-property active-blocks)
  * @self: a [class@GCuda.MemoryPool]
  *
+ * Gets the number of blocks handed out and not given back yet.
+ *
  * Returns: the number of blocks in use
  *
  * Since: 1.0
@@ -457,6 +463,9 @@ gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
 /**
  * gcuda_memory_pool_get_managed_bytes: (get-property managed-bytes)
  * @self: a [class@GCuda.MemoryPool]
+ *
+ * Gets the bytes the pool allocated from the driver, for the blocks in use and
+ * the blocks held.
  *
  * Returns: the bytes allocated from the driver, see
  *   [property@GCuda.MemoryPool:managed-bytes]
@@ -474,6 +483,8 @@ gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
  * gcuda_memory_pool_get_active_bytes: (get-property active-bytes)
  * @self: a [class@GCuda.MemoryPool]
  *
+ * Gets the bytes requested by the blocks in use.
+ *
  * Returns: the bytes requested by the allocations in use
  *
  * Since: 1.0
@@ -488,6 +499,8 @@ gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
 /**
  * gcuda_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
  * @self: a [class@GCuda.MemoryPool]
+ *
+ * Gets the most bytes the pool keeps for reuse.
  *
  * Returns: the cap on held bytes, see
  *   [property@GCuda.MemoryPool:max-held-bytes]

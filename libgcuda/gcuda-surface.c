@@ -179,6 +179,9 @@ gcuda_surface_new (GCudaArray  *array,
  * gcuda_surface_get_handle: (get-property handle)
  * @self: a [class@GCuda.Surface]
  *
+ * Gets the surface object, the value a kernel takes as a `cudaSurfaceObject_t`
+ * parameter.
+ *
  * Returns: the surface object, to pass as a kernel's `cudaSurfaceObject_t`
  *
  * Since: 1.0

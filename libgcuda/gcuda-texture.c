@@ -488,6 +488,9 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
  * gcuda_texture_get_handle: (get-property handle)
  * @self: a [class@GCuda.Texture]
  *
+ * Gets the texture object, the value a kernel takes as a `cudaTextureObject_t`
+ * parameter.
+ *
  * Returns: the texture object, to pass as a kernel's `cudaTextureObject_t`
  *
  * Since: 1.0
@@ -502,6 +505,8 @@ gcuda_texture_get_handle (GCudaTexture *self)
 /**
  * gcuda_texture_get_context: (get-property context)
  * @self: a [class@GCuda.Texture]
+ *
+ * Gets the context of the texture's memory.
  *
  * Returns: (transfer none): the context of the texture's memory
  *
@@ -535,6 +540,8 @@ gcuda_texture_get_array (GCudaTexture *self)
 /**
  * gcuda_texture_get_buffer: (get-property buffer)
  * @self: a [class@GCuda.Texture]
+ *
+ * Gets the buffer a texture made from a buffer reads.
  *
  * Returns: (transfer none) (nullable): the buffer read, or %NULL
  *
