@@ -441,6 +441,8 @@ gcuda_context_get_default (GError **error)
  * gcuda_context_get_device: (get-property device)
  * @self: a [class@GCuda.Context]
  *
+ * Gets the device the context runs on.
+ *
  * Returns: (transfer none): the context's device
  *
  * Since: 1.0
@@ -455,6 +457,9 @@ gcuda_context_get_device (GCudaContext *self)
 /**
  * gcuda_context_is_primary: (get-property primary)
  * @self: a [class@GCuda.Context]
+ *
+ * Checks whether this is its device's primary context, the one the CUDA runtime
+ * and other libraries share.
  *
  * Returns: %TRUE for a device's primary context
  *
@@ -471,6 +476,8 @@ gcuda_context_is_primary (GCudaContext *self)
  * gcuda_context_get_flags: (get-property flags)
  * @self: a [class@GCuda.Context]
  *
+ * Gets the flags the context was created with.
+ *
  * Returns: the flags the context was created with
  *
  * Since: 1.0
@@ -486,6 +493,9 @@ gcuda_context_get_flags (GCudaContext *self)
  * gcuda_context_get_handle: (get-property handle)
  * @self: a [class@GCuda.Context]
  *
+ * Gets the driver's `CUcontext`, for handing the context to another CUDA
+ * library.
+ *
  * Returns: the `CUcontext` as an integer, see [property@GCuda.Context:handle]
  *
  * Since: 1.0
@@ -500,6 +510,10 @@ gcuda_context_get_handle (GCudaContext *self)
 /**
  * gcuda_context_is_destroyed:
  * @self: a [class@GCuda.Context]
+ *
+ * Checks whether the context was destroyed. Every later use of a destroyed
+ * context, or of objects in it, fails with
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
  *
  * Returns: %TRUE once [method@GCuda.Context.destroy] was called
  *

@@ -371,6 +371,8 @@ gcuda_device_data_new (GCudaDevice  *device,
  * gcuda_device_data_get_max_threads: (get-property max-threads)
  * @self: a [class@GCuda.DeviceData]
  *
+ * Gets the largest number of threads in a block.
+ *
  * Returns: the value of [property@GCuda.DeviceData:max-threads]
  *
  * Since: 1.0
@@ -385,6 +387,8 @@ gcuda_device_data_get_max_threads (GCudaDeviceData *self)
 /**
  * gcuda_device_data_get_warp_size: (get-property warp-size)
  * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets the number of threads in a warp.
  *
  * Returns: the value of [property@GCuda.DeviceData:warp-size]
  *
@@ -401,6 +405,8 @@ gcuda_device_data_get_warp_size (GCudaDeviceData *self)
  * gcuda_device_data_get_warps_per_mp: (get-property warps-per-mp)
  * @self: a [class@GCuda.DeviceData]
  *
+ * Gets the largest number of warps resident on one multiprocessor.
+ *
  * Returns: the value of [property@GCuda.DeviceData:warps-per-mp]
  *
  * Since: 1.0
@@ -415,6 +421,8 @@ gcuda_device_data_get_warps_per_mp (GCudaDeviceData *self)
 /**
  * gcuda_device_data_get_thread_blocks_per_mp: (get-property thread-blocks-per-mp)
  * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets the largest number of blocks resident on one multiprocessor.
  *
  * Returns: the value of [property@GCuda.DeviceData:thread-blocks-per-mp]
  *
@@ -431,6 +439,8 @@ gcuda_device_data_get_thread_blocks_per_mp (GCudaDeviceData *self)
  * gcuda_device_data_get_registers: (get-property registers)
  * @self: a [class@GCuda.DeviceData]
  *
+ * Gets the number of 32-bit registers of one multiprocessor.
+ *
  * Returns: the value of [property@GCuda.DeviceData:registers]
  *
  * Since: 1.0
@@ -445,6 +455,8 @@ gcuda_device_data_get_registers (GCudaDeviceData *self)
 /**
  * gcuda_device_data_get_shared_memory: (get-property shared-memory)
  * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets the shared memory of one multiprocessor, in bytes.
  *
  * Returns: the value of [property@GCuda.DeviceData:shared-memory]
  *
@@ -461,6 +473,9 @@ gcuda_device_data_get_shared_memory (GCudaDeviceData *self)
  * gcuda_device_data_get_smem_granularity: (get-property smem-granularity)
  * @self: a [class@GCuda.DeviceData]
  *
+ * Gets the number of shared memory banks, the threads that take part in one
+ * simultaneous access.
+ *
  * Returns: the value of [property@GCuda.DeviceData:smem-granularity]
  *
  * Since: 1.0
@@ -475,6 +490,9 @@ gcuda_device_data_get_smem_granularity (GCudaDeviceData *self)
 /**
  * gcuda_device_data_get_smem_alloc_granularity: (get-property smem-alloc-granularity)
  * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets the granularity, in bytes, to which a block's shared memory is rounded
+ * up.
  *
  * Returns: the value of [property@GCuda.DeviceData:smem-alloc-granularity]
  *

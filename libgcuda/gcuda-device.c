@@ -549,6 +549,8 @@ gcuda_device_list (GError **error)
  * gcuda_device_get_ordinal: (get-property ordinal)
  * @self: a [class@GCuda.Device]
  *
+ * Gets the device's ordinal, the number [func@GCuda.Device.get] takes.
+ *
  * Returns: the device's ordinal
  *
  * Since: 1.0
@@ -563,6 +565,8 @@ gcuda_device_get_ordinal (GCudaDevice *self)
 /**
  * gcuda_device_get_name: (get-property name)
  * @self: a [class@GCuda.Device]
+ *
+ * Gets the device's product name, such as "NVIDIA H100 80GB HBM3".
  *
  * Returns: (nullable): the product name (PyCUDA's `Device.name()`)
  *
@@ -579,6 +583,8 @@ gcuda_device_get_name (GCudaDevice *self)
  * gcuda_device_get_pci_bus_id: (get-property pci-bus-id)
  * @self: a [class@GCuda.Device]
  *
+ * Gets the device's PCI bus id, such as `0000:41:00.0`.
+ *
  * Returns: (nullable): the PCI bus id (PyCUDA's `Device.pci_bus_id()`)
  *
  * Since: 1.0
@@ -593,6 +599,9 @@ gcuda_device_get_pci_bus_id (GCudaDevice *self)
 /**
  * gcuda_device_get_uuid: (get-property uuid)
  * @self: a [class@GCuda.Device]
+ *
+ * Gets the device's UUID, as `nvidia-smi -L` shows it without the `GPU-`
+ * prefix.
  *
  * Returns: (nullable): the UUID, see [property@GCuda.Device:uuid]
  *
@@ -631,6 +640,8 @@ gcuda_device_get_compute_capability (GCudaDevice *self,
  * gcuda_device_get_total_memory: (get-property total-memory)
  * @self: a [class@GCuda.Device]
  *
+ * Gets the size of the device's global memory.
+ *
  * Returns: the global memory in bytes (PyCUDA's `Device.total_memory()`)
  *
  * Since: 1.0
@@ -645,6 +656,8 @@ gcuda_device_get_total_memory (GCudaDevice *self)
 /**
  * gcuda_device_get_multiprocessor_count: (get-property multiprocessor-count)
  * @self: a [class@GCuda.Device]
+ *
+ * Gets the number of streaming multiprocessors.
  *
  * Returns: the number of multiprocessors
  *
@@ -661,6 +674,8 @@ gcuda_device_get_multiprocessor_count (GCudaDevice *self)
  * gcuda_device_get_max_threads_per_block: (get-property max-threads-per-block)
  * @self: a [class@GCuda.Device]
  *
+ * Gets the largest number of threads a block may have on this device.
+ *
  * Returns: the largest number of threads in a block
  *
  * Since: 1.0
@@ -676,6 +691,8 @@ gcuda_device_get_max_threads_per_block (GCudaDevice *self)
  * gcuda_device_get_warp_size: (get-property warp-size)
  * @self: a [class@GCuda.Device]
  *
+ * Gets the number of threads in a warp.
+ *
  * Returns: the warp size in threads
  *
  * Since: 1.0
@@ -690,6 +707,8 @@ gcuda_device_get_warp_size (GCudaDevice *self)
 /**
  * gcuda_device_get_compute_mode: (get-property compute-mode)
  * @self: a [class@GCuda.Device]
+ *
+ * Gets the compute mode the administrator set for the device.
  *
  * Returns: the compute mode
  *

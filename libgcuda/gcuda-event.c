@@ -234,6 +234,8 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
  * gcuda_event_get_context: (get-property context)
  * @self: a [class@GCuda.Event]
  *
+ * Gets the context the event belongs to.
+ *
  * Returns: (transfer none): the event's context
  *
  * Since: 1.0
@@ -248,6 +250,8 @@ gcuda_event_get_context (GCudaEvent *self)
 /**
  * gcuda_event_get_flags: (get-property flags)
  * @self: a [class@GCuda.Event]
+ *
+ * Gets the flags the event was created with.
  *
  * Returns: the creation flags
  *

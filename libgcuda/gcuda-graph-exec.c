@@ -114,6 +114,8 @@ _gcuda_graph_exec_new_for_handle (GCudaContext *context,
  * gcuda_graph_exec_get_context: (get-property context)
  * @self: a [class@GCuda.GraphExec]
  *
+ * Gets the context the executable graph runs in.
+ *
  * Returns: (transfer none): the context the graph runs in
  *
  * Since: 1.0

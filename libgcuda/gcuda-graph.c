@@ -119,6 +119,8 @@ _gcuda_graph_get_handle (GCudaGraph *graph)
  * gcuda_graph_get_context: (get-property context)
  * @self: a [class@GCuda.Graph]
  *
+ * Gets the context of the stream the graph was captured on.
+ *
  * Returns: (transfer none): the graph's context
  *
  * Since: 1.0
@@ -134,6 +136,8 @@ gcuda_graph_get_context (GCudaGraph *self)
  * gcuda_graph_get_node_count:
  * @self: a [class@GCuda.Graph]
  * @error: return location for a [struct@GLib.Error]
+ *
+ * Counts the operations the graph holds (`cuGraphGetNodes`).
  *
  * Returns: how many operations (kernels, copies, memsets, …) the graph
  *   holds; 0 with @error set on failure

@@ -351,6 +351,8 @@ gcuda_occupancy_new (GCudaDeviceData  *devdata,
  * gcuda_occupancy_get_tb_per_mp: (get-property tb-per-mp)
  * @self: a [class@GCuda.Occupancy]
  *
+ * Gets how many blocks are resident on each multiprocessor.
+ *
  * Returns: the value of [property@GCuda.Occupancy:tb-per-mp]
  *
  * Since: 1.0
@@ -365,6 +367,8 @@ gcuda_occupancy_get_tb_per_mp (GCudaOccupancy *self)
 /**
  * gcuda_occupancy_get_limited_by: (get-property limited-by)
  * @self: a [class@GCuda.Occupancy]
+ *
+ * Gets the resource that limits the number of resident blocks.
  *
  * Returns: the value of [property@GCuda.Occupancy:limited-by]
  *
@@ -381,6 +385,8 @@ gcuda_occupancy_get_limited_by (GCudaOccupancy *self)
  * gcuda_occupancy_get_warps_per_mp: (get-property warps-per-mp)
  * @self: a [class@GCuda.Occupancy]
  *
+ * Gets how many warps are resident on each multiprocessor.
+ *
  * Returns: the value of [property@GCuda.Occupancy:warps-per-mp]
  *
  * Since: 1.0
@@ -395,6 +401,9 @@ gcuda_occupancy_get_warps_per_mp (GCudaOccupancy *self)
 /**
  * gcuda_occupancy_get_occupancy: (get-property occupancy)
  * @self: a [class@GCuda.Occupancy]
+ *
+ * Gets the occupancy: the resident warps divided by the multiprocessor's warp
+ * slots.
  *
  * Returns: the value of [property@GCuda.Occupancy:occupancy]
  *

@@ -256,6 +256,8 @@ gcuda_stream_get_per_thread_default (GCudaContext  *context,
  * gcuda_stream_get_context: (get-property context)
  * @self: a [class@GCuda.Stream]
  *
+ * Gets the context the stream belongs to.
+ *
  * Returns: (transfer none): the stream's context
  *
  * Since: 1.0
@@ -271,6 +273,8 @@ gcuda_stream_get_context (GCudaStream *self)
  * gcuda_stream_get_flags: (get-property flags)
  * @self: a [class@GCuda.Stream]
  *
+ * Gets the flags the stream was created with.
+ *
  * Returns: the creation flags
  *
  * Since: 1.0
@@ -285,6 +289,8 @@ gcuda_stream_get_flags (GCudaStream *self)
 /**
  * gcuda_stream_get_priority: (get-property priority)
  * @self: a [class@GCuda.Stream]
+ *
+ * Gets the stream's priority; lower numbers are higher priorities.
  *
  * Returns: the priority
  *
@@ -738,6 +744,9 @@ gcuda_stream_end_capture (GCudaStream  *self,
  * gcuda_stream_get_capture_status:
  * @self: a [class@GCuda.Stream]
  * @error: return location for a [struct@GLib.Error]
+ *
+ * Asks the driver whether the stream is capturing into a graph
+ * (`cuStreamIsCapturing`).
  *
  * Returns: whether the stream is capturing into a graph, or
  *   [GCUDA_CAPTURE_STATUS_NONE][enum@GCuda.CaptureStatus] with @error set
