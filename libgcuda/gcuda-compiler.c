@@ -378,6 +378,10 @@ gcuda_compiler_init (GCudaCompiler *self)
  * @context: (nullable): the context whose device gives the default
  *   architecture, or %NULL for the default context
  *
+ * Creates a compiler with PyCUDA's defaults: a cubin for the exact
+ * architecture of the device of @context, the source wrapped in
+ * `extern "C"`, and the default compile cache.
+ *
  * Returns: (transfer full): a new compiler
  *
  * Since: 1.0
@@ -409,6 +413,8 @@ gcuda_compiler_set_options (GCudaCompiler      *self,
 /**
  * gcuda_compiler_get_options: (get-property options)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the extra NVRTC options given to every compile (PyCUDA's `options`).
  *
  * Returns: (transfer none) (array zero-terminated=1): the options
  *
@@ -442,6 +448,8 @@ gcuda_compiler_set_include_dirs (GCudaCompiler      *self,
 /**
  * gcuda_compiler_get_include_dirs: (get-property include-dirs)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the directories searched for `#include` (PyCUDA's `include_dirs`).
  *
  * Returns: (transfer none) (array zero-terminated=1): the include directories
  *
@@ -483,6 +491,9 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
  * gcuda_compiler_get_arch: (get-property arch)
  * @self: a [class@GCuda.Compiler]
  *
+ * Gets the architecture to compile for; %NULL means the exact `sm_XY` of the
+ * context's device.
+ *
  * Returns: (nullable): [property@GCuda.Compiler:arch]
  *
  * Since: 1.0
@@ -501,6 +512,9 @@ STRING_ACCESSORS (arch, PROP_ARCH)
 /**
  * gcuda_compiler_get_code: (get-property code)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the real architecture to generate when [property@GCuda.Compiler:arch]
+ * names a virtual one.
  *
  * Returns: (nullable): [property@GCuda.Compiler:code]
  *
@@ -521,6 +535,9 @@ STRING_ACCESSORS (code, PROP_CODE)
  * gcuda_compiler_get_keep: (get-property keep)
  * @self: a [class@GCuda.Compiler]
  *
+ * Gets the directory that receives the source, log and output of each compile,
+ * if any.
+ *
  * Returns: (nullable) (type filename): [property@GCuda.Compiler:keep]
  *
  * Since: 1.0
@@ -539,6 +556,9 @@ STRING_ACCESSORS (keep, PROP_KEEP)
 /**
  * gcuda_compiler_get_cache_dir: (get-property cache-dir)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the compile cache's directory; %NULL means the default one and an empty
+ * string no cache.
  *
  * Returns: (nullable) (type filename): [property@GCuda.Compiler:cache-dir]
  *
@@ -572,6 +592,9 @@ gcuda_compiler_set_no_extern_c (GCudaCompiler *self,
 /**
  * gcuda_compiler_get_no_extern_c: (get-property no-extern-c)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets whether the source is compiled as it is, without an `extern "C"`
+ * wrapper.
  *
  * Returns: [property@GCuda.Compiler:no-extern-c]
  *
@@ -610,6 +633,8 @@ gcuda_compiler_set_target (GCudaCompiler    *self,
 /**
  * gcuda_compiler_get_target: (get-property target)
  * @self: a [class@GCuda.Compiler]
+ *
+ * Gets what a compile produces: a cubin or PTX.
  *
  * Returns: [property@GCuda.Compiler:target]
  *

@@ -298,6 +298,8 @@ _gcuda_function_new (GCudaModule  *module,
  * gcuda_function_get_name: (get-property name)
  * @self: a [class@GCuda.Function]
  *
+ * Gets the kernel's name in its module.
+ *
  * Returns: the kernel's name
  *
  * Since: 1.0
@@ -312,6 +314,8 @@ gcuda_function_get_name (GCudaFunction *self)
 /**
  * gcuda_function_get_module: (get-property module)
  * @self: a [class@GCuda.Function]
+ *
+ * Gets the module the kernel comes from, which the function keeps loaded.
  *
  * Returns: (transfer none): the kernel's module
  *
@@ -328,6 +332,9 @@ gcuda_function_get_module (GCudaFunction *self)
  * gcuda_function_get_param_count: (get-property param-count)
  * @self: a [class@GCuda.Function]
  *
+ * Gets the number of the kernel's parameters, which every launch is checked
+ * against.
+ *
  * Returns: the number of parameters
  *
  * Since: 1.0
@@ -343,6 +350,9 @@ gcuda_function_get_param_count (GCudaFunction *self)
  * gcuda_function_get_param_size:
  * @self: a [class@GCuda.Function]
  * @index: a parameter's index
+ *
+ * Gets the size of one of the kernel's parameters, as the driver reports it
+ * (`cuFuncGetParamInfo`).
  *
  * Returns: the parameter's size in bytes, or 0 past the last parameter
  *
@@ -381,6 +391,9 @@ gcuda_function_get_param_offset (GCudaFunction *self,
 /**
  * gcuda_function_get_max_threads_per_block: (get-property max-threads-per-block)
  * @self: a [class@GCuda.Function]
+ *
+ * Gets the largest block this kernel can be launched with on its device, which
+ * its register and shared memory use may make smaller than the device's limit.
  *
  * Returns: [property@GCuda.Function:max-threads-per-block]
  *

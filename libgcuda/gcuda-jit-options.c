@@ -198,6 +198,8 @@ gcuda_jit_options_init (GCudaJitOptions *self)
 /**
  * gcuda_jit_options_new:
  *
+ * Creates JIT options that leave every setting to the driver.
+ *
  * Returns: (transfer full): options with the driver's defaults
  *
  * Since: 1.0
@@ -233,6 +235,8 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
  * gcuda_jit_options_get_max_registers: (get-property max-registers)
  * @self: a [class@GCuda.JitOptions]
  *
+ * Gets the most registers a thread may use.
+ *
  * Returns: the [property@GCuda.JitOptions:max-registers] limit, 0 for none
  *
  * Since: 1.0
@@ -251,6 +255,8 @@ GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, va
 /**
  * gcuda_jit_options_get_optimization_level: (get-property optimization-level)
  * @self: a [class@GCuda.JitOptions]
+ *
+ * Gets the JIT's optimization level.
  *
  * Returns: the [property@GCuda.JitOptions:optimization-level], -1 for the
  *   default
@@ -273,6 +279,8 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
  * gcuda_jit_options_get_threads_per_block: (get-property threads-per-block)
  * @self: a [class@GCuda.JitOptions]
  *
+ * Gets the block size the JIT compiles for.
+ *
  * Returns: the [property@GCuda.JitOptions:threads-per-block] constraint, 0 for
  *   none
  *
@@ -294,6 +302,8 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
  * gcuda_jit_options_get_generate_debug_info: (get-property generate-debug-info)
  * @self: a [class@GCuda.JitOptions]
  *
+ * Gets whether the JIT generates debug information.
+ *
  * Returns: whether debug information is generated
  *
  * Since: 1.0
@@ -314,6 +324,8 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
  * gcuda_jit_options_get_generate_line_info: (get-property generate-line-info)
  * @self: a [class@GCuda.JitOptions]
  *
+ * Gets whether the JIT generates line-number information.
+ *
  * Returns: whether line-number information is generated
  *
  * Since: 1.0
@@ -333,6 +345,8 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
 /**
  * gcuda_jit_options_get_log_verbose: (get-property log-verbose)
  * @self: a [class@GCuda.JitOptions]
+ *
+ * Gets whether the JIT's information log is verbose.
  *
  * Returns: whether the information log is verbose
  *

@@ -79,6 +79,9 @@ gcuda_kernel_args_init (GCudaKernelArgs *self)
 /**
  * gcuda_kernel_args_new:
  *
+ * Creates an empty argument list; append the arguments in the order of the
+ * kernel's parameters.
+ *
  * Returns: (transfer full): an empty argument list
  *
  * Since: 1.0
@@ -92,6 +95,8 @@ gcuda_kernel_args_new (void)
 /**
  * gcuda_kernel_args_get_count:
  * @self: a [class@GCuda.KernelArgs]
+ *
+ * Gets the number of arguments appended so far.
  *
  * Returns: the number of arguments
  *

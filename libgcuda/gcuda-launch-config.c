@@ -162,6 +162,9 @@ gcuda_launch_config_init (GCudaLaunchConfig *self)
 /**
  * gcuda_launch_config_new:
  *
+ * Creates a launch configuration for a grid of one block of one thread, without
+ * dynamic shared memory, on the legacy default stream.
+ *
  * Returns: (transfer full): a configuration for one block of one thread
  *
  * Since: 1.0
@@ -345,6 +348,8 @@ gcuda_launch_config_set_shared_bytes (GCudaLaunchConfig *self,
  * gcuda_launch_config_get_shared_bytes: (get-property shared-bytes)
  * @self: a [class@GCuda.LaunchConfig]
  *
+ * Gets the dynamic shared memory per block, in bytes.
+ *
  * Returns: the dynamic shared memory per block
  *
  * Since: 1.0
@@ -378,6 +383,8 @@ gcuda_launch_config_set_stream (GCudaLaunchConfig *self,
 /**
  * gcuda_launch_config_get_stream: (get-property stream)
  * @self: a [class@GCuda.LaunchConfig]
+ *
+ * Gets the stream the kernel is launched on.
  *
  * Returns: (transfer none) (nullable): the stream, %NULL for the legacy
  *   default stream
@@ -415,6 +422,8 @@ gcuda_launch_config_set_cooperative (GCudaLaunchConfig *self,
 /**
  * gcuda_launch_config_get_cooperative: (get-property cooperative)
  * @self: a [class@GCuda.LaunchConfig]
+ *
+ * Gets whether the launch is cooperative.
  *
  * Returns: whether the launch is cooperative
  *

@@ -161,6 +161,11 @@ gcuda_linker_init (GCudaLinker *self)
  * @options: (nullable): options for the JIT compiler and linker, or %NULL
  * @error: return location for a [struct@GLib.Error]
  *
+ * Creates a linker (PyCUDA's `DynamicModule`): add inputs with
+ * [method@GCuda.Linker.add_source], [method@GCuda.Linker.add_data],
+ * [method@GCuda.Linker.add_file] or [method@GCuda.Linker.add_library], then
+ * link and load them with [method@GCuda.Linker.complete].
+ *
  * Returns: (transfer full): a linker without inputs, or %NULL with @error set
  *
  * Since: 1.0
@@ -194,6 +199,8 @@ gcuda_linker_new (GCudaContext     *context,
 /**
  * gcuda_linker_get_context: (get-property context)
  * @self: a [class@GCuda.Linker]
+ *
+ * Gets the context the linked module is loaded in.
  *
  * Returns: (transfer none): the linker's context
  *
@@ -621,6 +628,8 @@ gcuda_linker_complete (GCudaLinker  *self,
  * gcuda_linker_get_info_log: (get-property info-log)
  * @self: a [class@GCuda.Linker]
  *
+ * Gets the JIT linker's information log so far.
+ *
  * Returns: the linker's information log, possibly empty
  *
  * Since: 1.0
@@ -635,6 +644,8 @@ gcuda_linker_get_info_log (GCudaLinker *self)
 /**
  * gcuda_linker_get_error_log: (get-property error-log)
  * @self: a [class@GCuda.Linker]
+ *
+ * Gets the JIT linker's error log so far.
  *
  * Returns: the linker's error log, possibly empty
  *

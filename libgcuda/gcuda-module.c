@@ -439,6 +439,8 @@ gcuda_module_new_from_program (GCudaContext  *context,
  * gcuda_module_get_context: (get-property context)
  * @self: a [class@GCuda.Module]
  *
+ * Gets the context the module is loaded in.
+ *
  * Returns: (transfer none): the module's context
  *
  * Since: 1.0
@@ -454,6 +456,8 @@ gcuda_module_get_context (GCudaModule *self)
  * gcuda_module_get_info_log: (get-property info-log)
  * @self: a [class@GCuda.Module]
  *
+ * Gets the driver's JIT information log of the load.
+ *
  * Returns: the JIT information log, possibly empty
  *
  * Since: 1.0
@@ -468,6 +472,8 @@ gcuda_module_get_info_log (GCudaModule *self)
 /**
  * gcuda_module_get_error_log: (get-property error-log)
  * @self: a [class@GCuda.Module]
+ *
+ * Gets the driver's JIT error log of the load.
  *
  * Returns: the JIT error log, possibly empty
  *
@@ -713,6 +719,8 @@ gcuda_source_module_new_async (GCudaContext        *context,
  * gcuda_source_module_new_finish:
  * @result: the [iface@Gio.AsyncResult] given to the callback
  * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [func@GCuda.source_module_new_async].
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *

@@ -176,6 +176,8 @@ _gcuda_program_new (GBytes           *image,
  * gcuda_program_get_image: (get-property image)
  * @self: a [class@GCuda.Program]
  *
+ * Gets the compiled image, ready for [ctor@GCuda.Module.new_from_data].
+ *
  * Returns: (transfer none): the compiled image, see
  *   [property@GCuda.Program:image]
  *
@@ -192,6 +194,8 @@ gcuda_program_get_image (GCudaProgram *self)
  * gcuda_program_get_kind: (get-property kind)
  * @self: a [class@GCuda.Program]
  *
+ * Gets whether the image is a cubin or PTX.
+ *
  * Returns: whether the image is a cubin or PTX
  *
  * Since: 1.0
@@ -206,6 +210,8 @@ gcuda_program_get_kind (GCudaProgram *self)
 /**
  * gcuda_program_get_log: (get-property log)
  * @self: a [class@GCuda.Program]
+ *
+ * Gets NVRTC's log of the compile, with its warnings.
  *
  * Returns: NVRTC's log, possibly empty
  *
@@ -222,6 +228,8 @@ gcuda_program_get_log (GCudaProgram *self)
  * gcuda_program_get_arch: (get-property arch)
  * @self: a [class@GCuda.Program]
  *
+ * Gets the architecture the program was compiled for.
+ *
  * Returns: the architecture compiled for, such as `sm_90`
  *
  * Since: 1.0
@@ -236,6 +244,8 @@ gcuda_program_get_arch (GCudaProgram *self)
 /**
  * gcuda_program_is_from_cache: (get-property from-cache)
  * @self: a [class@GCuda.Program]
+ *
+ * Checks whether the program came from the compile cache instead of NVRTC.
  *
  * Returns: %TRUE if the program came from the compile cache
  *
