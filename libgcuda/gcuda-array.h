@@ -69,6 +69,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GCudaArrayDescriptor, gcuda_array_descriptor_free
 
 #define GCUDA_TYPE_ARRAY (gcuda_array_get_type ())
 
+/**
+ * GCudaArrayClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Array]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaArray, gcuda_array, GCUDA, ARRAY, GObject)
 

@@ -59,6 +59,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GCudaTextureDescriptor, gcuda_texture_descriptor_
 
 #define GCUDA_TYPE_TEXTURE (gcuda_texture_get_type ())
 
+/**
+ * GCudaTextureClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Texture]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaTexture, gcuda_texture, GCUDA, TEXTURE, GObject)
 
