@@ -16,6 +16,31 @@
  * `Array`, the driver's `CUarray`): 1D, 2D or 3D, layered or cubemap, made
  * from a [struct@GCuda.ArrayDescriptor] with [ctor@GCuda.Array.new].
  *
+ * ```c
+ * static GCudaArray *
+ * upload_image (const float *pixels, guint64 width, guint64 height, GError **error)
+ * {
+ *   g_autoptr(GCudaArrayDescriptor) descriptor =
+ *     gcuda_array_descriptor_new (width, height, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1,
+ *                                 GCUDA_ARRAY_FLAGS_NONE);
+ *   g_autoptr(GCudaArray) array = gcuda_array_new (NULL, descriptor, error);
+ *
+ *   if (array == NULL ||
+ *       !gcuda_array_upload (array, (const guint8 *) pixels,
+ *                            width * height * sizeof (float), error))
+ *     return NULL;
+ *   return g_steal_pointer (&array);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's helpers make arrays from numpy data:
+ *
+ * ```python
+ * image = numpy.random.rand(480, 640).astype(numpy.float32)
+ * array = GCuda.np_to_array(image)  # 640 × 480: tex2D(t, x, y) reads image[y, x]
+ * assert (array.to_numpy() == image).all()
+ * ```
+ *
  * Arrays have no address: data goes in and out by copies. The whole array is
  * copied from and to tightly packed host memory ([method@GCuda.Array.upload],
  * [method@GCuda.Array.download]), device buffers

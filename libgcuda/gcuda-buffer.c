@@ -16,6 +16,42 @@
  * managed, opened from another process, or a view of part of another
  * buffer.
  *
+ * ```c
+ * static gboolean
+ * round_trip (GError **error)
+ * {
+ *   const float data[4] = { 1, 2, 3, 4 };
+ *   g_autoptr(GCudaBuffer) buffer = gcuda_buffer_new (NULL, sizeof data, error);
+ *   g_autoptr(GBytes) back = NULL;
+ *
+ *   if (buffer == NULL ||
+ *       !gcuda_buffer_upload (buffer, 0, (const guint8 *) data, sizeof data, error))
+ *     return FALSE;
+ *   back = gcuda_buffer_download (buffer, 0, sizeof data, error);
+ *   return back != NULL;
+ * }
+ * ```
+ *
+ * In Python, numpy arrays go in and out in place, with PyCUDA's functions;
+ * `int(buf)` is the device address and `len(buf)` the size:
+ *
+ * ```python
+ * a = numpy.arange(1024, dtype=numpy.float32)
+ * buf = GCuda.to_device(a)
+ * b = GCuda.from_device(buf, a.shape, a.dtype)
+ * assert (a == b).all()
+ * buf.free()
+ * ```
+ *
+ * In JavaScript, data goes in as bytes and comes back as a
+ * [struct@GLib.Bytes]:
+ *
+ * ```js
+ * const buffer = GCuda.Buffer.new(null, 16);
+ * buffer.upload(0, new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer));
+ * const back = new Float32Array(buffer.download(0, 16).toArray().slice().buffer);
+ * ```
+ *
  * The memory is released when the last reference goes, or at once with
  * [method@GCuda.Buffer.free]; after that every use of the buffer, and of views
  * of it, is [GCUDA_ERROR_FREED][error@GCuda.Error]. Every transfer checks its

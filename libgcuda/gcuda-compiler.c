@@ -19,6 +19,42 @@
  * `pycuda.compiler.compile()`), to a [class@GCuda.Program]: a cubin for the
  * exact architecture of the context's device by default, or PTX on request.
  *
+ * ```c
+ * static GCudaModule *
+ * compile_scale (GError **error)
+ * {
+ *   g_autoptr(GCudaCompiler) compiler = gcuda_compiler_new (NULL);
+ *   const char * const options[] = { "-use_fast_math", NULL };
+ *   g_autoptr(GCudaProgram) program = NULL;
+ *
+ *   gcuda_compiler_set_options (compiler, options);
+ *   program = gcuda_compiler_compile (compiler,
+ *                                     "__global__ void scale (float *x, float a, int n)\n"
+ *                                     "{\n"
+ *                                     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+ *                                     "  if (i < n)\n"
+ *                                     "    x[i] *= a;\n"
+ *                                     "}\n",
+ *                                     error);
+ *   if (program == NULL)
+ *     return NULL;
+ *   return gcuda_module_new_from_program (NULL, program, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `SourceModule` compiles and loads in one call:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void scale(float *x, float a, int n)
+ * {
+ *     int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (i < n)
+ *         x[i] *= a;
+ * }''', options=['-use_fast_math'])
+ * scale = mod.get_function('scale')
+ * ```
+ *
  * PyCUDA's knobs are properties: [property@GCuda.Compiler:options],
  * [property@GCuda.Compiler:include-dirs], [property@GCuda.Compiler:arch],
  * [property@GCuda.Compiler:code], [property@GCuda.Compiler:no-extern-c] (by

@@ -15,6 +15,33 @@
  *
  * A CUDA context (PyCUDA's `Context`).
  *
+ * ```c
+ * static gboolean
+ * print_free_memory (GError **error)
+ * {
+ *   g_autoptr(GCudaContext) context = gcuda_context_get_default (error);
+ *   guint64 free_bytes, total_bytes;
+ *
+ *   if (context == NULL ||
+ *       !gcuda_context_get_memory_info (context, &free_bytes, &total_bytes, error))
+ *     return FALSE;
+ *   g_print ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes free\n",
+ *            gcuda_device_get_name (gcuda_context_get_device (context)),
+ *            free_bytes, total_bytes);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python (`import gcuda.autoinit` also gives the default context, as
+ * PyCUDA's `pycuda.autoinit` does):
+ *
+ * ```python
+ * ctx = GCuda.Context.get_default()
+ * free, total = ctx.get_memory_info()
+ * ctx.set_limit(GCuda.Limit.STACK_SIZE, 4096)
+ * ctx.synchronize()
+ * ```
+ *
  * GCuda has no context stack for users to manage: every object that lives in
  * a context holds a reference to its `GCudaContext`, and every method makes
  * that context current on the calling thread for the duration of its driver

@@ -15,6 +15,39 @@
  * A copy of a rectangle of bytes between two pitched memory regions
  * (PyCUDA's `Memcpy2D`, the driver's `cuMemcpy2D`).
  *
+ * ```c
+ * static gboolean
+ * download_rows (GCudaBuffer *pitched, guint64 width_in_bytes, guint64 rows,
+ *                guint8 *host, GError **error)
+ * {
+ *   g_autoptr(GCudaCopy2D) copy = gcuda_copy_2d_new ();
+ *
+ *   gcuda_copy_2d_set_src_buffer (copy, pitched);
+ *   gcuda_copy_2d_set_dst_host (copy, (guint64) (guintptr) host, width_in_bytes * rows);
+ *   g_object_set (copy,
+ *                 "src-pitch", gcuda_buffer_get_pitch (pitched),
+ *                 "dst-pitch", width_in_bytes,
+ *                 "width-in-bytes", width_in_bytes,
+ *                 "height", rows,
+ *                 NULL);
+ *   return gcuda_copy_2d_execute (copy, NULL, TRUE, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * a = numpy.random.rand(100, 50).astype(numpy.float32)
+ * buf, pitch = GCuda.mem_alloc_pitch(50 * 4, 100, 4)
+ * copy = GCuda.Copy2D.new()
+ * copy.set_src_host(a.__array_interface__['data'][0], a.nbytes)
+ * copy.set_dst_buffer(buf)
+ * copy.props.src_pitch = copy.props.width_in_bytes = 50 * 4
+ * copy.props.dst_pitch = pitch
+ * copy.props.height = 100
+ * copy.execute(None, True)
+ * ```
+ *
  * Describe the copy with properties and endpoints, then call
  * [method@GCuda.Copy2D.execute], as often as needed. Each endpoint is host
  * memory ([method@GCuda.Copy2D.set_src_host],
@@ -52,6 +85,43 @@
  * A copy of a box of bytes between two memory regions laid out as slices
  * of pitched rows (PyCUDA's `Memcpy3D`, the driver's `cuMemcpy3D`).
  *
+ * ```c
+ * static gboolean
+ * upload_volume (GCudaArray *array, const float *volume,
+ *                guint64 width, guint64 height, guint64 depth, GError **error)
+ * {
+ *   g_autoptr(GCudaCopy3D) copy = gcuda_copy_3d_new ();
+ *   guint64 row = width * sizeof (float);
+ *
+ *   gcuda_copy_3d_set_src_host (copy, (guint64) (guintptr) volume, row * height * depth);
+ *   gcuda_copy_3d_set_dst_array (copy, array);
+ *   g_object_set (copy,
+ *                 "src-pitch", row,
+ *                 "src-height", height,
+ *                 "width-in-bytes", row,
+ *                 "height", height,
+ *                 "depth", depth,
+ *                 NULL);
+ *   return gcuda_copy_3d_execute (copy, NULL, error);
+ * }
+ * ```
+ *
+ * In Python, the box `[1:3, 2:6, 3:11]` of a 3D array into host memory:
+ *
+ * ```python
+ * a = numpy.random.rand(8, 16, 32).astype(numpy.float32)  # depth, height, width
+ * array = GCuda.np_to_array(a)
+ * part = numpy.zeros((2, 4, 8), numpy.float32)
+ * copy = GCuda.Copy3D.new()
+ * copy.set_src_array(array)
+ * copy.set_dst_host(part.__array_interface__['data'][0], part.nbytes)
+ * copy.props.src_x_in_bytes, copy.props.src_y, copy.props.src_z = 3 * 4, 2, 1
+ * copy.props.dst_pitch, copy.props.dst_height = 8 * 4, 4
+ * copy.props.width_in_bytes, copy.props.height, copy.props.depth = 8 * 4, 4, 2
+ * copy.execute(None)
+ * assert (part == a[1:3, 2:6, 3:11]).all()
+ * ```
+ *
  * It works like [class@GCuda.Copy2D], with a third dimension: row `r` of slice
  * `s` of the region starts at byte `x-in-bytes + (y + r + (z + s) ×
  * rows-per-slice) × pitch` of its endpoint, where the rows per slice are
@@ -73,6 +143,34 @@
  *
  * A [class@GCuda.Copy3D] between memory of two contexts, possibly on two
  * devices (PyCUDA's `Memcpy3DPeer`, the driver's `cuMemcpy3DPeer`).
+ *
+ * ```c
+ * static gboolean
+ * copy_between_devices (GCudaBuffer *dest, GCudaBuffer *source, guint64 size,
+ *                       GError **error)
+ * {
+ *   g_autoptr(GCudaCopy3DPeer) copy = gcuda_copy_3d_peer_new ();
+ *
+ *   // dest and source may be in contexts of two different devices
+ *   gcuda_copy_3d_peer_set_src_buffer (copy, source);
+ *   gcuda_copy_3d_peer_set_dst_buffer (copy, dest);
+ *   g_object_set (copy,
+ *                 "width-in-bytes", size,
+ *                 "height", (guint64) 1,
+ *                 "depth", (guint64) 1,
+ *                 NULL);
+ *   return gcuda_copy_3d_peer_execute (copy, NULL, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `memcpy_peer()` copies a whole range between contexts:
+ *
+ * ```python
+ * other = GCuda.Device(1).retain_primary_context()
+ * src = GCuda.to_device(numpy.ones(1024, numpy.float32))
+ * dest = GCuda.mem_alloc(src.get_size(), context=other)
+ * GCuda.memcpy_peer(dest, src, src.get_size())
+ * ```
  *
  * The context of a device buffer endpoint is the buffer's; for host and
  * unified endpoints it can be named with

@@ -13,6 +13,33 @@
  * The figures of a device that occupancy and alignment computations need
  * (PyCUDA's `pycuda.tools.DeviceData`).
  *
+ * ```c
+ * static void
+ * print_limits (GCudaDevice *device)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   g_autoptr(GCudaDeviceData) data = gcuda_device_data_new (device, &error);
+ *
+ *   if (data == NULL)
+ *     {
+ *       g_printerr ("%s\n", error->message);
+ *       return;
+ *     }
+ *   g_print ("%d threads per block; %d warps and %d blocks per multiprocessor\n",
+ *            gcuda_device_data_get_max_threads (data),
+ *            gcuda_device_data_get_warps_per_mp (data),
+ *            gcuda_device_data_get_thread_blocks_per_mp (data));
+ * }
+ * ```
+ *
+ * In Python (PyCUDA's `pycuda.tools.DeviceData`):
+ *
+ * ```python
+ * data = GCuda.DeviceData()  # the default context's device
+ * print(data.max_threads, data.warps_per_mp, data.shared_memory)
+ * print(data.align_bytes(), data.align(1000))  # 64 1024: PyCUDA's alignment
+ * ```
+ *
  * [ctor@GCuda.DeviceData.new] reads them from the device's attributes, so they
  * describe the architecture at hand (PyCUDA used Fermi-era constants). The
  * figures the driver does not report (the granularities) come from the

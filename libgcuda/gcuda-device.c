@@ -14,6 +14,38 @@
  *
  * A CUDA device (PyCUDA's `Device`).
  *
+ * ```c
+ * static void
+ * list_devices (void)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   int count = gcuda_device_get_count (&error);
+ *
+ *   if (error != NULL)
+ *     g_printerr ("No CUDA device: %s\n", error->message);
+ *   for (int i = 0; i < count; i++)
+ *     {
+ *       g_autoptr(GCudaDevice) device = gcuda_device_get (i, NULL);
+ *       int major, minor;
+ *
+ *       gcuda_device_get_compute_capability (device, &major, &minor);
+ *       g_print ("%d: %s, compute capability %d.%d, %" G_GUINT64_FORMAT " bytes\n",
+ *                i, gcuda_device_get_name (device), major, minor,
+ *                gcuda_device_get_total_memory (device));
+ *     }
+ * }
+ * ```
+ *
+ * In Python, `GCuda.Device(i)` is the device object, PyCUDA's names work, and
+ * every device attribute reads as a Python attribute:
+ *
+ * ```python
+ * for i in range(GCuda.Device.count()):
+ *     dev = GCuda.Device(i)
+ *     print(dev.name(), dev.compute_capability(), dev.total_memory())
+ *     print(dev.max_threads_per_block, dev.multiprocessor_count)
+ * ```
+ *
  * Devices are obtained with [func@GCuda.Device.get],
  * [func@GCuda.Device.get_by_pci_bus_id] or [func@GCuda.Device.list]; there is
  * exactly one object per device, so objects can be compared by identity. A

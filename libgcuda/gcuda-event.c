@@ -15,6 +15,33 @@
  * A CUDA event (PyCUDA's `Event`): a marker in a stream, used to wait for
  * work, to order streams and to time GPU work.
  *
+ * ```c
+ * static float
+ * time_upload (GCudaBuffer *buffer, const guint8 *data, gsize size, GError **error)
+ * {
+ *   g_autoptr(GCudaEvent) start = gcuda_event_new (NULL, GCUDA_EVENT_FLAGS_DEFAULT, error);
+ *   g_autoptr(GCudaEvent) end = start ? gcuda_event_new (NULL, GCUDA_EVENT_FLAGS_DEFAULT, error) : NULL;
+ *
+ *   if (end == NULL ||
+ *       !gcuda_event_record (start, NULL, error) ||
+ *       !gcuda_buffer_upload (buffer, 0, data, size, error) ||
+ *       !gcuda_event_record (end, NULL, error) ||
+ *       !gcuda_event_synchronize (end, error))
+ *     return -1.0f;
+ *   return gcuda_event_elapsed (start, end, error);  // milliseconds
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * start, end = GCuda.Event(), GCuda.Event()
+ * start.record()
+ * buf = GCuda.to_device(numpy.ones(1 << 24, numpy.float32))
+ * end.record().synchronize()
+ * print('%.2f ms' % end.time_since(start))
+ * ```
+ *
  * [method@GCuda.Event.record] and [method@GCuda.Event.synchronize] return the
  * event, so calls chain as in PyCUDA: `end.record(stream).synchronize()`.
  * [method@GCuda.Event.wait_async] waits without blocking a thread.

@@ -14,6 +14,40 @@
  * [method@GCuda.Module.get_function]. Its properties are the driver's function
  * attributes (registers, shared/constant/local memory, …), read once.
  *
+ * ```c
+ * static gboolean
+ * scale_on_gpu (GCudaModule *module, GCudaBuffer *x, int n, GError **error)
+ * {
+ *   g_autoptr(GCudaFunction) scale = gcuda_module_get_function (module, "scale", error);
+ *   g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+ *
+ *   if (scale == NULL)
+ *     return FALSE;
+ *   gcuda_kernel_args_add_buffer (args, x);
+ *   gcuda_kernel_args_add_float (args, 2.0f);
+ *   gcuda_kernel_args_add_int32 (args, n);
+ *   return gcuda_function_launch (scale, (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args, error);
+ * }
+ * ```
+ *
+ * In Python, a function is called as in PyCUDA, with numpy scalars for the
+ * scalar parameters; `prepare()` and `prepared_call()` do less work per launch:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void scale(float *x, float a, int n)
+ * {
+ *     int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (i < n)
+ *         x[i] *= a;
+ * }''')
+ * scale = mod.get_function('scale')
+ * x = GCuda.to_device(numpy.ones(1000, numpy.float32))
+ * scale(x, numpy.float32(2), numpy.int32(1000), block=(256, 1, 1), grid=(4, 1))
+ * scale.prepare('Pfi')
+ * scale.prepared_call((4, 1), (256, 1, 1), x, 0.5, 1000)
+ * ```
+ *
  * [method@GCuda.Function.launch] runs it with a [class@GCuda.KernelArgs];
  * [method@GCuda.Function.launch_packed] with a parameter buffer packed by the
  * caller (PyCUDA's `prepared_call`). Both check the arguments against the

@@ -16,6 +16,39 @@
  * by those of a graph with the same shape ([method@GCuda.GraphExec.update])
  * without instantiating again.
  *
+ * ```c
+ * static gboolean
+ * replay (GCudaGraphExec *graph_exec, GCudaGraph *captured_again, GCudaStream *stream,
+ *         GError **error)
+ * {
+ *   // the new graph's kernel arguments and addresses, without instantiating again
+ *   if (!gcuda_graph_exec_update (graph_exec, captured_again, error))
+ *     return FALSE;
+ *   for (int i = 0; i < 100; i++)
+ *     if (!gcuda_graph_exec_launch (graph_exec, stream, error))
+ *       return FALSE;
+ *   return gcuda_stream_synchronize (stream, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * a, b = GCuda.mem_alloc(1 << 20), GCuda.mem_alloc(1 << 20)
+ *
+ * def capture(buf):
+ *     stream.begin_capture(GCuda.CaptureMode.GLOBAL)
+ *     GCuda.memset_d8_async(buf, 0xff, 1 << 20, stream)
+ *     return stream.end_capture()
+ *
+ * graph_exec = capture(a).instantiate()
+ * graph_exec.launch(stream)
+ * graph_exec.update(capture(b))
+ * graph_exec.launch(stream)
+ * stream.synchronize()
+ * ```
+ *
  * Since: 1.0
  */
 

@@ -15,6 +15,40 @@
  * replayed many times with little launch cost once instantiated
  * ([method@GCuda.Graph.instantiate], [method@GCuda.GraphExec.launch]).
  *
+ * ```c
+ * static GCudaGraphExec *
+ * capture_two_launches (GCudaStream *stream, GCudaFunction *kernel, GCudaKernelArgs *args,
+ *                       GError **error)
+ * {
+ *   g_autoptr(GCudaGraph) graph = NULL;
+ *   gboolean queued;
+ *
+ *   if (!gcuda_stream_begin_capture (stream, GCUDA_CAPTURE_MODE_GLOBAL, error))
+ *     return NULL;
+ *   queued = gcuda_function_launch (kernel, 4, 1, 1, 256, 1, 1, 0, stream, args, error) &&
+ *            gcuda_function_launch (kernel, 4, 1, 1, 256, 1, 1, 0, stream, args, error);
+ *   // end the capture in any case
+ *   graph = gcuda_stream_end_capture (stream, queued ? error : NULL);
+ *   if (!queued || graph == NULL)
+ *     return NULL;
+ *   return gcuda_graph_instantiate (graph, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * buf = GCuda.mem_alloc(4 << 20)
+ * stream.begin_capture(GCuda.CaptureMode.GLOBAL)
+ * GCuda.memset_d32_async(buf, 0, 1 << 20, stream)
+ * graph = stream.end_capture()
+ * print(graph.get_node_count())
+ * graph_exec = graph.instantiate()
+ * graph_exec.launch(stream)
+ * stream.synchronize()
+ * ```
+ *
  * The graph holds its context. Usable from any thread, but the driver does
  * not allow one graph to be used by two threads at the same time.
  *

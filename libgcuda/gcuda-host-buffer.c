@@ -19,6 +19,41 @@
  * with a chosen alignment (`aligned_empty()`), or existing memory
  * page-locked in place (`register_host_memory()`).
  *
+ * ```c
+ * static gboolean
+ * download_pagelocked (GCudaBuffer *buffer, GError **error)
+ * {
+ *   guint64 size = gcuda_buffer_get_size (buffer);
+ *   g_autoptr(GCudaHostBuffer) host =
+ *     gcuda_host_buffer_new_pagelocked (NULL, size, GCUDA_HOST_ALLOC_FLAGS_DEFAULT, error);
+ *   g_autoptr(GCudaStream) stream =
+ *     host ? gcuda_stream_new (NULL, GCUDA_STREAM_FLAGS_DEFAULT, 0, error) : NULL;
+ *   const float *values;
+ *
+ *   if (stream == NULL ||
+ *       !gcuda_buffer_download_to_address_on_stream (buffer, 0,
+ *                                                    gcuda_host_buffer_get_address (host),
+ *                                                    size, stream, error) ||
+ *       !gcuda_stream_synchronize (stream, error))
+ *     return FALSE;
+ *   values = (const float *) (guintptr) gcuda_host_buffer_get_address (host);
+ *   g_print ("first value: %g\n", values[0]);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, page-locked memory is a numpy array whose `.base` is the
+ * host buffer:
+ *
+ * ```python
+ * host = GCuda.pagelocked_empty((1024, 1024), numpy.float32)
+ * host[:] = 1
+ * buf = GCuda.mem_alloc(host.nbytes)
+ * stream = GCuda.Stream()
+ * GCuda.memcpy_htod_async(buf, host, stream)
+ * stream.synchronize()
+ * ```
+ *
  * Copies between page-locked memory and a [class@GCuda.Buffer] on a stream are
  * truly asynchronous. The memory is released (or unregistered) when the last
  * reference goes, or at once with [method@GCuda.HostBuffer.free]; after that

@@ -16,6 +16,41 @@
  * out-of-memory handling for memory from `cuMemHostAlloc`, which is much
  * slower to allocate than ordinary memory.
  *
+ * ```c
+ * static gboolean
+ * upload_in_chunks (GCudaBuffer *dest, const guint8 *data, gsize size, GError **error)
+ * {
+ *   g_autoptr(GCudaHostMemoryPool) pool =
+ *     gcuda_host_memory_pool_new (NULL, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
+ *   const gsize chunk = 1 << 20;
+ *
+ *   for (gsize offset = 0; offset < size; offset += chunk)
+ *     {
+ *       gsize n = MIN (chunk, size - offset);
+ *       g_autoptr(GCudaHostBuffer) staging = gcuda_host_memory_pool_allocate (pool, n, error);
+ *       guint64 address;
+ *
+ *       if (staging == NULL)
+ *         return FALSE;
+ *       address = gcuda_host_buffer_get_address (staging);
+ *       memcpy ((guint8 *) (guintptr) address, data + offset, n);
+ *       if (!gcuda_buffer_upload_from_address (dest, offset, address, n, error))
+ *         return FALSE;
+ *     }
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `PageLockedMemoryPool` hands out numpy arrays:
+ *
+ * ```python
+ * pool = GCuda.PageLockedMemoryPool()
+ * host = pool.allocate((1024, 1024), numpy.float32)
+ * host[:] = 0.5
+ * buf = GCuda.to_device(host)
+ * del host  # the block goes back to the pool
+ * ```
+ *
  * [method@GCuda.HostMemoryPool.allocate] returns an ordinary page-locked
  * [class@GCuda.HostBuffer] with the pool's
  * [property@GCuda.HostMemoryPool:flags]; [method@GCuda.HostBuffer.free], or its

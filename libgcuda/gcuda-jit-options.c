@@ -15,6 +15,33 @@
  * `options` of PyCUDA's `module_from_buffer()`. The logs the JIT writes are
  * properties of the module or linker.
  *
+ * ```c
+ * static GCudaModule *
+ * load_for_profiling (GBytes *ptx, GError **error)
+ * {
+ *   g_autoptr(GCudaJitOptions) options = gcuda_jit_options_new ();
+ *   g_autoptr(GCudaModule) module = NULL;
+ *
+ *   gcuda_jit_options_set_generate_line_info (options, TRUE);
+ *   gcuda_jit_options_set_log_verbose (options, TRUE);
+ *   module = gcuda_module_new_from_data (NULL, ptx, options, error);
+ *   if (module != NULL)
+ *     g_print ("%s\n", gcuda_module_get_info_log (module));
+ *   return g_steal_pointer (&module);
+ * }
+ * ```
+ *
+ * In Python, the options of PyCUDA's `module_from_buffer()`, by name:
+ *
+ * ```python
+ * import gcuda.compiler
+ *
+ * ptx = gcuda.compiler.compile('__global__ void zero(float *x) { x[threadIdx.x] = 0; }',
+ *                              target='ptx')
+ * mod = GCuda.module_from_buffer(ptx, options={'max_registers': 32, 'log_verbose': True},
+ *                                message_handler=lambda ok, info, errors: print(info))
+ * ```
+ *
  * Every option starts at the driver's default.
  *
  * Since: 1.0

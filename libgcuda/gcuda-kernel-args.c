@@ -19,6 +19,34 @@
  * it. [method@GCuda.Function.launch] checks the count and sizes against the
  * kernel's parameters before anything reaches the driver.
  *
+ * ```c
+ * static gboolean
+ * scale_twice (GCudaFunction *scale, GCudaBuffer *x, int n, GError **error)
+ * {
+ *   g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+ *   guint grid = (n + 255) / 256;
+ *
+ *   gcuda_kernel_args_add_buffer (args, x);   // float *x
+ *   gcuda_kernel_args_add_float (args, 2.0f); // float a
+ *   gcuda_kernel_args_add_int32 (args, n);    // int n
+ *   if (!gcuda_function_launch (scale, grid, 1, 1, 256, 1, 1, 0, NULL, args, error))
+ *     return FALSE;
+ *   return gcuda_kernel_args_set_float (args, 1, 0.5f, error) &&
+ *          gcuda_function_launch (scale, grid, 1, 1, 256, 1, 1, 0, NULL, args, error);
+ * }
+ * ```
+ *
+ * JavaScript builds the arguments the same way; Python calls the
+ * [class@GCuda.Function] with numpy scalars instead.
+ *
+ * ```js
+ * const args = GCuda.KernelArgs.new();
+ * args.add_buffer(x);
+ * args.add_float(2);
+ * args.add_int32(n);
+ * scale.launch(Math.ceil(n / 256), 1, 1, 256, 1, 1, 0, null, args);
+ * ```
+ *
  * Not thread-safe: do not change arguments another thread is launching with.
  *
  * Since: 1.0

@@ -17,6 +17,41 @@
  * once, so `cooperative_groups::this_grid().sync()` works) and thread block
  * clusters (compute capability 9.0 and later).
  *
+ * ```c
+ * static gboolean
+ * launch_in_clusters (GCudaFunction *kernel, GCudaKernelArgs *args, GCudaStream *stream,
+ *                     GError **error)
+ * {
+ *   g_autoptr(GCudaLaunchConfig) config = gcuda_launch_config_new ();
+ *
+ *   gcuda_launch_config_set_grid (config, 128, 1, 1);
+ *   gcuda_launch_config_set_block (config, 256, 1, 1);
+ *   gcuda_launch_config_set_cluster (config, 2, 1, 1);
+ *   gcuda_launch_config_set_stream (config, stream);
+ *   return gcuda_function_launch_with_config (kernel, config, args, error);
+ * }
+ * ```
+ *
+ * In Python, where kernels are otherwise called with their arguments, a
+ * configured launch takes a [class@GCuda.KernelArgs]:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void fill(int *out)
+ * {
+ *     out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
+ * }''')
+ * sms = GCuda.Context.get_default().get_device().get_multiprocessor_count()
+ * out = GCuda.mem_alloc(sms * 256 * 4)
+ * config = GCuda.LaunchConfig.new()
+ * config.set_grid(sms, 1, 1)  # one block per multiprocessor: all resident at once
+ * config.set_block(256, 1, 1)
+ * config.props.cooperative = True
+ * args = GCuda.KernelArgs.new()
+ * args.add_buffer(out)
+ * mod.get_function('fill').launch_with_config(config, args)
+ * ```
+ *
  * A configuration can be reused for any number of launches; it starts as
  * one block of one thread on the legacy default stream.
  *

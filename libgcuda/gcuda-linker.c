@@ -17,14 +17,33 @@
  * JIT linker (`cuLinkCreate`; PyCUDA's `DynamicModule`): relocatable PTX or
  * cubins, fatbins, objects and static libraries such as the device runtime
  * (`cudadevrt`), which kernels launching kernels (dynamic parallelism)
- * need:
+ * need.
  *
- * |[<!-- language="C" -->
- * g_autoptr(GCudaLinker) linker = gcuda_linker_new (NULL, NULL, &error);
- * gcuda_linker_add_source (linker, NULL, parent_and_child_source, &error);
- * gcuda_linker_add_library (linker, "cudadevrt", &error);
- * g_autoptr(GCudaModule) module = gcuda_linker_complete (linker, &error);
- * ]|
+ * ```c
+ * static GCudaModule *
+ * link_with_device_runtime (const char *source, GError **error)
+ * {
+ *   g_autoptr(GCudaLinker) linker = gcuda_linker_new (NULL, NULL, error);
+ *
+ *   if (linker == NULL ||
+ *       !gcuda_linker_add_source (linker, NULL, source, error) ||
+ *       !gcuda_linker_add_library (linker, "cudadevrt", error))
+ *     return NULL;
+ *   return gcuda_linker_complete (linker, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `DynamicModule`:
+ *
+ * ```python
+ * source = '''
+ * __global__ void child(int *out) { out[threadIdx.x] = threadIdx.x; }
+ * __global__ void parent(int *out) { child<<<1, 32>>>(out); }
+ * '''
+ * mod = GCuda.DynamicModule().add_source(source).add_stdlib('cudadevrt').link()
+ * out = GCuda.mem_alloc(32 * 4)
+ * mod.get_function('parent')(out, block=(1, 1, 1))
+ * ```
  *
  * A linker is used from one thread at a time and completes once; its logs
  * stay readable afterwards.

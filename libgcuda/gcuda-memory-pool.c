@@ -16,6 +16,38 @@
  * again instead of going back to the driver, whose `cuMemAlloc` and
  * `cuMemFree` are slow and synchronize the device.
  *
+ * ```c
+ * static gboolean
+ * use_temporaries (GError **error)
+ * {
+ *   g_autoptr(GCudaMemoryPool) pool = gcuda_memory_pool_new (NULL);
+ *
+ *   for (int i = 0; i < 1000; i++)
+ *     {
+ *       g_autoptr(GCudaBuffer) scratch = gcuda_memory_pool_allocate (pool, 1 << 20, error);
+ *
+ *       if (scratch == NULL)
+ *         return FALSE;
+ *       // use scratch; dropping it gives the block back to the pool
+ *     }
+ *   g_print ("%" G_GUINT64_FORMAT " block(s) held for reuse\n",
+ *            gcuda_memory_pool_get_held_blocks (pool));
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `DeviceMemoryPool` hands out blocks by address, and its
+ * `allocate` is an allocator for `to_device()` and `mem_alloc()`:
+ *
+ * ```python
+ * pool = GCuda.DeviceMemoryPool()
+ * for _ in range(1000):
+ *     block = pool.allocate(1 << 20)
+ *     block.free()
+ * buf = GCuda.to_device(numpy.zeros(256, numpy.float32), allocator=pool.allocate)
+ * print(pool.held_blocks, pool.active_blocks)
+ * ```
+ *
  * Sizes are rounded up with PyCUDA's bin scheme: a bin is a size's
  * exponent followed by the 4 bits after its leading 1, and every block of
  * a bin has the bin's largest size, so less than 1/16 (6.25 %) of a block

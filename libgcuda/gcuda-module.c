@@ -18,6 +18,35 @@
  * ([ctor@GCuda.Module.new_from_data], PyCUDA's `module_from_buffer()`), a file,
  * or a [class@GCuda.Program].
  *
+ * ```c
+ * static GCudaFunction *
+ * load_kernel (const char *ptx, GError **error)
+ * {
+ *   g_autoptr(GBytes) image = g_bytes_new (ptx, strlen (ptx) + 1);
+ *   g_autoptr(GCudaModule) module = gcuda_module_new_from_data (NULL, image, NULL, error);
+ *
+ *   if (module == NULL)
+ *     return NULL;
+ *   g_print ("JIT log: %s\n", gcuda_module_get_info_log (module));
+ *   return gcuda_module_get_function (module, "scale", error);
+ * }
+ * ```
+ *
+ * In Python, a `__constant__` variable filled through
+ * [method@GCuda.Module.get_global] (PyCUDA's `get_global()`):
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __constant__ float coeffs[4];
+ * __global__ void apply(float *x) { x[threadIdx.x] *= coeffs[threadIdx.x % 4]; }
+ * ''')
+ * ptr, size = mod.get_global('coeffs')
+ * GCuda.memcpy_htod(ptr, numpy.array([1, 2, 3, 4], numpy.float32))
+ * x = GCuda.to_device(numpy.ones(64, numpy.float32))
+ * mod.get_function('apply')(x, block=(64, 1, 1))
+ * print(GCuda.from_device(x, 64, numpy.float32))
+ * ```
+ *
  * Kernels are reached with [method@GCuda.Module.get_function] (the same object
  * for the same name) and `__device__`/`__constant__` variables with
  * [method@GCuda.Module.get_global], as a [class@GCuda.Buffer] the ordinary

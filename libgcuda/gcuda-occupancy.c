@@ -14,6 +14,30 @@
  * what limits that number, and the resulting occupancy (PyCUDA's
  * `pycuda.tools.OccupancyRecord`).
  *
+ * ```c
+ * static void
+ * print_occupancy (GCudaDeviceData *data, GCudaFunction *kernel)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   int registers = gcuda_function_get_attribute (kernel, GCUDA_FUNCTION_ATTRIBUTE_NUM_REGS, NULL);
+ *   g_autoptr(GCudaOccupancy) occupancy = gcuda_occupancy_new (data, 256, 0, registers, &error);
+ *
+ *   if (occupancy == NULL)
+ *     g_printerr ("%s\n", error->message);
+ *   else
+ *     g_print ("%d blocks of 256 threads per multiprocessor, occupancy %.2f\n",
+ *              gcuda_occupancy_get_tb_per_mp (occupancy),
+ *              gcuda_occupancy_get_occupancy (occupancy));
+ * }
+ * ```
+ *
+ * In Python (PyCUDA's `pycuda.tools.OccupancyRecord`):
+ *
+ * ```python
+ * occ = GCuda.OccupancyRecord(GCuda.DeviceData(), 256, shared_mem=4096, registers=32)
+ * print(occ.tb_per_mp, occ.limited_by, occ.occupancy)
+ * ```
+ *
  * The workload is described by its block size, its shared memory per block
  * (static plus dynamic) and its registers per thread (the
  * [property@GCuda.Function:num-regs] of a compiled kernel). The computation is

@@ -14,6 +14,33 @@
  * [struct@GLib.Bytes], ready for a module), the compiler's log, and the lowered
  * (mangled) names of the name expressions the compile was given, for templates.
  *
+ * ```c
+ * static void
+ * describe_program (GCudaProgram *program)
+ * {
+ *   GBytes *image = gcuda_program_get_image (program);
+ *
+ *   g_print ("%s for %s, %" G_GSIZE_FORMAT " bytes%s\n",
+ *            gcuda_program_get_kind (program) == GCUDA_PROGRAM_KIND_PTX ? "PTX" : "cubin",
+ *            gcuda_program_get_arch (program), g_bytes_get_size (image),
+ *            gcuda_program_is_from_cache (program) ? " (from the cache)" : "");
+ *   if (*gcuda_program_get_log (program) != '\0')
+ *     g_print ("%s\n", gcuda_program_get_log (program));
+ * }
+ * ```
+ *
+ * In Python, a template instantiated by a name expression:
+ *
+ * ```python
+ * program = GCuda.compile_program('''
+ * template <typename T>
+ * __global__ void fill(T *out, T value) { out[threadIdx.x] = value; }
+ * ''', no_extern_c=True, name_expressions=['fill<float>'])
+ * print(program.get_lowered_name('fill<float>'), program.is_from_cache())
+ * mod = GCuda.Module.new_from_program(None, program)
+ * fill = mod.get_function(program.get_lowered_name('fill<float>'))
+ * ```
+ *
  * A program is immutable and can be used from any thread.
  *
  * Since: 1.0

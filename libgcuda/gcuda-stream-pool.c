@@ -16,6 +16,31 @@
  * stream's other work, and the driver reuses freed memory without
  * synchronizing the device.
  *
+ * ```c
+ * static gboolean
+ * clear_scratch (GCudaStreamPool *pool, GCudaStream *stream, GError **error)
+ * {
+ *   const guint64 size = 64 << 20;
+ *   g_autoptr(GCudaBuffer) scratch = gcuda_stream_pool_allocate (pool, size, stream, error);
+ *
+ *   // the allocation, the memset and the free (when scratch goes) are
+ *   // operations on the stream, in that order
+ *   return scratch != NULL &&
+ *          gcuda_buffer_memset_d8 (scratch, 0, 0, size, stream, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * pool = GCuda.StreamPool.new(None)
+ * stream = GCuda.Stream()
+ * scratch = pool.allocate(64 << 20, stream)
+ * GCuda.memset_d8_async(scratch, 0, 64 << 20, stream)
+ * del scratch
+ * stream.synchronize()
+ * ```
+ *
  * [method@GCuda.StreamPool.allocate] returns an ordinary [class@GCuda.Buffer]:
  * [method@GCuda.Buffer.free], or its last reference going, frees the memory on
  * the stream it was allocated on. The memory may be used on that stream right

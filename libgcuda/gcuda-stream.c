@@ -12,6 +12,54 @@
  *
  * A CUDA stream (PyCUDA's `Stream`): a queue of GPU work that runs in order.
  *
+ * ```c
+ * static void
+ * upload_done (GObject *source, GAsyncResult *result, gpointer user_data)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *
+ *   if (!gcuda_stream_synchronize_finish (GCUDA_STREAM (source), result, &error))
+ *     g_warning ("Upload failed: %s", error->message);
+ * }
+ *
+ * static gboolean
+ * upload_in_background (GCudaBuffer *buffer, GCudaHostBuffer *host, GError **error)
+ * {
+ *   g_autoptr(GCudaStream) stream =
+ *     gcuda_stream_new (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING, 0, error);
+ *
+ *   if (stream == NULL ||
+ *       !gcuda_buffer_upload_from_address_on_stream (buffer, 0,
+ *                                                    gcuda_host_buffer_get_address (host),
+ *                                                    gcuda_host_buffer_get_size (host),
+ *                                                    stream, error))
+ *     return FALSE;
+ *   gcuda_stream_synchronize_async (stream, NULL, upload_done, NULL);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `memcpy_*_async()` functions take the stream, and
+ * `synchronize_async()` without a callback can be awaited from asyncio:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * host = GCuda.pagelocked_empty(1 << 20, numpy.float32)
+ * buf = GCuda.mem_alloc(host.nbytes)
+ * GCuda.memcpy_htod_async(buf, host, stream)
+ * stream.synchronize()  # in a coroutine: await stream.synchronize_async()
+ * ```
+ *
+ * In JavaScript, `Gio._promisify()` makes the `_async` calls promises:
+ *
+ * ```js
+ * Gio._promisify(GCuda.Stream.prototype, 'synchronize_async', 'synchronize_finish');
+ *
+ * async function drain(stream) {
+ *     await stream.synchronize_async(null);
+ * }
+ * ```
+ *
  * Wherever GCuda takes a stream, %NULL means the legacy default stream of
  * the context involved. [func@GCuda.Stream.get_per_thread_default] gives the
  * per-thread default stream instead.

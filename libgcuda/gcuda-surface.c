@@ -15,6 +15,36 @@
  * [class@GCuda.Array] made with
  * [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags].
  *
+ * ```c
+ * static GCudaSurface *
+ * make_writable_image (guint64 width, guint64 height, GError **error)
+ * {
+ *   g_autoptr(GCudaArrayDescriptor) descriptor =
+ *     gcuda_array_descriptor_new (width, height, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1,
+ *                                 GCUDA_ARRAY_FLAGS_SURFACE_LDST);
+ *   g_autoptr(GCudaArray) array = gcuda_array_new (NULL, descriptor, error);
+ *
+ *   // a kernel takes gcuda_surface_get_handle() as a cudaSurfaceObject_t
+ *   return array != NULL ? gcuda_surface_new (array, error) : NULL;
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void fill(cudaSurfaceObject_t s, int w)
+ * {
+ *     int x = threadIdx.x, y = blockIdx.x;
+ *     surf2Dwrite((float) (y * w + x), s, x * (int) sizeof(float), y);
+ * }''')
+ * array = GCuda.np_to_array(numpy.zeros((16, 32), numpy.float32), allow_surface_bind=True)
+ * surf = GCuda.Surface.new(array)
+ * mod.get_function('fill')(numpy.uint64(surf.props.handle), numpy.int32(32),
+ *                          block=(32, 1, 1), grid=(16, 1))
+ * assert (array.to_numpy() == numpy.arange(512).reshape(16, 32)).all()
+ * ```
+ *
  * Kernels take the surface as a `cudaSurfaceObject_t` parameter, a 64-bit
  * integer: pass [property@GCuda.Surface:handle] with
  * [method@GCuda.KernelArgs.add_uint64] and use `surf2Dread()`, `surf2Dwrite()`,

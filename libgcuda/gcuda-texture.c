@@ -18,6 +18,38 @@
  * buffer ([ctor@GCuda.Texture.new_from_buffer]) or a pitched 2D buffer
  * ([ctor@GCuda.Texture.new_from_pitched]).
  *
+ * ```c
+ * static GCudaTexture *
+ * make_filtered_texture (GCudaArray *array, GError **error)
+ * {
+ *   g_autoptr(GCudaTextureDescriptor) descriptor = gcuda_texture_descriptor_new ();
+ *
+ *   descriptor->filter_mode = GCUDA_FILTER_MODE_LINEAR;
+ *   descriptor->flags = GCUDA_TEXTURE_FLAGS_NORMALIZED_COORDINATES;
+ *   gcuda_texture_descriptor_set_address_mode (descriptor, GCUDA_ADDRESS_MODE_WRAP);
+ *   // a kernel takes gcuda_texture_get_handle() as a cudaTextureObject_t:
+ *   // gcuda_kernel_args_add_uint64 (args, gcuda_texture_get_handle (texture))
+ *   return gcuda_texture_new_from_array (array, descriptor, error);
+ * }
+ * ```
+ *
+ * In Python, `make_texture()` makes the array and the texture in one call:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void sample(float *out, cudaTextureObject_t tex, int w)
+ * {
+ *     int x = threadIdx.x, y = blockIdx.x;
+ *     out[y * w + x] = tex2D<float>(tex, x + 0.5f, y + 0.5f);
+ * }''')
+ * image = numpy.random.rand(32, 64).astype(numpy.float32)
+ * tex = GCuda.make_texture(image)
+ * out = numpy.zeros_like(image)
+ * mod.get_function('sample')(GCuda.Out(out), numpy.uint64(tex.props.handle), numpy.int32(64),
+ *                            block=(64, 1, 1), grid=(32, 1))
+ * assert (out == image).all()
+ * ```
+ *
  * Kernels take the texture as a `cudaTextureObject_t` parameter, a 64-bit
  * integer: pass [property@GCuda.Texture:handle] with
  * [method@GCuda.KernelArgs.add_uint64] (`'Q'` in Python's struct notation) and
