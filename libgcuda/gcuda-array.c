@@ -14,25 +14,50 @@
  *
  * Opaque device memory laid out for texture and surface access (PyCUDA's
  * `Array`, the driver's `CUarray`): 1D, 2D or 3D, layered or cubemap, made
- * from a #GCudaArrayDescriptor with gcuda_array_new().
+ * from a [struct@GCuda.ArrayDescriptor] with [ctor@GCuda.Array.new].
  *
- * Arrays have no address: data goes in and out by copies. The whole array
- * is copied from and to tightly packed host memory
- * (gcuda_array_upload(), gcuda_array_download()), device buffers
- * (gcuda_array_copy_from_buffer(), gcuda_array_copy_to_buffer()) and other
- * arrays (gcuda_array_copy_from_array()); part of it with #GCudaCopy2D and
- * #GCudaCopy3D (gcuda_copy_3d_set_src_array()). In the packed layout, x
- * (the width) varies fastest, then y, then z (or the layer). A byte range
- * of a 1D array is copied from and to host memory, buffers and other 1D
- * arrays with gcuda_array_upload_range() and its siblings (PyCUDA's
- * `memcpy_htoa()`, `memcpy_atoh()`, `memcpy_dtoa()`, `memcpy_atod()`,
- * `memcpy_atoa()`).
+ * ```c
+ * static GCudaArray *
+ * upload_image (const float *pixels, guint64 width, guint64 height, GError **error)
+ * {
+ *   g_autoptr(GCudaArrayDescriptor) descriptor =
+ *     gcuda_array_descriptor_new (width, height, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1,
+ *                                 GCUDA_ARRAY_FLAGS_NONE);
+ *   g_autoptr(GCudaArray) array = gcuda_array_new (NULL, descriptor, error);
+ *
+ *   if (array == NULL ||
+ *       !gcuda_array_upload (array, (const guint8 *) pixels,
+ *                            width * height * sizeof (float), error))
+ *     return NULL;
+ *   return g_steal_pointer (&array);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's helpers make arrays from numpy data:
+ *
+ * ```python
+ * image = numpy.random.rand(480, 640).astype(numpy.float32)
+ * array = GCuda.np_to_array(image)  # 640 × 480: tex2D(t, x, y) reads image[y, x]
+ * assert (array.to_numpy() == image).all()
+ * ```
+ *
+ * Arrays have no address: data goes in and out by copies. The whole array is
+ * copied from and to tightly packed host memory ([method@GCuda.Array.upload],
+ * [method@GCuda.Array.download]), device buffers
+ * ([method@GCuda.Array.copy_from_buffer], [method@GCuda.Array.copy_to_buffer])
+ * and other arrays ([method@GCuda.Array.copy_from_array]); part of it with
+ * [class@GCuda.Copy2D] and [class@GCuda.Copy3D]
+ * ([method@GCuda.Copy3D.set_src_array]). In the packed layout, x (the width)
+ * varies fastest, then y, then z (or the layer). A byte range of a 1D array is
+ * copied from and to host memory, buffers and other 1D arrays with
+ * [method@GCuda.Array.upload_range] and its siblings (PyCUDA's `memcpy_htoa()`,
+ * `memcpy_atoh()`, `memcpy_dtoa()`, `memcpy_atod()`, `memcpy_atoa()`).
  *
  * The array is destroyed when the last reference goes, or at once with
- * gcuda_array_free(); every later use is %GCUDA_ERROR_FREED. Textures and
- * surfaces keep their array alive, but do not free an array that a texture
- * or surface still reads. An array holds a reference to its context and
- * may be used from any thread.
+ * [method@GCuda.Array.free]; every later use is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]. Textures and surfaces keep their
+ * array alive, but do not free an array that a texture or surface still reads.
+ * An array holds a reference to its context and may be used from any thread.
  *
  * Since: 1.0
  */
@@ -115,7 +140,7 @@ _gcuda_array_format_check (GCudaArrayFormat   format,
  * @flags: the array's layout and uses
  *
  * Creates an array descriptor. It is not checked until it is used, or
- * with gcuda_array_descriptor_validate().
+ * with [method@GCuda.ArrayDescriptor.validate].
  *
  * Returns: (transfer full): the new descriptor
  *
@@ -142,7 +167,7 @@ gcuda_array_descriptor_new (guint64          width,
 
 /**
  * gcuda_array_descriptor_copy:
- * @self: a #GCudaArrayDescriptor
+ * @self: a [struct@GCuda.ArrayDescriptor]
  *
  * Copies a descriptor.
  *
@@ -159,7 +184,7 @@ gcuda_array_descriptor_copy (const GCudaArrayDescriptor *self)
 
 /**
  * gcuda_array_descriptor_free:
- * @self: (nullable): a #GCudaArrayDescriptor
+ * @self: (nullable): a [struct@GCuda.ArrayDescriptor]
  *
  * Frees a descriptor.
  *
@@ -173,7 +198,7 @@ gcuda_array_descriptor_free (GCudaArrayDescriptor *self)
 
 /**
  * gcuda_array_descriptor_get_element_size:
- * @self: a #GCudaArrayDescriptor
+ * @self: a [struct@GCuda.ArrayDescriptor]
  *
  * The size of one element: channel size × channels.
  *
@@ -193,11 +218,11 @@ gcuda_array_descriptor_get_element_size (const GCudaArrayDescriptor *self)
 
 /**
  * gcuda_array_descriptor_get_size:
- * @self: a #GCudaArrayDescriptor
+ * @self: a [struct@GCuda.ArrayDescriptor]
  *
- * The size of the whole array's data, tightly packed: element size ×
- * width × height × depth, where a height or depth of 0 counts as 1. This
- * is the size gcuda_array_upload() and gcuda_array_download() move.
+ * The size of the whole array's data, tightly packed: element size × width ×
+ * height × depth, where a height or depth of 0 counts as 1. This is the size
+ * [method@GCuda.Array.upload] and [method@GCuda.Array.download] move.
  *
  * Returns: the size in bytes, or 0 when the descriptor is invalid
  *
@@ -216,8 +241,8 @@ gcuda_array_descriptor_get_size (const GCudaArrayDescriptor *self)
 
 /**
  * gcuda_array_descriptor_validate:
- * @self: a #GCudaArrayDescriptor
- * @error: return location for a #GError
+ * @self: a [struct@GCuda.ArrayDescriptor]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Checks what GCuda can check without the driver: a known format, 1, 2 or
  * 4 channels, known flags, a width of at least 1, a height when there is a
@@ -226,7 +251,7 @@ gcuda_array_descriptor_get_size (const GCudaArrayDescriptor *self)
  * checks the device's limits when the array is made.
  *
  * Returns: %TRUE when the descriptor passes; otherwise %FALSE with
- *   %GCUDA_ERROR_INVALID_ARGUMENT
+ *   [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]
  *
  * Since: 1.0
  */
@@ -349,7 +374,7 @@ gcuda_array_class_init (GCudaArrayClass *klass)
   object_class->get_property = gcuda_array_get_property;
 
   /**
-   * GCudaArray:context:
+   * GCudaArray:context: (getter get_context)
    *
    * The context the array belongs to.
    *
@@ -360,7 +385,7 @@ gcuda_array_class_init (GCudaArrayClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaArray:descriptor:
+   * GCudaArray:descriptor: (getter get_descriptor)
    *
    * The array's shape and element type, as it was made.
    *
@@ -382,12 +407,13 @@ gcuda_array_init (GCudaArray *self)
  * gcuda_array_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @descriptor: the array's shape and element type
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Allocates an array (PyCUDA's `Array(descriptor)`, `cuArray3DCreate`).
- * A descriptor that fails gcuda_array_descriptor_validate() is
- * %GCUDA_ERROR_INVALID_ARGUMENT before the driver is called; extents
- * beyond the device's limits are %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ * Allocates an array (PyCUDA's `Array(descriptor)`, `cuArray3DCreate`). A
+ * descriptor that fails [method@GCuda.ArrayDescriptor.validate] is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] before the driver is
+ * called; extents beyond the device's limits are
+ * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError].
  *
  * Returns: (transfer full): the array, or %NULL with @error set
  *
@@ -436,8 +462,8 @@ gcuda_array_new (GCudaContext                *context,
 }
 
 /**
- * gcuda_array_get_context:
- * @self: a #GCudaArray
+ * gcuda_array_get_context: (get-property context)
+ * @self: a [class@GCuda.Array]
  *
  * The context the array was made in.
  *
@@ -453,8 +479,8 @@ gcuda_array_get_context (GCudaArray *self)
 }
 
 /**
- * gcuda_array_get_descriptor:
- * @self: a #GCudaArray
+ * gcuda_array_get_descriptor: (get-property descriptor)
+ * @self: a [class@GCuda.Array]
  *
  * The array's shape and element type (PyCUDA's `Array.get_descriptor_3d()`).
  *
@@ -471,10 +497,10 @@ gcuda_array_get_descriptor (GCudaArray *self)
 
 /**
  * gcuda_array_get_size:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  *
  * The size of the array's data tightly packed; see
- * gcuda_array_descriptor_get_size().
+ * [method@GCuda.ArrayDescriptor.get_size].
  *
  * Returns: the size in bytes
  *
@@ -489,11 +515,11 @@ gcuda_array_get_size (GCudaArray *self)
 
 /**
  * gcuda_array_is_freed:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  *
- * Whether the array was destroyed with gcuda_array_free().
+ * Whether the array was destroyed with [method@GCuda.Array.free].
  *
- * Returns: %TRUE when gcuda_array_free() was called
+ * Returns: %TRUE when [method@GCuda.Array.free] was called
  *
  * Since: 1.0
  */
@@ -506,12 +532,12 @@ gcuda_array_is_freed (GCudaArray *self)
 
 /**
  * gcuda_array_free:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  *
- * Destroys the array now instead of when the last reference goes
- * (PyCUDA's `Array.free()`). Freeing twice is harmless; any other later
- * use is %GCUDA_ERROR_FREED. Do not free an array that queued GPU work,
- * a texture or a surface still uses.
+ * Destroys the array now instead of when the last reference goes (PyCUDA's
+ * `Array.free()`). Freeing twice is harmless; any other later use is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]. Do not free an array that queued GPU
+ * work, a texture or a surface still uses.
  *
  * Since: 1.0
  */
@@ -703,14 +729,14 @@ check_buffer (GCudaArray   *self,
 
 /**
  * gcuda_array_upload:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  * @data: (array length=size): the whole array's data, tightly packed
- * @size: the number of bytes: exactly gcuda_array_get_size()
- * @error: return location for a #GError
+ * @size: the number of bytes: exactly [method@GCuda.Array.get_size]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Fills the array from host memory (PyCUDA's `memcpy_htoa()` for the whole
  * array) and returns when the copy is done. A size other than the array's
- * is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -727,12 +753,12 @@ gcuda_array_upload (GCudaArray    *self,
 
 /**
  * gcuda_array_upload_from_address:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  * @address: the host address of the data, tightly packed
- * @size: the number of bytes: exactly gcuda_array_get_size()
- * @error: return location for a #GError
+ * @size: the number of bytes: exactly [method@GCuda.Array.get_size]
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_array_upload() from an address (a numpy array's data, without a
+ * [method@GCuda.Array.upload] from an address (a numpy array's data, without a
  * copy in the binding).
  *
  * Returns: %TRUE on success
@@ -752,13 +778,13 @@ gcuda_array_upload_from_address (GCudaArray  *self,
 
 /**
  * gcuda_array_download:
- * @self: a #GCudaArray
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Array]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads the whole array into host memory (PyCUDA's `memcpy_atoh()`),
  * tightly packed.
  *
- * Returns: (transfer full): the data, gcuda_array_get_size() bytes, or
+ * Returns: (transfer full): the data, [method@GCuda.Array.get_size] bytes, or
  *   %NULL with @error set
  *
  * Since: 1.0
@@ -784,12 +810,12 @@ gcuda_array_download (GCudaArray  *self,
 
 /**
  * gcuda_array_download_to_address:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  * @address: the host address to write to
- * @size: the number of bytes there: exactly gcuda_array_get_size()
- * @error: return location for a #GError
+ * @size: the number of bytes there: exactly [method@GCuda.Array.get_size]
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_array_download() into memory the caller owns (a numpy array).
+ * [method@GCuda.Array.download] into memory the caller owns (a numpy array).
  *
  * Returns: %TRUE on success
  *
@@ -808,15 +834,15 @@ gcuda_array_download_to_address (GCudaArray  *self,
 
 /**
  * gcuda_array_copy_from_buffer:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  * @buffer: the device buffer holding the data, tightly packed
  * @offset: where the data starts in @buffer, in bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Fills the array from device memory (PyCUDA's `memcpy_dtoa()` for the
- * whole array). The buffer must hold gcuda_array_get_size() bytes from
- * @offset (else %GCUDA_ERROR_OUT_OF_BOUNDS) and belong to the array's
- * context (else %GCUDA_ERROR_CONTEXT_MISMATCH).
+ * Fills the array from device memory (PyCUDA's `memcpy_dtoa()` for the whole
+ * array). The buffer must hold [method@GCuda.Array.get_size] bytes from @offset
+ * (else [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]) and belong to the
+ * array's context (else [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]).
  *
  * Returns: %TRUE on success
  *
@@ -836,14 +862,14 @@ gcuda_array_copy_from_buffer (GCudaArray   *self,
 
 /**
  * gcuda_array_copy_to_buffer:
- * @self: a #GCudaArray
+ * @self: a [class@GCuda.Array]
  * @buffer: the device buffer to write to
  * @offset: where to write in @buffer, in bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies the whole array into device memory, tightly packed (PyCUDA's
  * `memcpy_atod()`); the checks are those of
- * gcuda_array_copy_from_buffer().
+ * [method@GCuda.Array.copy_from_buffer].
  *
  * Returns: %TRUE on success
  *
@@ -865,12 +891,12 @@ gcuda_array_copy_to_buffer (GCudaArray   *self,
  * gcuda_array_copy_from_array:
  * @self: the destination array
  * @source: the source array
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies all of @source into @self (PyCUDA's `memcpy_atoa()`). Both must
  * have the same extent in bytes, rows and slices (else
- * %GCUDA_ERROR_INVALID_ARGUMENT) and the same context (else
- * %GCUDA_ERROR_CONTEXT_MISMATCH).
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and the same context (else
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]).
  *
  * Returns: %TRUE on success
  *
@@ -1069,26 +1095,29 @@ buffer_range_copy (GCudaArray      *self,
 
 /**
  * gcuda_array_upload_range:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
  * @data: (array length=size) (nullable): the bytes to write
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies host data into part of a 1D array (PyCUDA's
  * `memcpy_htoa(ary, index, src)`, the driver's `cuMemcpyHtoA()`) and
  * returns when the copy is done.
  *
- * The byte-range copies (this one, gcuda_array_download_range(),
- * gcuda_array_copy_range_from_buffer(), gcuda_array_copy_range_to_buffer()
- * and gcuda_array_copy_range_from_array()) work on 1D arrays only: height
- * and depth 0, else %GCUDA_ERROR_INVALID_ARGUMENT (copy all of another
- * array with gcuda_array_upload() & co, part of it with #GCudaCopy2D or
- * #GCudaCopy3D). @offset and @size count bytes, must be multiples of the
- * array's element size (else %GCUDA_ERROR_INVALID_ARGUMENT) and must lie
- * within the array's width × element size bytes (else
- * %GCUDA_ERROR_OUT_OF_BOUNDS). A freed array is %GCUDA_ERROR_FREED. A size
- * of 0 copies nothing and succeeds once these checks pass.
+ * The byte-range copies (this one, [method@GCuda.Array.download_range],
+ * [method@GCuda.Array.copy_range_from_buffer],
+ * [method@GCuda.Array.copy_range_to_buffer] and
+ * [method@GCuda.Array.copy_range_from_array]) work on 1D arrays only: height
+ * and depth 0, else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] (copy all
+ * of another array with [method@GCuda.Array.upload] & co, part of it with
+ * [class@GCuda.Copy2D] or [class@GCuda.Copy3D]). @offset and @size count bytes,
+ * must be multiples of the array's element size (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and must lie within the
+ * array's width × element size bytes (else
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]). A freed array is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]. A size of 0 copies nothing and
+ * succeeds once these checks pass.
  *
  * Returns: %TRUE on success
  *
@@ -1106,13 +1135,13 @@ gcuda_array_upload_range (GCudaArray    *self,
 
 /**
  * gcuda_array_upload_range_from_address:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
  * @address: the host address of the data
  * @size: the number of bytes there
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_array_upload_range() from an address (a numpy array's data,
+ * [method@GCuda.Array.upload_range] from an address (a numpy array's data,
  * without a copy in the binding).
  *
  * Returns: %TRUE on success
@@ -1131,14 +1160,14 @@ gcuda_array_upload_range_from_address (GCudaArray  *self,
 
 /**
  * gcuda_array_download_range:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads part of a 1D array into host memory (PyCUDA's
  * `memcpy_atoh(dest, ary, index)`, the driver's `cuMemcpyAtoH()`); the
- * checks are those of gcuda_array_upload_range().
+ * checks are those of [method@GCuda.Array.upload_range].
  *
  * Returns: (transfer full): the @size bytes, or %NULL with @error set
  *
@@ -1167,13 +1196,13 @@ gcuda_array_download_range (GCudaArray  *self,
 
 /**
  * gcuda_array_download_range_to_address:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @address: the host address to write to
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_array_download_range() into memory the caller owns (a numpy
+ * [method@GCuda.Array.download_range] into memory the caller owns (a numpy
  * array).
  *
  * Returns: %TRUE on success
@@ -1192,21 +1221,22 @@ gcuda_array_download_range_to_address (GCudaArray  *self,
 
 /**
  * gcuda_array_copy_range_from_buffer:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
  * @buffer: the device buffer to read
  * @buffer_offset: where to read in @buffer, in bytes
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Copies device memory into part of a 1D array (PyCUDA's
- * `memcpy_dtoa(ary, index, src, len)`, the driver's `cuMemcpyDtoA()`) and
- * returns when the copy is done. Besides the checks of
- * gcuda_array_upload_range(): @buffer_offset + @size must lie within the
- * buffer (else %GCUDA_ERROR_OUT_OF_BOUNDS), the buffer's address at
+ * Copies device memory into part of a 1D array (PyCUDA's `memcpy_dtoa(ary,
+ * index, src, len)`, the driver's `cuMemcpyDtoA()`) and returns when the copy
+ * is done. Besides the checks of [method@GCuda.Array.upload_range]:
+ * @buffer_offset + @size must lie within the buffer (else
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]), the buffer's address at
  * @buffer_offset must be a multiple of the array's element size (else
- * %GCUDA_ERROR_INVALID_ARGUMENT), a freed buffer is %GCUDA_ERROR_FREED and
- * one of another context %GCUDA_ERROR_CONTEXT_MISMATCH.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]), a freed buffer is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error] and one of another context
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -1225,17 +1255,17 @@ gcuda_array_copy_range_from_buffer (GCudaArray   *self,
 
 /**
  * gcuda_array_copy_range_to_buffer:
- * @self: a 1D #GCudaArray
+ * @self: a 1D [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @buffer: the device buffer to write to
  * @buffer_offset: where to write in @buffer, in bytes
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies part of a 1D array into device memory (PyCUDA's
  * `memcpy_atod(dest, ary, index, len)`, the driver's `cuMemcpyAtoD()`) and
  * returns when the copy is done; the checks are those of
- * gcuda_array_copy_range_from_buffer().
+ * [method@GCuda.Array.copy_range_from_buffer].
  *
  * Returns: %TRUE on success
  *
@@ -1254,20 +1284,20 @@ gcuda_array_copy_range_to_buffer (GCudaArray   *self,
 
 /**
  * gcuda_array_copy_range_from_array:
- * @self: the destination, a 1D #GCudaArray
+ * @self: the destination, a 1D [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of @self
- * @source: the source, a 1D #GCudaArray
+ * @source: the source, a 1D [class@GCuda.Array]
  * @source_offset: where to read, in bytes from the start of @source
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Copies part of one 1D array into another (PyCUDA's
- * `memcpy_atoa(dest, dest_index, src, src_index, len)`, the driver's
- * `cuMemcpyAtoA()`) and returns when the copy is done. Both arrays go
- * through the checks of gcuda_array_upload_range(); their formats may
- * differ but their element sizes must be equal (else
- * %GCUDA_ERROR_INVALID_ARGUMENT), and they must share a context (else
- * %GCUDA_ERROR_CONTEXT_MISMATCH). @source may be @self.
+ * Copies part of one 1D array into another (PyCUDA's `memcpy_atoa(dest,
+ * dest_index, src, src_index, len)`, the driver's `cuMemcpyAtoA()`) and returns
+ * when the copy is done. Both arrays go through the checks of
+ * [method@GCuda.Array.upload_range]; their formats may differ but their element
+ * sizes must be equal (else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]),
+ * and they must share a context (else
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]). @source may be @self.
  *
  * Returns: %TRUE on success
  *

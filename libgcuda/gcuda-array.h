@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @flags: the array's layout and uses
  *
- * The shape and element type of a #GCudaArray (PyCUDA's
+ * The shape and element type of a [class@GCuda.Array] (PyCUDA's
  * `ArrayDescriptor3D`, the driver's `CUDA_ARRAY3D_DESCRIPTOR`).
  *
  * Since: 1.0
@@ -69,6 +69,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GCudaArrayDescriptor, gcuda_array_descriptor_free
 
 #define GCUDA_TYPE_ARRAY (gcuda_array_get_type ())
 
+/**
+ * GCudaArrayClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Array]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaArray, gcuda_array, GCUDA, ARRAY, GObject)
 

@@ -16,10 +16,47 @@
  * managed, opened from another process, or a view of part of another
  * buffer.
  *
+ * ```c
+ * static gboolean
+ * round_trip (GError **error)
+ * {
+ *   const float data[4] = { 1, 2, 3, 4 };
+ *   g_autoptr(GCudaBuffer) buffer = gcuda_buffer_new (NULL, sizeof data, error);
+ *   g_autoptr(GBytes) back = NULL;
+ *
+ *   if (buffer == NULL ||
+ *       !gcuda_buffer_upload (buffer, 0, (const guint8 *) data, sizeof data, error))
+ *     return FALSE;
+ *   back = gcuda_buffer_download (buffer, 0, sizeof data, error);
+ *   return back != NULL;
+ * }
+ * ```
+ *
+ * In Python, numpy arrays go in and out in place, with PyCUDA's functions;
+ * `int(buf)` is the device address and `len(buf)` the size:
+ *
+ * ```python
+ * a = numpy.arange(1024, dtype=numpy.float32)
+ * buf = GCuda.to_device(a)
+ * b = GCuda.from_device(buf, a.shape, a.dtype)
+ * assert (a == b).all()
+ * buf.free()
+ * ```
+ *
+ * In JavaScript, data goes in as bytes and comes back as a
+ * [struct@GLib.Bytes]:
+ *
+ * ```js
+ * const buffer = GCuda.Buffer.new(null, 16);
+ * buffer.upload(0, new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer));
+ * const back = new Float32Array(buffer.download(0, 16).toArray().slice().buffer);
+ * ```
+ *
  * The memory is released when the last reference goes, or at once with
- * gcuda_buffer_free(); after that every use of the buffer, and of views of
- * it, is %GCUDA_ERROR_FREED. Every transfer checks its range before the
- * driver is called: a range outside the buffer is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ * [method@GCuda.Buffer.free]; after that every use of the buffer, and of views
+ * of it, is [GCUDA_ERROR_FREED][error@GCuda.Error]. Every transfer checks its
+ * range before the driver is called: a range outside the buffer is
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
  *
  * Transfers come in a synchronous form and, where it matters, a
  * stream-ordered `_on_stream` form (a %NULL stream is the legacy default
@@ -143,7 +180,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   object_class->get_property = gcuda_buffer_get_property;
 
   /**
-   * GCudaBuffer:context:
+   * GCudaBuffer:context: (getter get_context)
    *
    * The context the memory belongs to.
    *
@@ -152,17 +189,17 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaBuffer:address:
+   * GCudaBuffer:address: (getter get_address)
    *
    * The device address (`CUdeviceptr`) of the first byte; a kernel argument
-   * for pointers. It stays readable after gcuda_buffer_free().
+   * for pointers. It stays readable after [method@GCuda.Buffer.free].
    *
    * Since: 1.0
    */
   properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:size:
+   * GCudaBuffer:size: (getter get_size)
    *
    * The size in bytes (for a pitched buffer: pitch × height).
    *
@@ -171,7 +208,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:pitch:
+   * GCudaBuffer:pitch: (getter get_pitch)
    *
    * The distance in bytes between rows of a pitched buffer; 0 otherwise.
    *
@@ -180,7 +217,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
   properties[PROP_PITCH] = g_param_spec_uint64 ("pitch", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaBuffer:kind:
+   * GCudaBuffer:kind: (getter get_kind)
    *
    * Where the memory comes from.
    *
@@ -190,7 +227,7 @@ gcuda_buffer_class_init (GCudaBufferClass *klass)
                                              GCUDA_BUFFER_KIND_DEVICE, ro);
 
   /**
-   * GCudaBuffer:parent:
+   * GCudaBuffer:parent: (getter get_parent)
    *
    * The buffer a view looks into; %NULL for other kinds.
    *
@@ -270,11 +307,11 @@ check_size (guint64   size,
  * gcuda_buffer_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @size: the size in bytes, at least 1
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates device memory (PyCUDA's `mem_alloc()`). Running out of device
- * memory is %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category
- * %GCUDA_ERROR_CATEGORY_MEMORY).
+ * memory is [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError]
+ * (category [GCUDA_ERROR_CATEGORY_MEMORY][enum@GCuda.ErrorCategory]).
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -304,10 +341,10 @@ gcuda_buffer_new (GCudaContext  *context,
  * @width: the width of a row in bytes, at least 1
  * @height: the number of rows, at least 1
  * @access_size: the size in bytes of the elements kernels will access: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates rows of device memory padded for coalesced access (PyCUDA's
- * `mem_alloc_pitch()`); #GCudaBuffer:pitch is the padded row size.
+ * `mem_alloc_pitch()`); [property@GCuda.Buffer:pitch] is the padded row size.
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -356,7 +393,7 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
  * gcuda_buffer_new_from_bytes:
  * @context: (nullable): the context, or %NULL for the default context
  * @bytes: the data, at least one byte
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates device memory holding a copy of @bytes (PyCUDA's `to_device()`).
  *
@@ -386,8 +423,9 @@ gcuda_buffer_new_from_bytes (GCudaContext  *context,
  * gcuda_buffer_new_managed:
  * @context: (nullable): the context, or %NULL for the default context
  * @size: the size in bytes, at least 1
- * @flags: %GCUDA_MEM_ATTACH_FLAGS_GLOBAL or %GCUDA_MEM_ATTACH_FLAGS_HOST
- * @error: return location for a #GError
+ * @flags: [GCUDA_MEM_ATTACH_FLAGS_GLOBAL][flags@GCuda.MemAttachFlags] or
+ *   [GCUDA_MEM_ATTACH_FLAGS_HOST][flags@GCuda.MemAttachFlags]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates managed memory, addressable from the host and every device
  * (PyCUDA's `managed_empty()`); the same address works on both sides.
@@ -477,11 +515,12 @@ buffer_check_range (GCudaBuffer  *self,
  * @parent: the buffer to look into
  * @offset: where the view starts, in bytes from the start of @parent
  * @size: the size of the view in bytes, at least 1
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A buffer for part of @parent (PyCUDA's pointer arithmetic, `int(buf) +
  * offset`), keeping @parent alive. Freeing the view does not free @parent;
- * freeing @parent makes the view unusable (%GCUDA_ERROR_FREED).
+ * freeing @parent makes the view unusable
+ * ([GCUDA_ERROR_FREED][error@GCuda.Error]).
  *
  * Returns: (transfer full): the view, or %NULL with @error set
  *
@@ -512,12 +551,14 @@ gcuda_buffer_new_view (GCudaBuffer  *parent,
 /**
  * gcuda_buffer_open_ipc_handle:
  * @context: (nullable): the context, or %NULL for the default context
- * @handle: a handle from gcuda_buffer_get_ipc_handle() in another process
- * @error: return location for a #GError
+ * @handle: a handle from [method@GCuda.Buffer.get_ipc_handle] in another
+ *   process
+ * @error: return location for a [struct@GLib.Error]
  *
- * Maps memory another process shared (PyCUDA's `IPCMemoryHandle`). The
- * mapping is closed when the buffer is freed; the memory stays the other
- * process's. A handle of the wrong size is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * Maps memory another process shared (PyCUDA's `IPCMemoryHandle`). The mapping
+ * is closed when the buffer is freed; the memory stays the other process's. A
+ * handle of the wrong size is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -552,8 +593,10 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_buffer_get_context:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_context: (get-property context)
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the context the memory belongs to.
  *
  * Returns: (transfer none): the buffer's context
  *
@@ -567,10 +610,13 @@ gcuda_buffer_get_context (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_address:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_address: (get-property address)
+ * @self: a [class@GCuda.Buffer]
  *
- * Returns: the device address, see #GCudaBuffer:address
+ * Gets the device address of the buffer's first byte, the value to pass for a
+ * pointer parameter of a kernel.
+ *
+ * Returns: the device address, see [property@GCuda.Buffer:address]
  *
  * Since: 1.0
  */
@@ -582,8 +628,10 @@ gcuda_buffer_get_address (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_size:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_size: (get-property size)
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the size of the buffer in bytes.
  *
  * Returns: the size in bytes
  *
@@ -597,8 +645,10 @@ gcuda_buffer_get_size (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_pitch:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_pitch: (get-property pitch)
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the distance in bytes between the rows of a pitched buffer.
  *
  * Returns: the row pitch of a pitched buffer (or a view of one), else 0
  *
@@ -612,8 +662,11 @@ gcuda_buffer_get_pitch (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_kind:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_kind: (get-property kind)
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Gets where the buffer's memory comes from: plain, pitched, managed, another
+ * process's, a view or a module's global.
  *
  * Returns: where the memory comes from
  *
@@ -627,8 +680,10 @@ gcuda_buffer_get_kind (GCudaBuffer *self)
 }
 
 /**
- * gcuda_buffer_get_parent:
- * @self: a #GCudaBuffer
+ * gcuda_buffer_get_parent: (get-property parent)
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Gets the buffer a view looks into, which the view keeps alive.
  *
  * Returns: (transfer none) (nullable): the buffer a view looks into
  *
@@ -643,7 +698,11 @@ gcuda_buffer_get_parent (GCudaBuffer *self)
 
 /**
  * gcuda_buffer_is_freed:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
+ *
+ * Checks whether the memory was released with [method@GCuda.Buffer.free],
+ * directly or through the buffer a view looks into. Every transfer of a freed
+ * buffer fails with [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: %TRUE once the buffer, or the buffer it views, was freed
  *
@@ -658,18 +717,18 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
 
 /**
  * gcuda_buffer_free:
- * @self: a #GCudaBuffer
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Buffer]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Releases the memory now instead of when the last reference goes
- * (PyCUDA's `DeviceAllocation.free()`); any later use is
- * %GCUDA_ERROR_FREED. Freeing a view only retires the view; a pooled
- * buffer goes back to its pool.
+ * Releases the memory now instead of when the last reference goes (PyCUDA's
+ * `DeviceAllocation.free()`); any later use is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]. Freeing a view only retires the view;
+ * a pooled buffer goes back to its pool.
  *
- * Freeing a buffer that is freed already (see gcuda_buffer_is_freed(): a
- * view of freed memory is) is %GCUDA_ERROR_FREED, as in PyCUDA: it points
- * at a mistake in the caller's bookkeeping (two owners of one block),
- * which the second call must not hide. Nothing is released twice.
+ * Freeing a buffer that is freed already (see [method@GCuda.Buffer.is_freed]: a
+ * view of freed memory is) is [GCUDA_ERROR_FREED][error@GCuda.Error], as in
+ * PyCUDA: it points at a mistake in the caller's bookkeeping (two owners of one
+ * block), which the second call must not hide. Nothing is released twice.
  *
  * Do not free memory that queued GPU work still uses.
  *
@@ -796,11 +855,11 @@ download (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_upload:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to write, in bytes from the start of the buffer
  * @data: (array length=size): the bytes to write
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies host data into the buffer (PyCUDA's `memcpy_htod()`) and returns
  * when the copy is done: unlike the driver's `cuMemcpyHtoD()` from pageable
@@ -823,10 +882,10 @@ gcuda_buffer_upload (GCudaBuffer   *self,
 
 /**
  * gcuda_buffer_upload_bytes:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to write, in bytes from the start of the buffer
  * @bytes: the bytes to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies @bytes into the buffer and returns when the copy is done.
  *
@@ -854,11 +913,11 @@ gcuda_buffer_upload_bytes (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_upload_from_address:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to write, in bytes from the start of the buffer
  * @address: the host address of the data
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies @size bytes at host address @address into the buffer and returns
  * when the copy is done: the zero-copy path for bindings (a numpy array's
@@ -880,18 +939,18 @@ gcuda_buffer_upload_from_address (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_upload_from_address_on_stream:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to write, in bytes from the start of the buffer
  * @address: the host address of the data
  * @size: the number of bytes
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a copy of host memory into the buffer on @stream (PyCUDA's
- * `memcpy_htod_async()`). From page-locked memory (#GCudaHostBuffer) the
- * copy is truly asynchronous, and the memory must stay valid and unchanged
- * until the stream has done it; from pageable memory the call returns once
- * the data has been staged.
+ * `memcpy_htod_async()`). From page-locked memory ([class@GCuda.HostBuffer])
+ * the copy is truly asynchronous, and the memory must stay valid and unchanged
+ * until the stream has done it; from pageable memory the call returns once the
+ * data has been staged.
  *
  * Returns: %TRUE if the copy was queued
  *
@@ -910,10 +969,10 @@ gcuda_buffer_upload_from_address_on_stream (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_download:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to read, in bytes from the start of the buffer
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies bytes out of the buffer (PyCUDA's `memcpy_dtoh()`).
  *
@@ -945,11 +1004,11 @@ gcuda_buffer_download (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_download_to_address:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to read, in bytes from the start of the buffer
  * @address: the host address to write to
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies bytes out of the buffer into host memory at @address and returns
  * when the copy is done. The memory at @address must be writable.
@@ -970,12 +1029,12 @@ gcuda_buffer_download_to_address (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_download_to_address_on_stream:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to read, in bytes from the start of the buffer
  * @address: the host address to write to
  * @size: the number of bytes
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a copy out of the buffer on @stream (PyCUDA's
  * `memcpy_dtoh_async()`). Into page-locked memory the copy is truly
@@ -1061,7 +1120,7 @@ copy_from (GCudaBuffer  *self,
  * @source: the source buffer
  * @source_offset: where to read, in bytes from the start of @source
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies between two buffers (PyCUDA's `memcpy_dtod()`) and returns when
  * the copy is done. Buffers of different contexts, even on different
@@ -1090,7 +1149,7 @@ gcuda_buffer_copy_from (GCudaBuffer  *self,
  * @source_offset: where to read, in bytes from the start of @source
  * @size: the number of bytes
  * @stream: (nullable): a stream of @self's context, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a copy between two buffers on @stream (PyCUDA's
  * `memcpy_dtod_async()`, `memcpy_peer()` with a stream).
@@ -1213,12 +1272,12 @@ memset_elements (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d8:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte to set
  * @value: the value
  * @count: the number of bytes
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count bytes to @value (PyCUDA's `memset_d8()`, or
  * `memset_d8_async()` with a stream).
@@ -1240,12 +1299,12 @@ gcuda_buffer_memset_d8 (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d16:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte to set, a multiple of 2
  * @value: the value
  * @count: the number of 16-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 16-bit elements to @value (PyCUDA's `memset_d16()`).
  *
@@ -1266,12 +1325,12 @@ gcuda_buffer_memset_d16 (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d32:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte to set, a multiple of 4
  * @value: the value
  * @count: the number of 32-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 32-bit elements to @value (PyCUDA's `memset_d32()`).
  *
@@ -1292,14 +1351,14 @@ gcuda_buffer_memset_d32 (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d8_2d:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte of the first row
  * @pitch: the distance between rows in bytes, at least @width
  * @value: the value
  * @width: the number of bytes per row
  * @height: the number of rows
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of bytes (PyCUDA's `memset_d2d8()`).
  *
@@ -1324,14 +1383,14 @@ gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d16_2d:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte of the first row, a multiple of 2
  * @pitch: the distance between rows in bytes, a multiple of 2, at least 2 × @width
  * @value: the value
  * @width: the number of 16-bit elements per row
  * @height: the number of rows
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 16-bit elements (PyCUDA's `memset_d2d16()`).
  *
@@ -1356,14 +1415,14 @@ gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
 
 /**
  * gcuda_buffer_memset_d32_2d:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: the first byte of the first row, a multiple of 4
  * @pitch: the distance between rows in bytes, a multiple of 4, at least 4 × @width
  * @value: the value
  * @width: the number of 32-bit elements per row
  * @height: the number of rows
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 32-bit elements (PyCUDA's `memset_d2d32()`).
  *
@@ -1411,11 +1470,11 @@ pinned_memory_free (gpointer data)
 
 /**
  * gcuda_buffer_download_async:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to read, in bytes from the start of the buffer
  * @size: the number of bytes
  * @stream: (nullable): the stream to order the copy on, or %NULL for the legacy default stream
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the bytes are there
  * @user_data: data for @callback
  *
@@ -1485,11 +1544,11 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
 
 /**
  * gcuda_buffer_download_finish:
- * @self: a #GCudaBuffer
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Buffer]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_buffer_download_async().
+ * Finishes [method@GCuda.Buffer.download_async].
  *
  * Returns: (transfer full): the bytes, or %NULL with @error set
  *
@@ -1514,11 +1573,11 @@ gcuda_buffer_download_finish (GCudaBuffer   *self,
 
 /**
  * gcuda_buffer_upload_async:
- * @self: a #GCudaBuffer
+ * @self: a [class@GCuda.Buffer]
  * @offset: where to write, in bytes from the start of the buffer
  * @bytes: the bytes to write
  * @stream: (nullable): the stream to order the copy on, or %NULL for the legacy default stream
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the copy has finished
  * @user_data: data for @callback
  *
@@ -1575,11 +1634,11 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
 
 /**
  * gcuda_buffer_upload_finish:
- * @self: a #GCudaBuffer
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Buffer]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_buffer_upload_async().
+ * Finishes [method@GCuda.Buffer.upload_async].
  *
  * Returns: %TRUE once the copy has finished
  *
@@ -1597,13 +1656,13 @@ gcuda_buffer_upload_finish (GCudaBuffer   *self,
 
 /**
  * gcuda_buffer_get_ipc_handle:
- * @self: a buffer from gcuda_buffer_new(), gcuda_buffer_new_pitched() or
- *   gcuda_buffer_new_from_bytes()
- * @error: return location for a #GError
+ * @self: a buffer from [ctor@GCuda.Buffer.new], [ctor@GCuda.Buffer.new_pitched]
+ *   or [ctor@GCuda.Buffer.new_from_bytes]
+ * @error: return location for a [struct@GLib.Error]
  *
- * A handle another process can open with gcuda_buffer_open_ipc_handle()
+ * A handle another process can open with [func@GCuda.Buffer.open_ipc_handle]
  * (PyCUDA's `mem_get_ipc_handle()`). Views, managed and IPC-opened memory
- * have none: %GCUDA_ERROR_INVALID_ARGUMENT.
+ * have none: [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the handle, or %NULL with @error set
  *
@@ -1675,7 +1734,7 @@ location_of (GCudaDevice *device)
  * @self: a managed buffer
  * @flags: exactly one of GLOBAL, HOST and SINGLE
  * @stream: (nullable): the stream to attach to (needed for SINGLE)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Changes which streams may access managed memory (PyCUDA's
  * `ManagedAllocation.attach()`). The change is ordered on @stream.
@@ -1725,7 +1784,7 @@ gcuda_buffer_attach (GCudaBuffer          *self,
  * @self: a managed buffer
  * @device: (nullable): the device to move the data to, or %NULL for the host
  * @stream: (nullable): the stream to order the move on
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Moves managed memory to a device or to the host ahead of use (PyCUDA's
  * `mem_prefetch_async()`, CUDA 13's `cuMemPrefetchAsync` with a location).
@@ -1765,7 +1824,7 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
  * @self: a managed buffer
  * @advice: the advice
  * @device: (nullable): the device the advice is about, or %NULL for the host
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Tells the driver how managed memory will be used (`cuMemAdvise`).
  *

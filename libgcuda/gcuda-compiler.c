@@ -16,17 +16,54 @@
  * GCudaCompiler:
  *
  * Compiles CUDA C++ source with NVRTC, in process (PyCUDA's
- * `pycuda.compiler.compile()`), to a #GCudaProgram: a cubin for the exact
- * architecture of the context's device by default, or PTX on request.
+ * `pycuda.compiler.compile()`), to a [class@GCuda.Program]: a cubin for the
+ * exact architecture of the context's device by default, or PTX on request.
  *
- * PyCUDA's knobs are properties: #GCudaCompiler:options,
- * #GCudaCompiler:include-dirs, #GCudaCompiler:arch, #GCudaCompiler:code,
- * #GCudaCompiler:no-extern-c (by default the source is wrapped in
- * `extern "C" { … }` so kernels keep their plain names),
- * #GCudaCompiler:keep and #GCudaCompiler:cache-dir. Headers can also be
- * given as text (gcuda_compiler_add_header()), and templates are reached
- * through name expressions (gcuda_compiler_add_name_expression(),
- * gcuda_program_get_lowered_name()). Options in the environment variable
+ * ```c
+ * static GCudaModule *
+ * compile_scale (GError **error)
+ * {
+ *   g_autoptr(GCudaCompiler) compiler = gcuda_compiler_new (NULL);
+ *   const char * const options[] = { "-use_fast_math", NULL };
+ *   g_autoptr(GCudaProgram) program = NULL;
+ *
+ *   gcuda_compiler_set_options (compiler, options);
+ *   program = gcuda_compiler_compile (compiler,
+ *                                     "__global__ void scale (float *x, float a, int n)\n"
+ *                                     "{\n"
+ *                                     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+ *                                     "  if (i < n)\n"
+ *                                     "    x[i] *= a;\n"
+ *                                     "}\n",
+ *                                     error);
+ *   if (program == NULL)
+ *     return NULL;
+ *   return gcuda_module_new_from_program (NULL, program, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `SourceModule` compiles and loads in one call:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void scale(float *x, float a, int n)
+ * {
+ *     int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (i < n)
+ *         x[i] *= a;
+ * }''', options=['-use_fast_math'])
+ * scale = mod.get_function('scale')
+ * ```
+ *
+ * PyCUDA's knobs are properties: [property@GCuda.Compiler:options],
+ * [property@GCuda.Compiler:include-dirs], [property@GCuda.Compiler:arch],
+ * [property@GCuda.Compiler:code], [property@GCuda.Compiler:no-extern-c] (by
+ * default the source is wrapped in `extern "C" { … }` so kernels keep their
+ * plain names), [property@GCuda.Compiler:keep] and
+ * [property@GCuda.Compiler:cache-dir]. Headers can also be given as text
+ * ([method@GCuda.Compiler.add_header]), and templates are reached through name
+ * expressions ([method@GCuda.Compiler.add_name_expression],
+ * [method@GCuda.Program.get_lowered_name]). Options in the environment variable
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
  *
  * Results are cached on disk (`$GCUDA_CACHE_DIR`, else the user's cache
@@ -40,8 +77,8 @@
  * directory.
  *
  * Compiling takes tens of milliseconds: a GUI should use
- * gcuda_compiler_compile_async(). A compiler may be used from any thread;
- * each compile works on a snapshot of its settings.
+ * [method@GCuda.Compiler.compile_async]. A compiler may be used from any
+ * thread; each compile works on a snapshot of its settings.
  *
  * Since: 1.0
  */
@@ -268,7 +305,8 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:context:
    *
    * The context whose device gives the default architecture; %NULL for the
-   * default context (only needed when #GCudaCompiler:arch is not set).
+   * default context (only needed when [property@GCuda.Compiler:arch] is not
+   * set).
    *
    * Since: 1.0
    */
@@ -277,7 +315,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaCompiler:options:
+   * GCudaCompiler:options: (setter set_options) (getter get_options)
    *
    * Extra NVRTC options, such as `-use_fast_math` or `-DN=4` (PyCUDA's
    * `options`).
@@ -287,7 +325,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_OPTIONS] = g_param_spec_boxed ("options", NULL, NULL, G_TYPE_STRV, rw);
 
   /**
-   * GCudaCompiler:include-dirs:
+   * GCudaCompiler:include-dirs: (setter set_include_dirs) (getter get_include_dirs)
    *
    * Directories searched for `#include` (PyCUDA's `include_dirs`).
    *
@@ -296,7 +334,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_INCLUDE_DIRS] = g_param_spec_boxed ("include-dirs", NULL, NULL, G_TYPE_STRV, rw);
 
   /**
-   * GCudaCompiler:arch:
+   * GCudaCompiler:arch: (setter set_arch) (getter get_arch)
    *
    * The architecture, such as `sm_90` or `compute_90` (PTX); %NULL for the
    * exact `sm_XY` of the context's device (PyCUDA's `arch`).
@@ -306,17 +344,18 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:code:
+   * GCudaCompiler:code: (setter set_code) (getter get_code)
    *
-   * The real architecture to generate, such as `sm_90a`, when #GCudaCompiler:arch
-   * names a virtual one (PyCUDA's `code`); it wins over #GCudaCompiler:arch.
+   * The real architecture to generate, such as `sm_90a`, when
+   * [property@GCuda.Compiler:arch] names a virtual one (PyCUDA's `code`); it
+   * wins over [property@GCuda.Compiler:arch].
    *
    * Since: 1.0
    */
   properties[PROP_CODE] = g_param_spec_string ("code", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:no-extern-c:
+   * GCudaCompiler:no-extern-c: (setter set_no_extern_c) (getter get_no_extern_c)
    *
    * Do not wrap the source in `extern "C" { … }` (PyCUDA's `no_extern_c`);
    * needed for templates.
@@ -326,7 +365,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_NO_EXTERN_C] = g_param_spec_boolean ("no-extern-c", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaCompiler:keep:
+   * GCudaCompiler:keep: (setter set_keep) (getter get_keep)
    *
    * A directory to keep the source, log and output of each compile in
    * (PyCUDA's `keep`); %NULL keeps nothing.
@@ -336,7 +375,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_KEEP] = g_param_spec_string ("keep", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:cache-dir:
+   * GCudaCompiler:cache-dir: (setter set_cache_dir) (getter get_cache_dir)
    *
    * The compile cache's directory (PyCUDA's `cache_dir`): %NULL for the
    * default (`$GCUDA_CACHE_DIR`, else `gcuda` in the user's cache
@@ -348,7 +387,7 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
   properties[PROP_CACHE_DIR] = g_param_spec_string ("cache-dir", NULL, NULL, NULL, rw);
 
   /**
-   * GCudaCompiler:target:
+   * GCudaCompiler:target: (setter set_target) (getter get_target)
    *
    * What to produce: a cubin (the default) or PTX.
    *
@@ -375,6 +414,10 @@ gcuda_compiler_init (GCudaCompiler *self)
  * @context: (nullable): the context whose device gives the default
  *   architecture, or %NULL for the default context
  *
+ * Creates a compiler with PyCUDA's defaults: a cubin for the exact
+ * architecture of the device of @context, the source wrapped in
+ * `extern "C"`, and the default compile cache.
+ *
  * Returns: (transfer full): a new compiler
  *
  * Since: 1.0
@@ -386,11 +429,11 @@ gcuda_compiler_new (GCudaContext *context)
 }
 
 /**
- * gcuda_compiler_set_options:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_options: (set-property options)
+ * @self: a [class@GCuda.Compiler]
  * @options: (nullable) (array zero-terminated=1): NVRTC options
  *
- * Sets #GCudaCompiler:options.
+ * Sets [property@GCuda.Compiler:options].
  *
  * Since: 1.0
  */
@@ -404,8 +447,10 @@ gcuda_compiler_set_options (GCudaCompiler      *self,
 }
 
 /**
- * gcuda_compiler_get_options:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_options: (get-property options)
+ * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the extra NVRTC options given to every compile (PyCUDA's `options`).
  *
  * Returns: (transfer none) (array zero-terminated=1): the options
  *
@@ -419,11 +464,11 @@ gcuda_compiler_get_options (GCudaCompiler *self)
 }
 
 /**
- * gcuda_compiler_set_include_dirs:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_include_dirs: (set-property include-dirs)
+ * @self: a [class@GCuda.Compiler]
  * @include_dirs: (nullable) (array zero-terminated=1): directories
  *
- * Sets #GCudaCompiler:include-dirs.
+ * Sets [property@GCuda.Compiler:include-dirs].
  *
  * Since: 1.0
  */
@@ -437,8 +482,10 @@ gcuda_compiler_set_include_dirs (GCudaCompiler      *self,
 }
 
 /**
- * gcuda_compiler_get_include_dirs:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_include_dirs: (get-property include-dirs)
+ * @self: a [class@GCuda.Compiler]
+ *
+ * Gets the directories searched for `#include` (PyCUDA's `include_dirs`).
  *
  * Returns: (transfer none) (array zero-terminated=1): the include directories
  *
@@ -468,87 +515,99 @@ gcuda_compiler_get_include_dirs (GCudaCompiler *self)
   }
 
 /**
- * gcuda_compiler_set_arch:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_arch: (set-property arch)
+ * @self: a [class@GCuda.Compiler]
  * @arch: (nullable): the architecture
  *
- * Sets #GCudaCompiler:arch.
+ * Sets [property@GCuda.Compiler:arch].
  *
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_arch:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_arch: (get-property arch)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable): #GCudaCompiler:arch
+ * Gets the architecture to compile for; %NULL means the exact `sm_XY` of the
+ * context's device.
+ *
+ * Returns: (nullable): [property@GCuda.Compiler:arch]
  *
  * Since: 1.0
  */
 STRING_ACCESSORS (arch, PROP_ARCH)
 
 /**
- * gcuda_compiler_set_code:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_code: (set-property code)
+ * @self: a [class@GCuda.Compiler]
  * @code: (nullable): the real architecture
  *
- * Sets #GCudaCompiler:code.
+ * Sets [property@GCuda.Compiler:code].
  *
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_code:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_code: (get-property code)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable): #GCudaCompiler:code
+ * Gets the real architecture to generate when [property@GCuda.Compiler:arch]
+ * names a virtual one.
+ *
+ * Returns: (nullable): [property@GCuda.Compiler:code]
  *
  * Since: 1.0
  */
 STRING_ACCESSORS (code, PROP_CODE)
 
 /**
- * gcuda_compiler_set_keep:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_keep: (set-property keep)
+ * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): where to keep the compile's files
  *
- * Sets #GCudaCompiler:keep.
+ * Sets [property@GCuda.Compiler:keep].
  *
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_keep:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_keep: (get-property keep)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable) (type filename): #GCudaCompiler:keep
+ * Gets the directory that receives the source, log and output of each compile,
+ * if any.
+ *
+ * Returns: (nullable) (type filename): [property@GCuda.Compiler:keep]
  *
  * Since: 1.0
  */
 STRING_ACCESSORS (keep, PROP_KEEP)
 
 /**
- * gcuda_compiler_set_cache_dir:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_cache_dir: (set-property cache-dir)
+ * @self: a [class@GCuda.Compiler]
  * @directory: (nullable) (type filename): the cache directory, %NULL for the default, "" for none
  *
- * Sets #GCudaCompiler:cache-dir.
+ * Sets [property@GCuda.Compiler:cache-dir].
  *
  * Since: 1.0
  */
 /**
- * gcuda_compiler_get_cache_dir:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_cache_dir: (get-property cache-dir)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: (nullable) (type filename): #GCudaCompiler:cache-dir
+ * Gets the compile cache's directory; %NULL means the default one and an empty
+ * string no cache.
+ *
+ * Returns: (nullable) (type filename): [property@GCuda.Compiler:cache-dir]
  *
  * Since: 1.0
  */
 STRING_ACCESSORS (cache_dir, PROP_CACHE_DIR)
 
 /**
- * gcuda_compiler_set_no_extern_c:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_no_extern_c: (set-property no-extern-c)
+ * @self: a [class@GCuda.Compiler]
  * @no_extern_c: %TRUE to compile the source as it is
  *
- * Sets #GCudaCompiler:no-extern-c.
+ * Sets [property@GCuda.Compiler:no-extern-c].
  *
  * Since: 1.0
  */
@@ -567,10 +626,13 @@ gcuda_compiler_set_no_extern_c (GCudaCompiler *self,
 }
 
 /**
- * gcuda_compiler_get_no_extern_c:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_no_extern_c: (get-property no-extern-c)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: #GCudaCompiler:no-extern-c
+ * Gets whether the source is compiled as it is, without an `extern "C"`
+ * wrapper.
+ *
+ * Returns: [property@GCuda.Compiler:no-extern-c]
  *
  * Since: 1.0
  */
@@ -582,11 +644,11 @@ gcuda_compiler_get_no_extern_c (GCudaCompiler *self)
 }
 
 /**
- * gcuda_compiler_set_target:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_set_target: (set-property target)
+ * @self: a [class@GCuda.Compiler]
  * @target: cubin or PTX
  *
- * Sets #GCudaCompiler:target.
+ * Sets [property@GCuda.Compiler:target].
  *
  * Since: 1.0
  */
@@ -605,10 +667,12 @@ gcuda_compiler_set_target (GCudaCompiler    *self,
 }
 
 /**
- * gcuda_compiler_get_target:
- * @self: a #GCudaCompiler
+ * gcuda_compiler_get_target: (get-property target)
+ * @self: a [class@GCuda.Compiler]
  *
- * Returns: #GCudaCompiler:target
+ * Gets what a compile produces: a cubin or PTX.
+ *
+ * Returns: [property@GCuda.Compiler:target]
  *
  * Since: 1.0
  */
@@ -621,7 +685,7 @@ gcuda_compiler_get_target (GCudaCompiler *self)
 
 /**
  * gcuda_compiler_add_header:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @name: the name `#include` uses, such as `params.h`
  * @text: the header's text
  *
@@ -645,13 +709,13 @@ gcuda_compiler_add_header (GCudaCompiler *self,
 
 /**
  * gcuda_compiler_add_name_expression:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @name_expression: a `__global__` function or `__device__` variable, such
  *   as `my_kernel<float, 4>`
  *
  * Asks the compile to instantiate and name @name_expression; its lowered
- * name is then gcuda_program_get_lowered_name(). Needs
- * #GCudaCompiler:no-extern-c for templates.
+ * name is then [method@GCuda.Program.get_lowered_name]. Needs
+ * [property@GCuda.Compiler:no-extern-c] for templates.
  *
  * Since: 1.0
  */
@@ -669,7 +733,7 @@ gcuda_compiler_add_name_expression (GCudaCompiler *self,
 
 /**
  * gcuda_compiler_get_last_log:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  *
  * The log of the compiler's latest compile, successful or not (also in the
  * error message of a failed one).
@@ -1011,14 +1075,15 @@ out:
 
 /**
  * gcuda_compiler_compile:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @source: CUDA C++ source
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Compiles @source (PyCUDA's `compile()`), or takes it from the cache. A
- * source that does not compile is %GCUDA_COMPILE_ERROR_COMPILATION, with
- * NVRTC's log in the message (and in gcuda_compiler_get_last_log()); no
- * NVRTC is %GCUDA_ERROR_NVRTC_NOT_FOUND.
+ * Compiles @source (PyCUDA's `compile()`), or takes it from the cache. A source
+ * that does not compile is
+ * [GCUDA_COMPILE_ERROR_COMPILATION][error@GCuda.CompileError], with NVRTC's log
+ * in the message (and in [method@GCuda.Compiler.get_last_log]); no NVRTC is
+ * [GCUDA_ERROR_NVRTC_NOT_FOUND][error@GCuda.Error].
  *
  * Returns: (transfer full): the program, or %NULL with @error set
  *
@@ -1081,9 +1146,9 @@ compile_thread (GTask        *task,
 
 /**
  * gcuda_compiler_compile_async:
- * @self: a #GCudaCompiler
+ * @self: a [class@GCuda.Compiler]
  * @source: CUDA C++ source
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called with the result
  * @user_data: data for @callback
  *
@@ -1113,11 +1178,11 @@ gcuda_compiler_compile_async (GCudaCompiler       *self,
 
 /**
  * gcuda_compiler_compile_finish:
- * @self: a #GCudaCompiler
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Compiler]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_compiler_compile_async().
+ * Finishes [method@GCuda.Compiler.compile_async].
  *
  * Returns: (transfer full): the program, or %NULL with @error set
  *

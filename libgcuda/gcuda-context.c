@@ -15,19 +15,46 @@
  *
  * A CUDA context (PyCUDA's `Context`).
  *
+ * ```c
+ * static gboolean
+ * print_free_memory (GError **error)
+ * {
+ *   g_autoptr(GCudaContext) context = gcuda_context_get_default (error);
+ *   guint64 free_bytes, total_bytes;
+ *
+ *   if (context == NULL ||
+ *       !gcuda_context_get_memory_info (context, &free_bytes, &total_bytes, error))
+ *     return FALSE;
+ *   g_print ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes free\n",
+ *            gcuda_device_get_name (gcuda_context_get_device (context)),
+ *            free_bytes, total_bytes);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python (`import gcuda.autoinit` also gives the default context, as
+ * PyCUDA's `pycuda.autoinit` does):
+ *
+ * ```python
+ * ctx = GCuda.Context.get_default()
+ * free, total = ctx.get_memory_info()
+ * ctx.set_limit(GCuda.Limit.STACK_SIZE, 4096)
+ * ctx.synchronize()
+ * ```
+ *
  * GCuda has no context stack for users to manage: every object that lives in
- * a context holds a reference to its #GCudaContext, and every method makes
+ * a context holds a reference to its `GCudaContext`, and every method makes
  * that context current on the calling thread for the duration of its driver
  * calls, then restores whatever was current before. Any thread may use any
  * context at any time.
  *
- * Most programs use the default context (gcuda_context_get_default()), the
+ * Most programs use the default context ([func@GCuda.Context.get_default]), the
  * primary context of the device chosen by PyCUDA's `make_default_context()`
  * rules; every GCuda function that needs a context accepts %NULL to mean it.
- * Dedicated contexts come from gcuda_device_create_context().
+ * Dedicated contexts come from [method@GCuda.Device.create_context].
  *
- * gcuda_context_push() and gcuda_context_pop() exist only for interoperation
- * with code that expects a current context.
+ * [method@GCuda.Context.push] and [func@GCuda.Context.pop] exist only for
+ * interoperation with code that expects a current context.
  *
  * Since: 1.0
  */
@@ -193,7 +220,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   object_class->get_property = gcuda_context_get_property;
 
   /**
-   * GCudaContext:device:
+   * GCudaContext:device: (getter get_device)
    *
    * The device the context runs on.
    *
@@ -202,17 +229,17 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, GCUDA_TYPE_DEVICE, ro);
 
   /**
-   * GCudaContext:primary:
+   * GCudaContext:primary: (getter is_primary)
    *
    * Whether this is the device's primary context (see
-   * gcuda_context_is_primary()).
+   * [method@GCuda.Context.is_primary]).
    *
    * Since: 1.0
    */
   properties[PROP_PRIMARY] = g_param_spec_boolean ("primary", NULL, NULL, FALSE, ro);
 
   /**
-   * GCudaContext:flags:
+   * GCudaContext:flags: (getter get_flags)
    *
    * The flags the context was created with.
    *
@@ -221,7 +248,7 @@ gcuda_context_class_init (GCudaContextClass *klass)
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_CONTEXT_FLAGS, 0, ro);
 
   /**
-   * GCudaContext:handle:
+   * GCudaContext:handle: (getter get_handle)
    *
    * The driver's `CUcontext`, as an integer, for interoperation with other
    * CUDA libraries (CuPy, cuda.core, PyTorch).
@@ -403,14 +430,14 @@ make_default_context (GError **error)
 
 /**
  * gcuda_context_get_default:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The process's default context: the primary context of the device chosen
  * by PyCUDA's `make_default_context()` rules — the ordinal in the
  * `CUDA_DEVICE` environment variable, else the one in `~/.cuda_device` (or
  * `~/.cuda-device`), else the first device that works. It is chosen once and
  * kept for the life of the process (until destroyed with
- * gcuda_context_destroy(), after which a new one is made).
+ * [method@GCuda.Context.destroy], after which a new one is made).
  *
  * Every GCuda function that takes a nullable context uses this one for %NULL.
  *
@@ -438,8 +465,10 @@ gcuda_context_get_default (GError **error)
 }
 
 /**
- * gcuda_context_get_device:
- * @self: a #GCudaContext
+ * gcuda_context_get_device: (get-property device)
+ * @self: a [class@GCuda.Context]
+ *
+ * Gets the device the context runs on.
  *
  * Returns: (transfer none): the context's device
  *
@@ -453,8 +482,11 @@ gcuda_context_get_device (GCudaContext *self)
 }
 
 /**
- * gcuda_context_is_primary:
- * @self: a #GCudaContext
+ * gcuda_context_is_primary: (get-property primary)
+ * @self: a [class@GCuda.Context]
+ *
+ * Checks whether this is its device's primary context, the one the CUDA runtime
+ * and other libraries share.
  *
  * Returns: %TRUE for a device's primary context
  *
@@ -468,8 +500,10 @@ gcuda_context_is_primary (GCudaContext *self)
 }
 
 /**
- * gcuda_context_get_flags:
- * @self: a #GCudaContext
+ * gcuda_context_get_flags: (get-property flags)
+ * @self: a [class@GCuda.Context]
+ *
+ * Gets the flags the context was created with.
  *
  * Returns: the flags the context was created with
  *
@@ -483,10 +517,13 @@ gcuda_context_get_flags (GCudaContext *self)
 }
 
 /**
- * gcuda_context_get_handle:
- * @self: a #GCudaContext
+ * gcuda_context_get_handle: (get-property handle)
+ * @self: a [class@GCuda.Context]
  *
- * Returns: the `CUcontext` as an integer, see #GCudaContext:handle
+ * Gets the driver's `CUcontext`, for handing the context to another CUDA
+ * library.
+ *
+ * Returns: the `CUcontext` as an integer, see [property@GCuda.Context:handle]
  *
  * Since: 1.0
  */
@@ -499,9 +536,13 @@ gcuda_context_get_handle (GCudaContext *self)
 
 /**
  * gcuda_context_is_destroyed:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  *
- * Returns: %TRUE once gcuda_context_destroy() was called
+ * Checks whether the context was destroyed. Every later use of a destroyed
+ * context, or of objects in it, fails with
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
+ *
+ * Returns: %TRUE once [method@GCuda.Context.destroy] was called
  *
  * Since: 1.0
  */
@@ -527,8 +568,8 @@ gcuda_context_is_destroyed (GCudaContext *self)
 
 /**
  * gcuda_context_synchronize:
- * @self: a #GCudaContext
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Blocks until all work queued in the context has finished (PyCUDA's
  * `Context.synchronize()`). Errors of earlier asynchronous work, such as a
@@ -562,9 +603,9 @@ check_limit (GCudaLimit   limit,
 
 /**
  * gcuda_context_get_limit:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @limit: the limit to read
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads a context limit (PyCUDA's `Context.get_limit()`).
  *
@@ -589,13 +630,13 @@ gcuda_context_get_limit (GCudaContext  *self,
 
 /**
  * gcuda_context_set_limit:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @limit: the limit to change
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Changes a context limit (PyCUDA's `Context.set_limit()`). The driver may
- * round the value; read it back with gcuda_context_get_limit().
+ * round the value; read it back with [method@GCuda.Context.get_limit].
  *
  * Returns: %TRUE on success
  *
@@ -617,8 +658,8 @@ gcuda_context_set_limit (GCudaContext  *self,
 
 /**
  * gcuda_context_get_cache_config:
- * @self: a #GCudaContext
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @error: return location for a [struct@GLib.Error]
  *
  * The context's preferred split between L1 cache and shared memory.
  *
@@ -639,9 +680,9 @@ gcuda_context_get_cache_config (GCudaContext  *self,
 
 /**
  * gcuda_context_set_cache_config:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @config: the preference
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets the context's preferred split between L1 cache and shared memory.
  *
@@ -668,10 +709,10 @@ gcuda_context_set_cache_config (GCudaContext      *self,
 
 /**
  * gcuda_context_get_memory_info:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @free: (out) (optional): return location for the free memory, in bytes
  * @total: (out) (optional): return location for the total memory, in bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Free and total memory of the context's device (PyCUDA's `mem_get_info()`).
  *
@@ -698,10 +739,10 @@ gcuda_context_get_memory_info (GCudaContext  *self,
 
 /**
  * gcuda_context_get_stream_priority_range:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @least: (out) (optional): return location for the least priority (the default)
  * @greatest: (out) (optional): return location for the greatest priority
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The range of stream priorities. Greater priority is a numerically
  * smaller value, so @greatest ≤ @least.
@@ -730,8 +771,8 @@ gcuda_context_get_stream_priority_range (GCudaContext  *self,
 
 /**
  * gcuda_context_get_api_version:
- * @self: a #GCudaContext
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @error: return location for a [struct@GLib.Error]
  *
  * The driver API version the context was created with (PyCUDA's
  * `Context.get_api_version()`).
@@ -786,13 +827,13 @@ check_peer (GCudaContext  *self,
 
 /**
  * gcuda_context_enable_peer_access:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @peer: a context on another device
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Lets @self access memory allocated in @peer (PyCUDA's
  * `Context.enable_peer_access()`). Enabling it twice is the driver's
- * %GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED.
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED][error@GCuda.DriverError].
  *
  * Returns: %TRUE on success
  *
@@ -813,11 +854,11 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
 
 /**
  * gcuda_context_disable_peer_access:
- * @self: a #GCudaContext
+ * @self: a [class@GCuda.Context]
  * @peer: a context on another device
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Revokes what gcuda_context_enable_peer_access() granted.
+ * Revokes what [method@GCuda.Context.enable_peer_access] granted.
  *
  * Returns: %TRUE on success
  *
@@ -838,13 +879,13 @@ gcuda_context_disable_peer_access (GCudaContext  *self,
 
 /**
  * gcuda_context_push:
- * @self: a #GCudaContext
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Makes the context current on the calling thread, on top of the driver's
  * context stack (PyCUDA's `Context.push()`). GCuda never needs this; it is
  * for code that expects a current context, such as another CUDA library.
- * Undo it with gcuda_context_pop().
+ * Undo it with [func@GCuda.Context.pop].
  *
  * Returns: %TRUE on success
  *
@@ -863,11 +904,11 @@ gcuda_context_push (GCudaContext  *self,
 
 /**
  * gcuda_context_pop:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Pops the current context off the calling thread's context stack
  * (PyCUDA's `Context.pop()`). Popping an empty stack is the driver's
- * %GCUDA_DRIVER_ERROR_INVALID_CONTEXT.
+ * [GCUDA_DRIVER_ERROR_INVALID_CONTEXT][error@GCuda.DriverError].
  *
  * Returns: %TRUE on success
  *
@@ -892,7 +933,7 @@ gcuda_context_pop (GError **error)
 
 /**
  * gcuda_context_get_current:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The context current on the calling thread (PyCUDA's
  * `Context.get_current()`), if GCuda knows it: one made by GCuda, or the
@@ -946,14 +987,15 @@ gcuda_context_get_current (GError **error)
 
 /**
  * gcuda_context_destroy:
- * @self: a #GCudaContext
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Releases the context now instead of when the last reference goes
- * (PyCUDA's `Context.detach()`). A dedicated context is destroyed, with all
- * memory and modules in it; for a primary context this object's retain is
- * released. Every later use of the context, or of objects in it, is
- * %GCUDA_ERROR_CONTEXT_DESTROYED. Destroying twice is harmless.
+ * Releases the context now instead of when the last reference goes (PyCUDA's
+ * `Context.detach()`). A dedicated context is destroyed, with all memory and
+ * modules in it; for a primary context this object's retain is released. Every
+ * later use of the context, or of objects in it, is
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error]. Destroying twice is
+ * harmless.
  *
  * Do not destroy a context while another thread is using it.
  *
@@ -1056,20 +1098,20 @@ _gcuda_context_prepare_wait (GCudaContext  *self,
 
 /**
  * gcuda_context_synchronize_async:
- * @self: a #GCudaContext
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@GCuda.Context]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the work has finished
  * @user_data: data for @callback
  *
  * Waits, without blocking any thread, until the work queued so far in the
- * context has finished: on every #GCudaStream of the context, the legacy
- * default stream (and so every blocking stream) and the calling thread's
- * per-thread default stream. @callback runs in the thread-default main
- * context of the calling thread. Streams created outside GCuda with
+ * context has finished: on every [class@GCuda.Stream] of the context, the
+ * legacy default stream (and so every blocking stream) and the calling thread's
+ * per-thread default stream. @callback runs in the thread-default main context
+ * of the calling thread. Streams created outside GCuda with
  * `CU_STREAM_NON_BLOCKING` are not covered.
  *
- * Cancelling stops the waiting at once (%G_IO_ERROR_CANCELLED); the GPU
- * work goes on.
+ * Cancelling stops the waiting at once
+ * ([G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum]); the GPU work goes on.
  *
  * Since: 1.0
  */
@@ -1091,11 +1133,11 @@ gcuda_context_synchronize_async (GCudaContext        *self,
 
 /**
  * gcuda_context_synchronize_finish:
- * @self: a #GCudaContext
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Context]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_context_synchronize_async().
+ * Finishes [method@GCuda.Context.synchronize_async].
  *
  * Returns: %TRUE once the work has finished
  *
@@ -1128,15 +1170,16 @@ _gcuda_context_resolve (GCudaContext  *context,
 
 /**
  * gcuda_context_get_address_range:
- * @self: (nullable): a #GCudaContext, or %NULL for the default context
+ * @self: (nullable): a [class@GCuda.Context], or %NULL for the default context
  * @address: any device address inside an allocation of the context
  * @base: (out) (optional): return location for the allocation's first address
  * @size: (out) (optional): return location for the allocation's size in bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * The allocation an address belongs to (PyCUDA's `mem_get_address_range()`).
- * An address in no allocation is the driver's
- * %GCUDA_DRIVER_ERROR_NOT_FOUND (or %GCUDA_DRIVER_ERROR_INVALID_VALUE).
+ * The allocation an address belongs to (PyCUDA's `mem_get_address_range()`). An
+ * address in no allocation is the driver's
+ * [GCUDA_DRIVER_ERROR_NOT_FOUND][error@GCuda.DriverError] (or
+ * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError]).
  *
  * Returns: (skip): %TRUE on success
  *
@@ -1171,10 +1214,11 @@ gcuda_context_get_address_range (GCudaContext  *self,
  * @is_managed: (out) (optional): return location for whether it is managed memory
  * @context: (out) (optional) (nullable) (transfer full): return location for the context
  *   it was allocated in, if GCuda knows that context
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * What CUDA knows about an address (the driver's pointer attributes).
- * Ordinary host memory is %GCUDA_MEMORY_TYPE_UNKNOWN, not an error.
+ * What CUDA knows about an address (the driver's pointer attributes). Ordinary
+ * host memory is [GCUDA_MEMORY_TYPE_UNKNOWN][enum@GCuda.MemoryType], not an
+ * error.
  *
  * Returns: (skip): %TRUE on success
  *

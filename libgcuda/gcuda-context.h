@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_CONTEXT (gcuda_context_get_type ())
 
+/**
+ * GCudaContextClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Context]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaContext, gcuda_context, GCUDA, CONTEXT, GObject)
 

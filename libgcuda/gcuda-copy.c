@@ -15,30 +15,66 @@
  * A copy of a rectangle of bytes between two pitched memory regions
  * (PyCUDA's `Memcpy2D`, the driver's `cuMemcpy2D`).
  *
+ * ```c
+ * static gboolean
+ * download_rows (GCudaBuffer *pitched, guint64 width_in_bytes, guint64 rows,
+ *                guint8 *host, GError **error)
+ * {
+ *   g_autoptr(GCudaCopy2D) copy = gcuda_copy_2d_new ();
+ *
+ *   gcuda_copy_2d_set_src_buffer (copy, pitched);
+ *   gcuda_copy_2d_set_dst_host (copy, (guint64) (guintptr) host, width_in_bytes * rows);
+ *   g_object_set (copy,
+ *                 "src-pitch", gcuda_buffer_get_pitch (pitched),
+ *                 "dst-pitch", width_in_bytes,
+ *                 "width-in-bytes", width_in_bytes,
+ *                 "height", rows,
+ *                 NULL);
+ *   return gcuda_copy_2d_execute (copy, NULL, TRUE, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * a = numpy.random.rand(100, 50).astype(numpy.float32)
+ * buf, pitch = GCuda.mem_alloc_pitch(50 * 4, 100, 4)
+ * copy = GCuda.Copy2D.new()
+ * copy.set_src_host(a.__array_interface__['data'][0], a.nbytes)
+ * copy.set_dst_buffer(buf)
+ * copy.props.src_pitch = copy.props.width_in_bytes = 50 * 4
+ * copy.props.dst_pitch = pitch
+ * copy.props.height = 100
+ * copy.execute(None, True)
+ * ```
+ *
  * Describe the copy with properties and endpoints, then call
- * gcuda_copy_2d_execute(), as often as needed. Each endpoint is host memory
- * (gcuda_copy_2d_set_src_host(), gcuda_copy_2d_set_src_host_buffer()),
- * device memory (gcuda_copy_2d_set_src_buffer()), memory of either kind
- * in the unified address space (gcuda_copy_2d_set_src_unified()) or a
- * #GCudaArray (gcuda_copy_2d_set_src_array(), where the region must lie
- * within the array's extent and pitches do not apply), and the same for
- * the destination. Row `r` of the region starts at byte
- * `x-in-bytes + (y + r) × pitch` of its endpoint; #GCudaCopy2D:width-in-bytes
- * bytes of #GCudaCopy2D:height rows are copied.
+ * [method@GCuda.Copy2D.execute], as often as needed. Each endpoint is host
+ * memory ([method@GCuda.Copy2D.set_src_host],
+ * [method@GCuda.Copy2D.set_src_host_buffer]), device memory
+ * ([method@GCuda.Copy2D.set_src_buffer]), memory of either kind in the unified
+ * address space ([method@GCuda.Copy2D.set_src_unified]) or a
+ * [class@GCuda.Array] ([method@GCuda.Copy2D.set_src_array], where the region
+ * must lie within the array's extent and pitches do not apply), and the same
+ * for the destination. Row `r` of the region starts at byte `x-in-bytes + (y +
+ * r) × pitch` of its endpoint; [property@GCuda.Copy2D:width-in-bytes] bytes of
+ * [property@GCuda.Copy2D:height] rows are copied.
  *
  * Like PyCUDA's, every property starts at 0: set at least
- * #GCudaCopy2D:width-in-bytes, #GCudaCopy2D:height and the pitches. The
- * region is checked against both endpoints before the driver is called: a
- * region reaching outside the memory is %GCUDA_ERROR_OUT_OF_BOUNDS, a
- * missing endpoint, an empty region or a pitch smaller than
- * `x-in-bytes + width-in-bytes` is %GCUDA_ERROR_INVALID_ARGUMENT, a freed
- * buffer is %GCUDA_ERROR_FREED, and device buffers of two different
- * contexts are %GCUDA_ERROR_CONTEXT_MISMATCH (use #GCudaCopy3DPeer for
- * those). A pitch that cannot matter (one row at `y` 0) is not checked.
+ * [property@GCuda.Copy2D:width-in-bytes], [property@GCuda.Copy2D:height] and
+ * the pitches. The region is checked against both endpoints before the driver
+ * is called: a region reaching outside the memory is
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error], a missing endpoint, an empty
+ * region or a pitch smaller than `x-in-bytes + width-in-bytes` is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], a freed buffer is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error], and device buffers of two different
+ * contexts are [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error] (use
+ * [class@GCuda.Copy3DPeer] for those). A pitch that cannot matter (one row at
+ * `y` 0) is not checked.
  *
- * The properties are #guint64: in C, pass `(guint64)` values to
- * g_object_set(). The object keeps references to the buffers it was given;
- * it is not thread-safe, but may be used from one thread at a time.
+ * The properties are `guint64`: in C, pass `(guint64)` values to
+ * [method@GObject.Object.set]. The object keeps references to the buffers it
+ * was given; it is not thread-safe, but may be used from one thread at a time.
  *
  * Since: 1.0
  */
@@ -49,18 +85,55 @@
  * A copy of a box of bytes between two memory regions laid out as slices
  * of pitched rows (PyCUDA's `Memcpy3D`, the driver's `cuMemcpy3D`).
  *
- * It works like #GCudaCopy2D, with a third dimension: row `r` of slice `s`
- * of the region starts at byte
- * `x-in-bytes + (y + r + (z + s) × rows-per-slice) × pitch` of its endpoint,
- * where the rows per slice are #GCudaCopy3D:src-height and
- * #GCudaCopy3D:dst-height; #GCudaCopy3D:depth slices of
- * #GCudaCopy3D:height rows of #GCudaCopy3D:width-in-bytes bytes are copied.
- * Every property starts at 0, #GCudaCopy3D:depth included: set it.
+ * ```c
+ * static gboolean
+ * upload_volume (GCudaArray *array, const float *volume,
+ *                guint64 width, guint64 height, guint64 depth, GError **error)
+ * {
+ *   g_autoptr(GCudaCopy3D) copy = gcuda_copy_3d_new ();
+ *   guint64 row = width * sizeof (float);
  *
- * The rows per slice must be at least `y + height` when they matter (more
- * than one slice, or `z` above 0); otherwise
- * %GCUDA_ERROR_INVALID_ARGUMENT. Both endpoints must be in one context;
- * #GCudaCopy3DPeer copies between contexts.
+ *   gcuda_copy_3d_set_src_host (copy, (guint64) (guintptr) volume, row * height * depth);
+ *   gcuda_copy_3d_set_dst_array (copy, array);
+ *   g_object_set (copy,
+ *                 "src-pitch", row,
+ *                 "src-height", height,
+ *                 "width-in-bytes", row,
+ *                 "height", height,
+ *                 "depth", depth,
+ *                 NULL);
+ *   return gcuda_copy_3d_execute (copy, NULL, error);
+ * }
+ * ```
+ *
+ * In Python, the box `[1:3, 2:6, 3:11]` of a 3D array into host memory:
+ *
+ * ```python
+ * a = numpy.random.rand(8, 16, 32).astype(numpy.float32)  # depth, height, width
+ * array = GCuda.np_to_array(a)
+ * part = numpy.zeros((2, 4, 8), numpy.float32)
+ * copy = GCuda.Copy3D.new()
+ * copy.set_src_array(array)
+ * copy.set_dst_host(part.__array_interface__['data'][0], part.nbytes)
+ * copy.props.src_x_in_bytes, copy.props.src_y, copy.props.src_z = 3 * 4, 2, 1
+ * copy.props.dst_pitch, copy.props.dst_height = 8 * 4, 4
+ * copy.props.width_in_bytes, copy.props.height, copy.props.depth = 8 * 4, 4, 2
+ * copy.execute(None)
+ * assert (part == a[1:3, 2:6, 3:11]).all()
+ * ```
+ *
+ * It works like [class@GCuda.Copy2D], with a third dimension: row `r` of slice
+ * `s` of the region starts at byte `x-in-bytes + (y + r + (z + s) ×
+ * rows-per-slice) × pitch` of its endpoint, where the rows per slice are
+ * [property@GCuda.Copy3D:src-height] and [property@GCuda.Copy3D:dst-height];
+ * [property@GCuda.Copy3D:depth] slices of [property@GCuda.Copy3D:height] rows
+ * of [property@GCuda.Copy3D:width-in-bytes] bytes are copied. Every property
+ * starts at 0, [property@GCuda.Copy3D:depth] included: set it.
+ *
+ * The rows per slice must be at least `y + height` when they matter (more than
+ * one slice, or `z` above 0); otherwise
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]. Both endpoints must be in
+ * one context; [class@GCuda.Copy3DPeer] copies between contexts.
  *
  * Since: 1.0
  */
@@ -68,13 +141,41 @@
 /**
  * GCudaCopy3DPeer:
  *
- * A #GCudaCopy3D between memory of two contexts, possibly on two devices
- * (PyCUDA's `Memcpy3DPeer`, the driver's `cuMemcpy3DPeer`).
+ * A [class@GCuda.Copy3D] between memory of two contexts, possibly on two
+ * devices (PyCUDA's `Memcpy3DPeer`, the driver's `cuMemcpy3DPeer`).
+ *
+ * ```c
+ * static gboolean
+ * copy_between_devices (GCudaBuffer *dest, GCudaBuffer *source, guint64 size,
+ *                       GError **error)
+ * {
+ *   g_autoptr(GCudaCopy3DPeer) copy = gcuda_copy_3d_peer_new ();
+ *
+ *   // dest and source may be in contexts of two different devices
+ *   gcuda_copy_3d_peer_set_src_buffer (copy, source);
+ *   gcuda_copy_3d_peer_set_dst_buffer (copy, dest);
+ *   g_object_set (copy,
+ *                 "width-in-bytes", size,
+ *                 "height", (guint64) 1,
+ *                 "depth", (guint64) 1,
+ *                 NULL);
+ *   return gcuda_copy_3d_peer_execute (copy, NULL, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `memcpy_peer()` copies a whole range between contexts:
+ *
+ * ```python
+ * other = GCuda.Device(1).retain_primary_context()
+ * src = GCuda.to_device(numpy.ones(1024, numpy.float32))
+ * dest = GCuda.mem_alloc(src.get_size(), context=other)
+ * GCuda.memcpy_peer(dest, src, src.get_size())
+ * ```
  *
  * The context of a device buffer endpoint is the buffer's; for host and
  * unified endpoints it can be named with
- * gcuda_copy_3d_peer_set_src_context() and
- * gcuda_copy_3d_peer_set_dst_context(). The driver stages the copy through
+ * [method@GCuda.Copy3DPeer.set_src_context] and
+ * [method@GCuda.Copy3DPeer.set_dst_context]. The driver stages the copy through
  * the host when the devices have no peer access.
  *
  * Since: 1.0
@@ -840,7 +941,7 @@ copy_execute (const CopySpec  *spec,
  * GCudaCopy2D:src-pitch:
  *
  * The distance in bytes between the starts of two source rows (PyCUDA's
- * `src_pitch`); the #GCudaBuffer:pitch of a pitched buffer.
+ * `src_pitch`); the [property@GCuda.Buffer:pitch] of a pitched buffer.
  *
  * Since: 1.0
  */
@@ -912,7 +1013,7 @@ gcuda_copy_2d_new (void)
 
 /**
  * gcuda_copy_2d_set_src_host:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @address: the host address of the source memory
  * @size: the size of the source memory in bytes
  *
@@ -932,7 +1033,7 @@ gcuda_copy_2d_set_src_host (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_dst_host:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @address: the host address of the destination memory
  * @size: the size of the destination memory in bytes
  *
@@ -952,11 +1053,11 @@ gcuda_copy_2d_set_dst_host (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_src_host_buffer:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @buffer: (nullable): the host buffer, or %NULL to unset the source
  *
- * Copies from a #GCudaHostBuffer, which the copy keeps alive. Page-locked
- * memory makes stream-ordered copies truly asynchronous.
+ * Copies from a [class@GCuda.HostBuffer], which the copy keeps alive.
+ * Page-locked memory makes stream-ordered copies truly asynchronous.
  *
  * Since: 1.0
  */
@@ -970,10 +1071,10 @@ gcuda_copy_2d_set_src_host_buffer (GCudaCopy2D     *self,
 
 /**
  * gcuda_copy_2d_set_dst_host_buffer:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @buffer: (nullable): the host buffer, or %NULL to unset the destination
  *
- * Copies into a #GCudaHostBuffer, which the copy keeps alive.
+ * Copies into a [class@GCuda.HostBuffer], which the copy keeps alive.
  *
  * Since: 1.0
  */
@@ -987,12 +1088,12 @@ gcuda_copy_2d_set_dst_host_buffer (GCudaCopy2D     *self,
 
 /**
  * gcuda_copy_2d_set_src_buffer:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @buffer: (nullable): the device buffer, or %NULL to unset the source
  *
  * Copies from device memory (PyCUDA's `set_src_device()`); the copy keeps
- * @buffer alive. For a pitched buffer, set #GCudaCopy2D:src-pitch to its
- * #GCudaBuffer:pitch.
+ * @buffer alive. For a pitched buffer, set [property@GCuda.Copy2D:src-pitch] to
+ * its [property@GCuda.Buffer:pitch].
  *
  * Since: 1.0
  */
@@ -1006,7 +1107,7 @@ gcuda_copy_2d_set_src_buffer (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_dst_buffer:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @buffer: (nullable): the device buffer, or %NULL to unset the destination
  *
  * Copies into device memory (PyCUDA's `set_dst_device()`); the copy keeps
@@ -1024,7 +1125,7 @@ gcuda_copy_2d_set_dst_buffer (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_src_unified:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @address: an address in the unified address space
  * @size: the size of the source memory in bytes
  *
@@ -1045,7 +1146,7 @@ gcuda_copy_2d_set_src_unified (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_dst_unified:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @address: an address in the unified address space
  * @size: the size of the destination memory in bytes
  *
@@ -1065,13 +1166,13 @@ gcuda_copy_2d_set_dst_unified (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_src_array:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @array: (nullable): the array, or %NULL to unset the source
  *
- * Copies from a #GCudaArray (PyCUDA's `set_src_array()`), which
- * the copy keeps alive. The src-x-in-bytes, src-y place
- * the region in the array; the pitch do not apply. A
- * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ * Copies from a [class@GCuda.Array] (PyCUDA's `set_src_array()`), which the
+ * copy keeps alive. The src-x-in-bytes, src-y place the region in the array;
+ * the pitch do not apply. A region outside the array's extent is
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -1085,13 +1186,13 @@ gcuda_copy_2d_set_src_array (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_set_dst_array:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @array: (nullable): the array, or %NULL to unset the destination
  *
- * Copies into a #GCudaArray (PyCUDA's `set_dst_array()`), which
- * the copy keeps alive. The dst-x-in-bytes, dst-y place
- * the region in the array; the pitch do not apply. A
- * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ * Copies into a [class@GCuda.Array] (PyCUDA's `set_dst_array()`), which the
+ * copy keeps alive. The dst-x-in-bytes, dst-y place the region in the array;
+ * the pitch do not apply. A region outside the array's extent is
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -1105,23 +1206,23 @@ gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
 
 /**
  * gcuda_copy_2d_execute:
- * @self: a #GCudaCopy2D
+ * @self: a [class@GCuda.Copy2D]
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
  *   synchronously
  * @aligned: %FALSE to tolerate misaligned device-to-device copies, at some
  *   cost in bandwidth (`cuMemcpy2DUnaligned`); ignored with a stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Performs the copy (PyCUDA's `Memcpy2D.__call__()`). Without a stream it
  * returns once the copy is done; with one it queues the copy there
  * (`cuMemcpy2DAsync`) and the memory of both endpoints must stay valid
  * until the stream has done it (host memory should be page-locked).
  *
- * The copy runs in the context of the device buffer (the destination's
- * when both are), else the stream's, else the default context; a stream of
- * another context than the device buffer's is
- * %GCUDA_ERROR_CONTEXT_MISMATCH. Every check is made before the driver is
- * called (see #GCudaCopy2D).
+ * The copy runs in the context of the device buffer (the destination's when
+ * both are), else the stream's, else the default context; a stream of another
+ * context than the device buffer's is
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]. Every check is made before
+ * the driver is called (see [class@GCuda.Copy2D]).
  *
  * Returns: %TRUE on success
  *
@@ -1170,9 +1271,9 @@ gcuda_copy_2d_execute (GCudaCopy2D  *self,
 /**
  * GCudaCopy3D:src-height:
  *
- * The number of rows in each source slice (PyCUDA's `src_height`): slices
- * are #GCudaCopy3D:src-pitch × src-height bytes apart. It may stay 0 for a
- * single slice at #GCudaCopy3D:src-z 0.
+ * The number of rows in each source slice (PyCUDA's `src_height`): slices are
+ * [property@GCuda.Copy3D:src-pitch] × src-height bytes apart. It may stay 0 for
+ * a single slice at [property@GCuda.Copy3D:src-z] 0.
  *
  * Since: 1.0
  */
@@ -1208,7 +1309,7 @@ gcuda_copy_2d_execute (GCudaCopy2D  *self,
  * GCudaCopy3D:dst-height:
  *
  * The number of rows in each destination slice (PyCUDA's `dst_height`).
- * It may stay 0 for a single slice at #GCudaCopy3D:dst-z 0.
+ * It may stay 0 for a single slice at [property@GCuda.Copy3D:dst-z] 0.
  *
  * Since: 1.0
  */
@@ -1263,11 +1364,11 @@ gcuda_copy_3d_new (void)
 
 /**
  * gcuda_copy_3d_set_src_host:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @address: the host address of the source memory
  * @size: the size of the source memory in bytes
  *
- * Copies from host memory; see gcuda_copy_2d_set_src_host().
+ * Copies from host memory; see [method@GCuda.Copy2D.set_src_host].
  *
  * Since: 1.0
  */
@@ -1282,11 +1383,11 @@ gcuda_copy_3d_set_src_host (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_dst_host:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @address: the host address of the destination memory
  * @size: the size of the destination memory in bytes
  *
- * Copies into host memory; see gcuda_copy_2d_set_dst_host().
+ * Copies into host memory; see [method@GCuda.Copy2D.set_dst_host].
  *
  * Since: 1.0
  */
@@ -1301,10 +1402,10 @@ gcuda_copy_3d_set_dst_host (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_src_host_buffer:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @buffer: (nullable): the host buffer, or %NULL to unset the source
  *
- * Copies from a #GCudaHostBuffer, which the copy keeps alive.
+ * Copies from a [class@GCuda.HostBuffer], which the copy keeps alive.
  *
  * Since: 1.0
  */
@@ -1318,10 +1419,10 @@ gcuda_copy_3d_set_src_host_buffer (GCudaCopy3D     *self,
 
 /**
  * gcuda_copy_3d_set_dst_host_buffer:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @buffer: (nullable): the host buffer, or %NULL to unset the destination
  *
- * Copies into a #GCudaHostBuffer, which the copy keeps alive.
+ * Copies into a [class@GCuda.HostBuffer], which the copy keeps alive.
  *
  * Since: 1.0
  */
@@ -1335,7 +1436,7 @@ gcuda_copy_3d_set_dst_host_buffer (GCudaCopy3D     *self,
 
 /**
  * gcuda_copy_3d_set_src_buffer:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @buffer: (nullable): the device buffer, or %NULL to unset the source
  *
  * Copies from device memory (PyCUDA's `set_src_device()`); the copy keeps
@@ -1353,7 +1454,7 @@ gcuda_copy_3d_set_src_buffer (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_dst_buffer:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @buffer: (nullable): the device buffer, or %NULL to unset the destination
  *
  * Copies into device memory (PyCUDA's `set_dst_device()`); the copy keeps
@@ -1371,12 +1472,12 @@ gcuda_copy_3d_set_dst_buffer (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_src_unified:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @address: an address in the unified address space
  * @size: the size of the source memory in bytes
  *
  * Copies from memory the driver locates itself; see
- * gcuda_copy_2d_set_src_unified().
+ * [method@GCuda.Copy2D.set_src_unified].
  *
  * Since: 1.0
  */
@@ -1391,12 +1492,12 @@ gcuda_copy_3d_set_src_unified (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_dst_unified:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @address: an address in the unified address space
  * @size: the size of the destination memory in bytes
  *
  * Copies into memory the driver locates itself; see
- * gcuda_copy_2d_set_dst_unified().
+ * [method@GCuda.Copy2D.set_dst_unified].
  *
  * Since: 1.0
  */
@@ -1411,13 +1512,13 @@ gcuda_copy_3d_set_dst_unified (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_src_array:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @array: (nullable): the array, or %NULL to unset the source
  *
- * Copies from a #GCudaArray (PyCUDA's `set_src_array()`), which
- * the copy keeps alive. The src-x-in-bytes, src-y, src-z place
- * the region in the array; the pitch and rows per slice do not apply. A
- * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ * Copies from a [class@GCuda.Array] (PyCUDA's `set_src_array()`), which the
+ * copy keeps alive. The src-x-in-bytes, src-y, src-z place the region in the
+ * array; the pitch and rows per slice do not apply. A region outside the
+ * array's extent is [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -1431,13 +1532,13 @@ gcuda_copy_3d_set_src_array (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_set_dst_array:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @array: (nullable): the array, or %NULL to unset the destination
  *
- * Copies into a #GCudaArray (PyCUDA's `set_dst_array()`), which
- * the copy keeps alive. The dst-x-in-bytes, dst-y, dst-z place
- * the region in the array; the pitch and rows per slice do not apply. A
- * region outside the array's extent is %GCUDA_ERROR_OUT_OF_BOUNDS.
+ * Copies into a [class@GCuda.Array] (PyCUDA's `set_dst_array()`), which the
+ * copy keeps alive. The dst-x-in-bytes, dst-y, dst-z place the region in the
+ * array; the pitch and rows per slice do not apply. A region outside the
+ * array's extent is [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -1451,14 +1552,14 @@ gcuda_copy_3d_set_dst_array (GCudaCopy3D *self,
 
 /**
  * gcuda_copy_3d_execute:
- * @self: a #GCudaCopy3D
+ * @self: a [class@GCuda.Copy3D]
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
  *   synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Performs the copy (PyCUDA's `Memcpy3D.__call__()`, `cuMemcpy3D` or, with
  * a stream, `cuMemcpy3DAsync`). Contexts, streams and checks are as for
- * gcuda_copy_2d_execute().
+ * [method@GCuda.Copy2D.execute].
  *
  * Returns: %TRUE on success
  *
@@ -1507,7 +1608,7 @@ gcuda_copy_3d_execute (GCudaCopy3D  *self,
  * GCudaCopy3DPeer:src-height:
  *
  * The number of rows in each source slice; it may stay 0 for a single
- * slice at #GCudaCopy3DPeer:src-z 0.
+ * slice at [property@GCuda.Copy3DPeer:src-z] 0.
  *
  * Since: 1.0
  */
@@ -1543,7 +1644,7 @@ gcuda_copy_3d_execute (GCudaCopy3D  *self,
  * GCudaCopy3DPeer:dst-height:
  *
  * The number of rows in each destination slice; it may stay 0 for a
- * single slice at #GCudaCopy3DPeer:dst-z 0.
+ * single slice at [property@GCuda.Copy3DPeer:dst-z] 0.
  *
  * Since: 1.0
  */
@@ -1598,11 +1699,11 @@ gcuda_copy_3d_peer_new (void)
 
 /**
  * gcuda_copy_3d_peer_set_src_host:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @address: the host address of the source memory
  * @size: the size of the source memory in bytes
  *
- * Copies from host memory; see gcuda_copy_2d_set_src_host().
+ * Copies from host memory; see [method@GCuda.Copy2D.set_src_host].
  *
  * Since: 1.0
  */
@@ -1617,11 +1718,11 @@ gcuda_copy_3d_peer_set_src_host (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_dst_host:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @address: the host address of the destination memory
  * @size: the size of the destination memory in bytes
  *
- * Copies into host memory; see gcuda_copy_2d_set_dst_host().
+ * Copies into host memory; see [method@GCuda.Copy2D.set_dst_host].
  *
  * Since: 1.0
  */
@@ -1636,10 +1737,10 @@ gcuda_copy_3d_peer_set_dst_host (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_src_host_buffer:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @buffer: (nullable): the host buffer, or %NULL to unset the source
  *
- * Copies from a #GCudaHostBuffer, which the copy keeps alive.
+ * Copies from a [class@GCuda.HostBuffer], which the copy keeps alive.
  *
  * Since: 1.0
  */
@@ -1653,10 +1754,10 @@ gcuda_copy_3d_peer_set_src_host_buffer (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_dst_host_buffer:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @buffer: (nullable): the host buffer, or %NULL to unset the destination
  *
- * Copies into a #GCudaHostBuffer, which the copy keeps alive.
+ * Copies into a [class@GCuda.HostBuffer], which the copy keeps alive.
  *
  * Since: 1.0
  */
@@ -1670,7 +1771,7 @@ gcuda_copy_3d_peer_set_dst_host_buffer (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_src_buffer:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @buffer: (nullable): the device buffer, or %NULL to unset the source
  *
  * Copies from device memory of any context; the copy keeps @buffer alive.
@@ -1688,7 +1789,7 @@ gcuda_copy_3d_peer_set_src_buffer (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_dst_buffer:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @buffer: (nullable): the device buffer, or %NULL to unset the destination
  *
  * Copies into device memory of any context; the copy keeps @buffer alive.
@@ -1706,12 +1807,12 @@ gcuda_copy_3d_peer_set_dst_buffer (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_src_unified:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @address: an address in the unified address space
  * @size: the size of the source memory in bytes
  *
  * Copies from memory the driver locates itself; name its context with
- * gcuda_copy_3d_peer_set_src_context() when it is not the one the copy
+ * [method@GCuda.Copy3DPeer.set_src_context] when it is not the one the copy
  * runs in.
  *
  * Since: 1.0
@@ -1727,12 +1828,12 @@ gcuda_copy_3d_peer_set_src_unified (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_dst_unified:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @address: an address in the unified address space
  * @size: the size of the destination memory in bytes
  *
  * Copies into memory the driver locates itself; name its context with
- * gcuda_copy_3d_peer_set_dst_context() when it is not the one the copy
+ * [method@GCuda.Copy3DPeer.set_dst_context] when it is not the one the copy
  * runs in.
  *
  * Since: 1.0
@@ -1748,14 +1849,14 @@ gcuda_copy_3d_peer_set_dst_unified (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_src_context:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @context: (nullable): the context of the source memory, or %NULL for
  *   the source buffer's
  *
  * Names the context the source memory belongs to (PyCUDA's
  * `set_src_context()`). With a device buffer as the source it must be the
- * buffer's context (else %GCUDA_ERROR_CONTEXT_MISMATCH on execution);
- * without either, the context the copy runs in is used.
+ * buffer's context (else [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error] on
+ * execution); without either, the context the copy runs in is used.
  *
  * Since: 1.0
  */
@@ -1769,12 +1870,12 @@ gcuda_copy_3d_peer_set_src_context (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_set_dst_context:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @context: (nullable): the context of the destination memory, or %NULL
  *   for the destination buffer's
  *
  * Names the context the destination memory belongs to (PyCUDA's
- * `set_dst_context()`); see gcuda_copy_3d_peer_set_src_context().
+ * `set_dst_context()`); see [method@GCuda.Copy3DPeer.set_src_context].
  *
  * Since: 1.0
  */
@@ -1788,19 +1889,18 @@ gcuda_copy_3d_peer_set_dst_context (GCudaCopy3DPeer *self,
 
 /**
  * gcuda_copy_3d_peer_execute:
- * @self: a #GCudaCopy3DPeer
+ * @self: a [class@GCuda.Copy3DPeer]
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
  *   synchronously
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Performs the copy (PyCUDA's `Memcpy3DPeer.__call__()`,
- * `cuMemcpy3DPeer` or, with a stream, `cuMemcpy3DPeerAsync`). It runs in
- * the destination context, else the source context, else the stream's,
- * else the default context; a stream must belong to the destination
- * context when there is one, else to the source context
- * (%GCUDA_ERROR_CONTEXT_MISMATCH). A destroyed context is
- * %GCUDA_ERROR_CONTEXT_DESTROYED. Every check is made before the driver is
- * called.
+ * Performs the copy (PyCUDA's `Memcpy3DPeer.__call__()`, `cuMemcpy3DPeer` or,
+ * with a stream, `cuMemcpy3DPeerAsync`). It runs in the destination context,
+ * else the source context, else the stream's, else the default context; a
+ * stream must belong to the destination context when there is one, else to the
+ * source context ([GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]). A
+ * destroyed context is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
+ * Every check is made before the driver is called.
  *
  * Returns: %TRUE on success
  *

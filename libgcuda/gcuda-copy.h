@@ -18,16 +18,43 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_COPY_2D (gcuda_copy_2d_get_type ())
 
+/**
+ * GCudaCopy2DClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Copy2D]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaCopy2D, gcuda_copy_2d, GCUDA, COPY_2D, GObject)
 
 #define GCUDA_TYPE_COPY_3D (gcuda_copy_3d_get_type ())
 
+/**
+ * GCudaCopy3DClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Copy3D]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaCopy3D, gcuda_copy_3d, GCUDA, COPY_3D, GObject)
 
 #define GCUDA_TYPE_COPY_3D_PEER (gcuda_copy_3d_peer_get_type ())
 
+/**
+ * GCudaCopy3DPeerClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Copy3DPeer]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaCopy3DPeer, gcuda_copy_3d_peer, GCUDA, COPY_3D_PEER, GObject)
 

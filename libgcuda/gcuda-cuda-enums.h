@@ -387,7 +387,7 @@ typedef enum {
  *
  * Every `CUdevice_attribute` of CUDA 13, with the same numeric value.
  * Deprecated aliases keep their value, so several names may share one.
- * See gcuda_device_get_attribute().
+ * See [method@GCuda.Device.get_attribute].
  *
  * Since: 1.0
  */

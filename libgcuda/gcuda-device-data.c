@@ -13,17 +13,45 @@
  * The figures of a device that occupancy and alignment computations need
  * (PyCUDA's `pycuda.tools.DeviceData`).
  *
- * gcuda_device_data_new() reads them from the device's attributes, so they
+ * ```c
+ * static void
+ * print_limits (GCudaDevice *device)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   g_autoptr(GCudaDeviceData) data = gcuda_device_data_new (device, &error);
+ *
+ *   if (data == NULL)
+ *     {
+ *       g_printerr ("%s\n", error->message);
+ *       return;
+ *     }
+ *   g_print ("%d threads per block; %d warps and %d blocks per multiprocessor\n",
+ *            gcuda_device_data_get_max_threads (data),
+ *            gcuda_device_data_get_warps_per_mp (data),
+ *            gcuda_device_data_get_thread_blocks_per_mp (data));
+ * }
+ * ```
+ *
+ * In Python (PyCUDA's `pycuda.tools.DeviceData`):
+ *
+ * ```python
+ * data = GCuda.DeviceData()  # the default context's device
+ * print(data.max_threads, data.warps_per_mp, data.shared_memory)
+ * print(data.align_bytes(), data.align(1000))  # 64 1024: PyCUDA's alignment
+ * ```
+ *
+ * [ctor@GCuda.DeviceData.new] reads them from the device's attributes, so they
  * describe the architecture at hand (PyCUDA used Fermi-era constants). The
  * figures the driver does not report (the granularities) come from the
  * tables of CUDA's occupancy calculator (`cuda_occupancy.h`) for the
  * device's compute capability.
  *
- * Every property can also be given to g_object_new() (they are
+ * Every property can also be given to [ctor@GObject.Object.new] (they are
  * construct-only), which describes a device that is not there: occupancy
  * can then be worked out without a GPU.
  *
- * A #GCudaDeviceData is immutable and thread-safe. See #GCudaOccupancy.
+ * A `GCudaDeviceData` is immutable and thread-safe. See
+ * [class@GCuda.Occupancy].
  *
  * Since: 1.0
  */
@@ -123,7 +151,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_COMPUTE_CAPABILITY_MINOR] = int_property ("compute-capability-minor");
 
   /**
-   * GCudaDeviceData:max-threads:
+   * GCudaDeviceData:max-threads: (getter get_max_threads)
    *
    * The largest number of threads in a block
    * (`CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`).
@@ -133,7 +161,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_MAX_THREADS] = int_property ("max-threads");
 
   /**
-   * GCudaDeviceData:warp-size:
+   * GCudaDeviceData:warp-size: (getter get_warp_size)
    *
    * The number of threads in a warp (`CU_DEVICE_ATTRIBUTE_WARP_SIZE`).
    *
@@ -142,7 +170,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_WARP_SIZE] = int_property ("warp-size");
 
   /**
-   * GCudaDeviceData:warps-per-mp:
+   * GCudaDeviceData:warps-per-mp: (getter get_warps_per_mp)
    *
    * The number of warps resident on one multiprocessor at most:
    * `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR` divided by the
@@ -153,7 +181,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_WARPS_PER_MP] = int_property ("warps-per-mp");
 
   /**
-   * GCudaDeviceData:thread-blocks-per-mp:
+   * GCudaDeviceData:thread-blocks-per-mp: (getter get_thread_blocks_per_mp)
    *
    * The number of blocks resident on one multiprocessor at most
    * (`CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`, 32 on an H100).
@@ -163,7 +191,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_THREAD_BLOCKS_PER_MP] = int_property ("thread-blocks-per-mp");
 
   /**
-   * GCudaDeviceData:registers:
+   * GCudaDeviceData:registers: (getter get_registers)
    *
    * The number of 32-bit registers of one multiprocessor
    * (`CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`).
@@ -203,7 +231,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_REGISTER_ALLOC_GRANULARITY] = int_property ("register-alloc-granularity");
 
   /**
-   * GCudaDeviceData:shared-memory:
+   * GCudaDeviceData:shared-memory: (getter get_shared_memory)
    *
    * The shared memory of one multiprocessor, in bytes
    * (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`, 228 KiB on
@@ -227,7 +255,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
    * GCudaDeviceData:shared-memory-per-block-optin:
    *
    * The shared memory one block can use at most once its kernel opted in
-   * with gcuda_function_set_max_dynamic_shared_size(), in bytes
+   * with [method@GCuda.Function.set_max_dynamic_shared_size], in bytes
    * (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`).
    *
    * Since: 1.0
@@ -246,7 +274,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_RESERVED_SHARED_MEMORY_PER_BLOCK] = int_property ("reserved-shared-memory-per-block");
 
   /**
-   * GCudaDeviceData:smem-granularity:
+   * GCudaDeviceData:smem-granularity: (getter get_smem_granularity)
    *
    * The number of threads that take part in one banked, simultaneous access
    * to shared memory: the number of shared memory banks (32 since compute
@@ -257,7 +285,7 @@ gcuda_device_data_class_init (GCudaDeviceDataClass *klass)
   properties[PROP_SMEM_GRANULARITY] = int_property ("smem-granularity");
 
   /**
-   * GCudaDeviceData:smem-alloc-granularity:
+   * GCudaDeviceData:smem-alloc-granularity: (getter get_smem_alloc_granularity)
    *
    * The size of the smallest non-empty shared memory allocation, in bytes;
    * a block's shared memory is rounded up to a multiple of it. From CUDA's
@@ -288,9 +316,9 @@ read_attribute (CUdevice            dev,
 
 /**
  * gcuda_device_data_new:
- * @device: (nullable): a #GCudaDevice, or %NULL for the default context's
- *   device
- * @error: return location for a #GError
+ * @device: (nullable): a [class@GCuda.Device], or %NULL for the default
+ *   context's device
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads @device's figures (PyCUDA's `DeviceData(dev)`).
  *
@@ -367,10 +395,12 @@ gcuda_device_data_new (GCudaDevice  *device,
 }
 
 /**
- * gcuda_device_data_get_max_threads:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_max_threads: (get-property max-threads)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:max-threads
+ * Gets the largest number of threads in a block.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:max-threads]
  *
  * Since: 1.0
  */
@@ -382,10 +412,12 @@ gcuda_device_data_get_max_threads (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_warp_size:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_warp_size: (get-property warp-size)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:warp-size
+ * Gets the number of threads in a warp.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:warp-size]
  *
  * Since: 1.0
  */
@@ -397,10 +429,12 @@ gcuda_device_data_get_warp_size (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_warps_per_mp:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_warps_per_mp: (get-property warps-per-mp)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:warps-per-mp
+ * Gets the largest number of warps resident on one multiprocessor.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:warps-per-mp]
  *
  * Since: 1.0
  */
@@ -412,10 +446,12 @@ gcuda_device_data_get_warps_per_mp (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_thread_blocks_per_mp:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_thread_blocks_per_mp: (get-property thread-blocks-per-mp)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:thread-blocks-per-mp
+ * Gets the largest number of blocks resident on one multiprocessor.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:thread-blocks-per-mp]
  *
  * Since: 1.0
  */
@@ -427,10 +463,12 @@ gcuda_device_data_get_thread_blocks_per_mp (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_registers:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_registers: (get-property registers)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:registers
+ * Gets the number of 32-bit registers of one multiprocessor.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:registers]
  *
  * Since: 1.0
  */
@@ -442,10 +480,12 @@ gcuda_device_data_get_registers (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_shared_memory:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_shared_memory: (get-property shared-memory)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:shared-memory
+ * Gets the shared memory of one multiprocessor, in bytes.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:shared-memory]
  *
  * Since: 1.0
  */
@@ -457,10 +497,13 @@ gcuda_device_data_get_shared_memory (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_smem_granularity:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_smem_granularity: (get-property smem-granularity)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:smem-granularity
+ * Gets the number of shared memory banks, the threads that take part in one
+ * simultaneous access.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:smem-granularity]
  *
  * Since: 1.0
  */
@@ -472,10 +515,13 @@ gcuda_device_data_get_smem_granularity (GCudaDeviceData *self)
 }
 
 /**
- * gcuda_device_data_get_smem_alloc_granularity:
- * @self: a #GCudaDeviceData
+ * gcuda_device_data_get_smem_alloc_granularity: (get-property smem-alloc-granularity)
+ * @self: a [class@GCuda.DeviceData]
  *
- * Returns: the value of #GCudaDeviceData:smem-alloc-granularity
+ * Gets the granularity, in bytes, to which a block's shared memory is rounded
+ * up.
+ *
+ * Returns: the value of [property@GCuda.DeviceData:smem-alloc-granularity]
  *
  * Since: 1.0
  */
@@ -488,15 +534,15 @@ gcuda_device_data_get_smem_alloc_granularity (GCudaDeviceData *self)
 
 /**
  * gcuda_device_data_align_bytes:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @word_size: the size of the words a kernel reads, in bytes: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The distance between global memory base addresses that lets accesses of
  * @word_size bytes coalesce (PyCUDA's `align_bytes`, same values: 64 for
  * 4-byte words, 128 for 8- and 16-byte words).
  *
- * Another @word_size is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * Another @word_size is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: the alignment in bytes, or 0 with @error set
  *
@@ -547,13 +593,13 @@ round_up (guint64   value,
 
 /**
  * gcuda_device_data_align:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @bytes: a size in bytes
  * @word_size: the size of the words a kernel reads: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @bytes rounded up to the next multiple of
- * gcuda_device_data_align_bytes() (PyCUDA's `align`).
+ * [method@GCuda.DeviceData.align_bytes] (PyCUDA's `align`).
  *
  * Returns: the rounded size, or 0 with @error set (an invalid @word_size,
  *   or a result beyond 64 bits)
@@ -582,11 +628,11 @@ gcuda_device_data_align (GCudaDeviceData  *self,
 
 /**
  * gcuda_device_data_align_words:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @word_size: the size of the words a kernel reads: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_device_data_align_bytes() in words of @word_size bytes (PyCUDA's
+ * [method@GCuda.DeviceData.align_bytes] in words of @word_size bytes (PyCUDA's
  * `align_words`; the division is always exact).
  *
  * Returns: the alignment in words, or 0 with @error set
@@ -613,13 +659,13 @@ gcuda_device_data_align_words (GCudaDeviceData  *self,
 
 /**
  * gcuda_device_data_align_dtype:
- * @self: a #GCudaDeviceData
+ * @self: a [class@GCuda.DeviceData]
  * @elements: a number of elements
  * @dtype_size: the size of one element in bytes: 4, 8 or 16
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @elements rounded up to the next alignment boundary of
- * gcuda_device_data_align_bytes(), counted in elements of @dtype_size
+ * [method@GCuda.DeviceData.align_bytes], counted in elements of @dtype_size
  * bytes (PyCUDA's `align_dtype`).
  *
  * Returns: the rounded number of elements, or 0 with @error set
@@ -649,12 +695,12 @@ gcuda_device_data_align_dtype (GCudaDeviceData  *self,
 /**
  * gcuda_device_data_make_valid_tex_channel_count:
  * @size: a number of channels
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * @size rounded up to a valid texture channel count: 1, 2 or 4 (PyCUDA's
  * `DeviceData.make_valid_tex_channel_count`; 0 gives 1, as there).
  *
- * More than 4 channels is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * More than 4 channels is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: 1, 2 or 4, or 0 with @error set
  *

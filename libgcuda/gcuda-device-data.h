@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_DEVICE_DATA (gcuda_device_data_get_type ())
 
+/**
+ * GCudaDeviceDataClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.DeviceData]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaDeviceData, gcuda_device_data, GCUDA, DEVICE_DATA, GObject)
 

@@ -14,13 +14,47 @@
  *
  * A CUDA device (PyCUDA's `Device`).
  *
- * Devices are obtained with gcuda_device_get(), gcuda_device_get_by_pci_bus_id()
- * or gcuda_device_list(); there is exactly one object per device, so objects
- * can be compared by identity. A device is immutable: its properties are read
- * once when it is first obtained, and every method is thread-safe.
+ * ```c
+ * static void
+ * list_devices (void)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   int count = gcuda_device_get_count (&error);
  *
- * Any attribute the driver knows can be read with gcuda_device_get_attribute();
- * gcuda_device_get_attributes() returns all of them by name.
+ *   if (error != NULL)
+ *     g_printerr ("No CUDA device: %s\n", error->message);
+ *   for (int i = 0; i < count; i++)
+ *     {
+ *       g_autoptr(GCudaDevice) device = gcuda_device_get (i, NULL);
+ *       int major, minor;
+ *
+ *       gcuda_device_get_compute_capability (device, &major, &minor);
+ *       g_print ("%d: %s, compute capability %d.%d, %" G_GUINT64_FORMAT " bytes\n",
+ *                i, gcuda_device_get_name (device), major, minor,
+ *                gcuda_device_get_total_memory (device));
+ *     }
+ * }
+ * ```
+ *
+ * In Python, `GCuda.Device(i)` is the device object, PyCUDA's names work, and
+ * every device attribute reads as a Python attribute:
+ *
+ * ```python
+ * for i in range(GCuda.Device.count()):
+ *     dev = GCuda.Device(i)
+ *     print(dev.name(), dev.compute_capability(), dev.total_memory())
+ *     print(dev.max_threads_per_block, dev.multiprocessor_count)
+ * ```
+ *
+ * Devices are obtained with [func@GCuda.Device.get],
+ * [func@GCuda.Device.get_by_pci_bus_id] or [func@GCuda.Device.list]; there is
+ * exactly one object per device, so objects can be compared by identity. A
+ * device is immutable: its properties are read once when it is first obtained,
+ * and every method is thread-safe.
+ *
+ * Any attribute the driver knows can be read with
+ * [method@GCuda.Device.get_attribute]; [method@GCuda.Device.get_attributes]
+ * returns all of them by name.
  *
  * Since: 1.0
  */
@@ -144,16 +178,16 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   object_class->get_property = gcuda_device_get_property;
 
   /**
-   * GCudaDevice:ordinal:
+   * GCudaDevice:ordinal: (getter get_ordinal)
    *
-   * The device's ordinal, from 0 to gcuda_device_get_count() - 1.
+   * The device's ordinal, from 0 to [func@GCuda.Device.get_count] - 1.
    *
    * Since: 1.0
    */
   properties[PROP_ORDINAL] = g_param_spec_int ("ordinal", NULL, NULL, -1, G_MAXINT, -1, ro);
 
   /**
-   * GCudaDevice:name:
+   * GCudaDevice:name: (getter get_name)
    *
    * The device's product name, such as "NVIDIA H100 80GB HBM3".
    *
@@ -162,7 +196,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaDevice:pci-bus-id:
+   * GCudaDevice:pci-bus-id: (getter get_pci_bus_id)
    *
    * The PCI bus id, as `domain:bus:device.function` in hexadecimal
    * (`0000:41:00.0`).
@@ -172,7 +206,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_PCI_BUS_ID] = g_param_spec_string ("pci-bus-id", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaDevice:uuid:
+   * GCudaDevice:uuid: (getter get_uuid)
    *
    * The device's UUID in the usual 8-4-4-4-12 hexadecimal form (as
    * `nvidia-smi -L` shows it, without the `GPU-` prefix).
@@ -202,7 +236,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("compute-capability-minor", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:total-memory:
+   * GCudaDevice:total-memory: (getter get_total_memory)
    *
    * The device's global memory, in bytes.
    *
@@ -212,7 +246,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_uint64 ("total-memory", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaDevice:multiprocessor-count:
+   * GCudaDevice:multiprocessor-count: (getter get_multiprocessor_count)
    *
    * The number of streaming multiprocessors.
    *
@@ -222,7 +256,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("multiprocessor-count", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:max-threads-per-block:
+   * GCudaDevice:max-threads-per-block: (getter get_max_threads_per_block)
    *
    * The largest number of threads in one block.
    *
@@ -232,7 +266,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
     g_param_spec_int ("max-threads-per-block", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:warp-size:
+   * GCudaDevice:warp-size: (getter get_warp_size)
    *
    * The number of threads in a warp.
    *
@@ -241,7 +275,7 @@ gcuda_device_class_init (GCudaDeviceClass *klass)
   properties[PROP_WARP_SIZE] = g_param_spec_int ("warp-size", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaDevice:compute-mode:
+   * GCudaDevice:compute-mode: (getter get_compute_mode)
    *
    * The compute mode the administrator set for the device.
    *
@@ -366,7 +400,7 @@ ensure_devices (GError **error)
 
 /**
  * gcuda_device_get_count:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The number of CUDA devices (PyCUDA's `Device.count()`). Loads the driver.
  *
@@ -383,13 +417,14 @@ gcuda_device_get_count (GError **error)
 
 /**
  * gcuda_device_get:
- * @ordinal: the device's ordinal, from 0 to gcuda_device_get_count() - 1
- * @error: return location for a #GError
+ * @ordinal: the device's ordinal, from 0 to [func@GCuda.Device.get_count] - 1
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device with the given ordinal (PyCUDA's `Device(ordinal)`). The same
  * object is returned every time for the same ordinal.
  *
- * An ordinal out of range is %GCUDA_DRIVER_ERROR_INVALID_DEVICE.
+ * An ordinal out of range is
+ * [GCUDA_DRIVER_ERROR_INVALID_DEVICE][error@GCuda.DriverError].
  *
  * Returns: (transfer full): the device, or %NULL with @error set
  *
@@ -462,11 +497,11 @@ is_valid_pci_bus_id (const char *id)
 /**
  * gcuda_device_get_by_pci_bus_id:
  * @pci_bus_id: a PCI bus id, `[domain]:bus:device.function` in hexadecimal
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device at the given PCI address. A malformed id is
- * %GCUDA_ERROR_INVALID_ARGUMENT; a well-formed id with no CUDA device behind
- * it is the driver's error.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; a well-formed id with no
+ * CUDA device behind it is the driver's error.
  *
  * Returns: (transfer full): the device, or %NULL with @error set
  *
@@ -512,7 +547,7 @@ gcuda_device_get_by_pci_bus_id (const char  *pci_bus_id,
 
 /**
  * gcuda_device_list:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Every CUDA device, in ordinal order.
  *
@@ -543,8 +578,10 @@ gcuda_device_list (GError **error)
 }
 
 /**
- * gcuda_device_get_ordinal:
- * @self: a #GCudaDevice
+ * gcuda_device_get_ordinal: (get-property ordinal)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the device's ordinal, the number [func@GCuda.Device.get] takes.
  *
  * Returns: the device's ordinal
  *
@@ -558,8 +595,10 @@ gcuda_device_get_ordinal (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_name:
- * @self: a #GCudaDevice
+ * gcuda_device_get_name: (get-property name)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the device's product name, such as "NVIDIA H100 80GB HBM3".
  *
  * Returns: (nullable): the product name (PyCUDA's `Device.name()`)
  *
@@ -573,8 +612,10 @@ gcuda_device_get_name (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_pci_bus_id:
- * @self: a #GCudaDevice
+ * gcuda_device_get_pci_bus_id: (get-property pci-bus-id)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the device's PCI bus id, such as `0000:41:00.0`.
  *
  * Returns: (nullable): the PCI bus id (PyCUDA's `Device.pci_bus_id()`)
  *
@@ -588,10 +629,13 @@ gcuda_device_get_pci_bus_id (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_uuid:
- * @self: a #GCudaDevice
+ * gcuda_device_get_uuid: (get-property uuid)
+ * @self: a [class@GCuda.Device]
  *
- * Returns: (nullable): the UUID, see #GCudaDevice:uuid
+ * Gets the device's UUID, as `nvidia-smi -L` shows it without the `GPU-`
+ * prefix.
+ *
+ * Returns: (nullable): the UUID, see [property@GCuda.Device:uuid]
  *
  * Since: 1.0
  */
@@ -604,7 +648,7 @@ gcuda_device_get_uuid (GCudaDevice *self)
 
 /**
  * gcuda_device_get_compute_capability:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @major: (out) (optional): return location for the major version
  * @minor: (out) (optional): return location for the minor version
  *
@@ -625,8 +669,10 @@ gcuda_device_get_compute_capability (GCudaDevice *self,
 }
 
 /**
- * gcuda_device_get_total_memory:
- * @self: a #GCudaDevice
+ * gcuda_device_get_total_memory: (get-property total-memory)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the size of the device's global memory.
  *
  * Returns: the global memory in bytes (PyCUDA's `Device.total_memory()`)
  *
@@ -640,8 +686,10 @@ gcuda_device_get_total_memory (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_multiprocessor_count:
- * @self: a #GCudaDevice
+ * gcuda_device_get_multiprocessor_count: (get-property multiprocessor-count)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the number of streaming multiprocessors.
  *
  * Returns: the number of multiprocessors
  *
@@ -655,8 +703,10 @@ gcuda_device_get_multiprocessor_count (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_max_threads_per_block:
- * @self: a #GCudaDevice
+ * gcuda_device_get_max_threads_per_block: (get-property max-threads-per-block)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the largest number of threads a block may have on this device.
  *
  * Returns: the largest number of threads in a block
  *
@@ -670,8 +720,10 @@ gcuda_device_get_max_threads_per_block (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_warp_size:
- * @self: a #GCudaDevice
+ * gcuda_device_get_warp_size: (get-property warp-size)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the number of threads in a warp.
  *
  * Returns: the warp size in threads
  *
@@ -685,8 +737,10 @@ gcuda_device_get_warp_size (GCudaDevice *self)
 }
 
 /**
- * gcuda_device_get_compute_mode:
- * @self: a #GCudaDevice
+ * gcuda_device_get_compute_mode: (get-property compute-mode)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets the compute mode the administrator set for the device.
  *
  * Returns: the compute mode
  *
@@ -701,14 +755,15 @@ gcuda_device_get_compute_mode (GCudaDevice *self)
 
 /**
  * gcuda_device_get_attribute:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @attribute: the attribute to read
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Reads one device attribute (PyCUDA's `Device.get_attribute()`). A value
- * that is not a #GCudaDeviceAttribute is %GCUDA_ERROR_INVALID_ARGUMENT; an
- * attribute this driver does not know is the driver's
- * %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ * Reads one device attribute (PyCUDA's `Device.get_attribute()`). A value that
+ * is not a [enum@GCuda.DeviceAttribute] is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; an attribute this driver
+ * does not know is the driver's
+ * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError].
  *
  * Returns: the value, or 0 with @error set
  *
@@ -748,8 +803,8 @@ gcuda_device_get_attribute (GCudaDevice          *self,
 
 /**
  * gcuda_device_get_attributes:
- * @self: a #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Every attribute the driver reports for this device, by name (PyCUDA's
  * `Device.get_attributes()`). Names are the lower-case attribute names, such
@@ -800,13 +855,13 @@ gcuda_device_get_attributes (GCudaDevice  *self,
 
 /**
  * gcuda_device_can_access_peer:
- * @self: a #GCudaDevice
- * @peer: another #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @peer: another [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Whether contexts on @self can access memory of @peer directly (PyCUDA's
  * `Device.can_access_peer()`). A device is never its own peer: asking about
- * @self itself is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * @self itself is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE if peer access is possible
  *
@@ -844,8 +899,8 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
 
 /**
  * gcuda_device_get_primary_context:
- * @self: a #GCudaDevice
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Device]
+ * @error: return location for a [struct@GLib.Error]
  *
  * The device's primary context: the one the CUDA runtime, PyTorch and CuPy
  * share (PyCUDA's `Device.retain_primary_context()`). It is retained while
@@ -906,9 +961,9 @@ check_context_flags (GCudaContextFlags   flags,
 
 /**
  * gcuda_device_set_primary_context_flags:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: the flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets the flags the primary context is (or will be) created with.
  *
@@ -932,10 +987,10 @@ gcuda_device_set_primary_context_flags (GCudaDevice        *self,
 
 /**
  * gcuda_device_get_primary_context_state:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: (out) (optional): return location for the primary context's flags
  * @active: (out) (optional): return location for whether it is active
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The state of the device's primary context, whoever retained it.
  *
@@ -969,17 +1024,17 @@ gcuda_device_get_primary_context_state (GCudaDevice        *self,
 
 /**
  * gcuda_device_create_context:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  * @flags: creation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a dedicated context on the device (PyCUDA's `Device.make_context()`,
  * without its side effect: the new context is not left current on the
  * calling thread, and none needs to be). It is destroyed when the last
- * reference goes, or by gcuda_context_destroy().
+ * reference goes, or by [method@GCuda.Context.destroy].
  *
  * Most programs want the primary context instead
- * (gcuda_device_get_primary_context()).
+ * ([method@GCuda.Device.get_primary_context]).
  *
  * Returns: (transfer full): the new context, or %NULL with @error set
  *
@@ -1008,8 +1063,8 @@ gcuda_device_create_context (GCudaDevice        *self,
 
 /**
  * gcuda_device_equal:
- * @self: a #GCudaDevice
- * @other: another #GCudaDevice
+ * @self: a [class@GCuda.Device]
+ * @other: another [class@GCuda.Device]
  *
  * Whether two objects are the same device.
  *
@@ -1028,9 +1083,9 @@ gcuda_device_equal (GCudaDevice *self,
 
 /**
  * gcuda_device_hash:
- * @self: a #GCudaDevice
+ * @self: a [class@GCuda.Device]
  *
- * A hash consistent with gcuda_device_equal().
+ * A hash consistent with [method@GCuda.Device.equal].
  *
  * Returns: the hash
  *

@@ -20,6 +20,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_DEVICE (gcuda_device_get_type ())
 
+/**
+ * GCudaDeviceClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Device]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaDevice, gcuda_device, GCUDA, DEVICE, GObject)
 

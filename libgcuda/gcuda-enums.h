@@ -46,7 +46,8 @@ typedef enum {
  * @GCUDA_COMPUTE_MODE_PROHIBITED: no context can be created on the device
  * @GCUDA_COMPUTE_MODE_EXCLUSIVE_PROCESS: only one process may use the device
  *
- * The device's compute mode (`CUcomputemode`), see #GCudaDevice:compute-mode.
+ * The device's compute mode (`CUcomputemode`), see
+ * [property@GCuda.Device:compute-mode].
  *
  * Since: 1.0
  */
@@ -99,7 +100,7 @@ typedef enum /*< flags >*/ {
  * @GCUDA_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: whether a CIG context may fall back
  *   when a kernel needs more shared memory than available
  *
- * Context limits (`CUlimit`), see gcuda_context_get_limit().
+ * Context limits (`CUlimit`), see [method@GCuda.Context.get_limit].
  *
  * Since: 1.0
  */
@@ -153,10 +154,12 @@ typedef enum /*< flags >*/ {
 /**
  * GCudaEventFlags:
  * @GCUDA_EVENT_FLAGS_DEFAULT: a timing event; synchronizing on it spins
- * @GCUDA_EVENT_FLAGS_BLOCKING_SYNC: gcuda_event_synchronize() blocks the thread instead of spinning
+ * @GCUDA_EVENT_FLAGS_BLOCKING_SYNC: [method@GCuda.Event.synchronize] blocks the
+ *   thread instead of spinning
  * @GCUDA_EVENT_FLAGS_DISABLE_TIMING: the event records no time, which makes it cheaper
  * @GCUDA_EVENT_FLAGS_INTERPROCESS: the event can be shared with another process
- *   (gcuda_event_get_ipc_handle()); needs @GCUDA_EVENT_FLAGS_DISABLE_TIMING
+ *   ([method@GCuda.Event.get_ipc_handle]); needs
+ *   @GCUDA_EVENT_FLAGS_DISABLE_TIMING
  *
  * Event creation flags (PyCUDA's `event_flags`, the driver's `CU_EVENT_*`).
  *
@@ -171,15 +174,20 @@ typedef enum /*< flags >*/ {
 
 /**
  * GCudaBufferKind:
- * @GCUDA_BUFFER_KIND_DEVICE: device memory from gcuda_buffer_new() or gcuda_buffer_new_from_bytes()
- * @GCUDA_BUFFER_KIND_PITCHED: pitched device memory from gcuda_buffer_new_pitched()
- * @GCUDA_BUFFER_KIND_MANAGED: managed (unified) memory from gcuda_buffer_new_managed()
- * @GCUDA_BUFFER_KIND_IPC: memory of another process, from gcuda_buffer_open_ipc_handle()
- * @GCUDA_BUFFER_KIND_VIEW: a range of another buffer, from gcuda_buffer_new_view()
- * @GCUDA_BUFFER_KIND_GLOBAL: a `__device__` or `__constant__` variable of a module,
- *   from gcuda_module_get_global()
+ * @GCUDA_BUFFER_KIND_DEVICE: device memory from [ctor@GCuda.Buffer.new] or
+ *   [ctor@GCuda.Buffer.new_from_bytes]
+ * @GCUDA_BUFFER_KIND_PITCHED: pitched device memory from
+ *   [ctor@GCuda.Buffer.new_pitched]
+ * @GCUDA_BUFFER_KIND_MANAGED: managed (unified) memory from
+ *   [ctor@GCuda.Buffer.new_managed]
+ * @GCUDA_BUFFER_KIND_IPC: memory of another process, from
+ *   [func@GCuda.Buffer.open_ipc_handle]
+ * @GCUDA_BUFFER_KIND_VIEW: a range of another buffer, from
+ *   [method@GCuda.Buffer.new_view]
+ * @GCUDA_BUFFER_KIND_GLOBAL: a `__device__` or `__constant__` variable of a
+ *   module, from [method@GCuda.Module.get_global]
  *
- * Where a #GCudaBuffer's memory comes from.
+ * Where a [class@GCuda.Buffer]'s memory comes from.
  *
  * Since: 1.0
  */
@@ -217,7 +225,8 @@ typedef enum /*< flags >*/ {
  * @GCUDA_MEMORY_ADVICE_SET_ACCESSED_BY: the given device (or the host) will access the data
  * @GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY: undoes @GCUDA_MEMORY_ADVICE_SET_ACCESSED_BY
  *
- * Advice about managed memory (`CUmem_advise`), see gcuda_buffer_advise().
+ * Advice about managed memory (`CUmem_advise`), see
+ * [method@GCuda.Buffer.advise].
  *
  * Since: 1.0
  */
@@ -235,7 +244,7 @@ typedef enum {
  * @GCUDA_HOST_ALLOC_FLAGS_DEFAULT: page-locked memory for this context
  * @GCUDA_HOST_ALLOC_FLAGS_PORTABLE: page-locked for every context
  * @GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP: also mapped into the device address space
- *   (gcuda_host_buffer_get_device_address())
+ *   ([method@GCuda.HostBuffer.get_device_address])
  * @GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED: write-combined: fast to write from the host and to
  *   transfer, very slow to read from the host
  *
@@ -273,11 +282,14 @@ typedef enum /*< flags >*/ {
 
 /**
  * GCudaHostBufferKind:
- * @GCUDA_HOST_BUFFER_KIND_PAGELOCKED: page-locked memory from gcuda_host_buffer_new_pagelocked()
- * @GCUDA_HOST_BUFFER_KIND_ALIGNED: ordinary aligned memory from gcuda_host_buffer_new_aligned()
- * @GCUDA_HOST_BUFFER_KIND_REGISTERED: existing memory page-locked by gcuda_host_buffer_register()
+ * @GCUDA_HOST_BUFFER_KIND_PAGELOCKED: page-locked memory from
+ *   [ctor@GCuda.HostBuffer.new_pagelocked]
+ * @GCUDA_HOST_BUFFER_KIND_ALIGNED: ordinary aligned memory from
+ *   [ctor@GCuda.HostBuffer.new_aligned]
+ * @GCUDA_HOST_BUFFER_KIND_REGISTERED: existing memory page-locked by
+ *   [func@GCuda.HostBuffer.register]
  *
- * Where a #GCudaHostBuffer's memory comes from.
+ * Where a [class@GCuda.HostBuffer]'s memory comes from.
  *
  * Since: 1.0
  */
@@ -295,7 +307,8 @@ typedef enum {
  * @GCUDA_MEMORY_TYPE_ARRAY: a CUDA array
  * @GCUDA_MEMORY_TYPE_UNIFIED: unified (managed) memory
  *
- * What an address points to (`CUmemorytype`), see gcuda_context_get_pointer_info().
+ * What an address points to (`CUmemorytype`), see
+ * [func@GCuda.Context.get_pointer_info].
  *
  * Since: 1.0
  */
@@ -312,7 +325,7 @@ typedef enum {
  * @GCUDA_PROGRAM_KIND_CUBIN: machine code for one GPU architecture (`sm_XY`)
  * @GCUDA_PROGRAM_KIND_PTX: PTX, compiled further by the driver when loaded
  *
- * What a compile produces (see #GCudaCompiler:target).
+ * What a compile produces (see [property@GCuda.Compiler:target]).
  *
  * Since: 1.0
  */
@@ -346,7 +359,7 @@ typedef enum {
  *   cluster scheduling policy (settable)
  *
  * A kernel attribute (`CUfunction_attribute`), see
- * gcuda_function_get_attribute().
+ * [method@GCuda.Function.get_attribute].
  *
  * Since: 1.0
  */
@@ -379,7 +392,7 @@ typedef enum {
  * @GCUDA_LINK_INPUT_TYPE_OBJECT: a host object file with embedded device code
  * @GCUDA_LINK_INPUT_TYPE_LIBRARY: a static library of device code (`.a`)
  *
- * What a #GCudaLinker input is (`CUjitInputType`).
+ * What a [class@GCuda.Linker] input is (`CUjitInputType`).
  *
  * Since: 1.0
  */
@@ -417,7 +430,7 @@ typedef enum {
  * @GCUDA_CAPTURE_STATUS_NONE: the stream is not capturing
  * @GCUDA_CAPTURE_STATUS_ACTIVE: the stream is capturing
  * @GCUDA_CAPTURE_STATUS_INVALIDATED: the capture was broken by an illegal
- *   call; gcuda_stream_end_capture() will fail
+ *   call; [method@GCuda.Stream.end_capture] will fail
  *
  * A stream's graph-capture state (`CUstreamCaptureStatus`).
  *

@@ -12,7 +12,7 @@
 /**
  * gcuda_error_quark:
  *
- * The quark of the %GCUDA_ERROR domain.
+ * The quark of the [GCUDA_ERROR][error@GCuda.Error] domain.
  *
  * Returns: the error domain
  *
@@ -23,7 +23,7 @@ G_DEFINE_QUARK (gcuda-error-quark, gcuda_error)
 /**
  * gcuda_compile_error_quark:
  *
- * The quark of the %GCUDA_COMPILE_ERROR domain.
+ * The quark of the [GCUDA_COMPILE_ERROR][error@GCuda.CompileError] domain.
  *
  * Returns: the error domain
  *
@@ -34,7 +34,7 @@ G_DEFINE_QUARK (gcuda-compile-error-quark, gcuda_compile_error)
 /**
  * gcuda_driver_error_quark:
  *
- * The quark of the %GCUDA_DRIVER_ERROR domain.
+ * The quark of the [GCUDA_DRIVER_ERROR][error@GCuda.DriverError] domain.
  *
  * Returns: the error domain
  *
@@ -44,7 +44,8 @@ G_DEFINE_QUARK (gcuda-driver-error-quark, gcuda_driver_error)
 
 /**
  * gcuda_driver_error_get_name:
- * @code: a `CUresult` value, such as the code of a %GCUDA_DRIVER_ERROR
+ * @code: a `CUresult` value, such as the code of a
+ *   [GCUDA_DRIVER_ERROR][error@GCuda.DriverError]
  *
  * The driver's name for @code, such as `CUDA_ERROR_INVALID_VALUE`. Works
  * without the driver.
@@ -122,11 +123,14 @@ _gcuda_check (CUresult     res,
  * @code: a `CUresult` value
  *
  * Classifies a driver error the way PyCUDA does: launch failures and kernel
- * faults are %GCUDA_ERROR_CATEGORY_LAUNCH, out-of-memory is
- * %GCUDA_ERROR_CATEGORY_MEMORY, problems of the environment (no device, no
- * binary for this GPU, a stub or mismatched driver, hardware errors) are
- * %GCUDA_ERROR_CATEGORY_RUNTIME, %GCUDA_DRIVER_ERROR_UNKNOWN is
- * %GCUDA_ERROR_CATEGORY_UNKNOWN, and everything else is a logic error.
+ * faults are [GCUDA_ERROR_CATEGORY_LAUNCH][enum@GCuda.ErrorCategory],
+ * out-of-memory is [GCUDA_ERROR_CATEGORY_MEMORY][enum@GCuda.ErrorCategory],
+ * problems of the environment (no device, no binary for this GPU, a stub or
+ * mismatched driver, hardware errors) are
+ * [GCUDA_ERROR_CATEGORY_RUNTIME][enum@GCuda.ErrorCategory],
+ * [GCUDA_DRIVER_ERROR_UNKNOWN][error@GCuda.DriverError] is
+ * [GCUDA_ERROR_CATEGORY_UNKNOWN][enum@GCuda.ErrorCategory], and everything else
+ * is a logic error.
  *
  * Returns: the category
  *
@@ -189,12 +193,13 @@ gcuda_driver_error_get_category (int code)
  * @error: any error
  *
  * Classifies an error from any of GCuda's domains (see
- * gcuda_driver_error_get_category() for the driver's). Errors GCuda detects
+ * [func@GCuda.DriverError.get_category] for the driver's). Errors GCuda detects
  * itself are logic errors, except a missing driver or NVRTC library and an
  * unsupported operation, which are runtime errors; compile errors are
- * %GCUDA_ERROR_CATEGORY_COMPILE.
+ * [GCUDA_ERROR_CATEGORY_COMPILE][enum@GCuda.ErrorCategory].
  *
- * Returns: the category, or %GCUDA_ERROR_CATEGORY_NONE for other domains
+ * Returns: the category, or
+ *   [GCUDA_ERROR_CATEGORY_NONE][enum@GCuda.ErrorCategory] for other domains
  *
  * Since: 1.0
  */

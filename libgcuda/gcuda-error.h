@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * GCUDA_ERROR:
  *
  * Error domain for failures detected by GCuda itself. Errors in this domain
- * are from the #GCudaError enumeration.
+ * are from the [error@GCuda.Error] enumeration.
  *
  * Since: 1.0
  */
@@ -31,7 +31,7 @@ G_BEGIN_DECLS
  * GCUDA_DRIVER_ERROR:
  *
  * Error domain for failures reported by the CUDA driver. The error code is
- * the driver's `CUresult`, from the #GCudaDriverError enumeration.
+ * the driver's `CUresult`, from the [error@GCuda.DriverError] enumeration.
  *
  * Since: 1.0
  */
@@ -70,9 +70,10 @@ typedef enum {
 /**
  * GCUDA_COMPILE_ERROR:
  *
- * Error domain for failures reported by NVRTC when compiling. The error
- * code is NVRTC's `nvrtcResult`, from the #GCudaCompileError enumeration;
- * for %GCUDA_COMPILE_ERROR_COMPILATION the message carries the compiler log.
+ * Error domain for failures reported by NVRTC when compiling. The error code is
+ * NVRTC's `nvrtcResult`, from the [error@GCuda.CompileError] enumeration; for
+ * [GCUDA_COMPILE_ERROR_COMPILATION][error@GCuda.CompileError] the message
+ * carries the compiler log.
  *
  * Since: 1.0
  */

@@ -15,9 +15,36 @@
  * A CUDA event (PyCUDA's `Event`): a marker in a stream, used to wait for
  * work, to order streams and to time GPU work.
  *
- * gcuda_event_record() and gcuda_event_synchronize() return the event, so
- * calls chain as in PyCUDA: `end.record(stream).synchronize()`.
- * gcuda_event_wait_async() waits without blocking a thread.
+ * ```c
+ * static float
+ * time_upload (GCudaBuffer *buffer, const guint8 *data, gsize size, GError **error)
+ * {
+ *   g_autoptr(GCudaEvent) start = gcuda_event_new (NULL, GCUDA_EVENT_FLAGS_DEFAULT, error);
+ *   g_autoptr(GCudaEvent) end = start ? gcuda_event_new (NULL, GCUDA_EVENT_FLAGS_DEFAULT, error) : NULL;
+ *
+ *   if (end == NULL ||
+ *       !gcuda_event_record (start, NULL, error) ||
+ *       !gcuda_buffer_upload (buffer, 0, data, size, error) ||
+ *       !gcuda_event_record (end, NULL, error) ||
+ *       !gcuda_event_synchronize (end, error))
+ *     return -1.0f;
+ *   return gcuda_event_elapsed (start, end, error);  // milliseconds
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * start, end = GCuda.Event(), GCuda.Event()
+ * start.record()
+ * buf = GCuda.to_device(numpy.ones(1 << 24, numpy.float32))
+ * end.record().synchronize()
+ * print('%.2f ms' % end.time_since(start))
+ * ```
+ *
+ * [method@GCuda.Event.record] and [method@GCuda.Event.synchronize] return the
+ * event, so calls chain as in PyCUDA: `end.record(stream).synchronize()`.
+ * [method@GCuda.Event.wait_async] waits without blocking a thread.
  *
  * An event holds a reference to its context and may be used from any thread.
  *
@@ -88,7 +115,7 @@ gcuda_event_class_init (GCudaEventClass *klass)
   object_class->get_property = gcuda_event_get_property;
 
   /**
-   * GCudaEvent:context:
+   * GCudaEvent:context: (getter get_context)
    *
    * The context the event belongs to.
    *
@@ -97,7 +124,7 @@ gcuda_event_class_init (GCudaEventClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaEvent:flags:
+   * GCudaEvent:flags: (getter get_flags)
    *
    * The flags the event was created with.
    *
@@ -134,10 +161,11 @@ event_check (GCudaEvent  *self,
  * gcuda_event_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @flags: creation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Creates an event (PyCUDA's `Event(flags)`). %GCUDA_EVENT_FLAGS_INTERPROCESS
- * needs %GCUDA_EVENT_FLAGS_DISABLE_TIMING too.
+ * Creates an event (PyCUDA's `Event(flags)`).
+ * [GCUDA_EVENT_FLAGS_INTERPROCESS][flags@GCuda.EventFlags] needs
+ * [GCUDA_EVENT_FLAGS_DISABLE_TIMING][flags@GCuda.EventFlags] too.
  *
  * Returns: (transfer full): the new event, or %NULL with @error set
  *
@@ -187,12 +215,12 @@ gcuda_event_new (GCudaContext     *context,
 /**
  * gcuda_event_new_from_ipc_handle:
  * @context: (nullable): the context, or %NULL for the default context
- * @handle: a handle from gcuda_event_get_ipc_handle() in another process
- * @error: return location for a #GError
+ * @handle: a handle from [method@GCuda.Event.get_ipc_handle] in another process
+ * @error: return location for a [struct@GLib.Error]
  *
  * Opens an event shared by another process (PyCUDA's
  * `Event.from_ipc_handle()`). A handle of the wrong size is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the event, or %NULL with @error set
  *
@@ -230,8 +258,10 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_event_get_context:
- * @self: a #GCudaEvent
+ * gcuda_event_get_context: (get-property context)
+ * @self: a [class@GCuda.Event]
+ *
+ * Gets the context the event belongs to.
  *
  * Returns: (transfer none): the event's context
  *
@@ -245,8 +275,10 @@ gcuda_event_get_context (GCudaEvent *self)
 }
 
 /**
- * gcuda_event_get_flags:
- * @self: a #GCudaEvent
+ * gcuda_event_get_flags: (get-property flags)
+ * @self: a [class@GCuda.Event]
+ *
+ * Gets the flags the event was created with.
  *
  * Returns: the creation flags
  *
@@ -261,7 +293,7 @@ gcuda_event_get_flags (GCudaEvent *self)
 
 /**
  * gcuda_event_get_handle:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  *
  * The driver's `CUevent` as an integer, for other CUDA libraries.
  *
@@ -278,13 +310,13 @@ gcuda_event_get_handle (GCudaEvent *self)
 
 /**
  * gcuda_event_record:
- * @self: a #GCudaEvent
+ * @self: a [class@GCuda.Event]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records the event in @stream: it completes when the work queued on the
  * stream before it has finished. The stream must be in the event's context
- * (%GCUDA_ERROR_CONTEXT_MISMATCH otherwise).
+ * ([GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error] otherwise).
  *
  * Returns: (transfer none) (nullable): @self, for chaining, or %NULL with
  *   @error set
@@ -322,8 +354,8 @@ gcuda_event_record (GCudaEvent   *self,
 
 /**
  * gcuda_event_synchronize:
- * @self: a #GCudaEvent
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Blocks until the event has completed. An event never recorded completes
  * at once.
@@ -351,8 +383,8 @@ gcuda_event_synchronize (GCudaEvent  *self,
 
 /**
  * gcuda_event_query:
- * @self: a #GCudaEvent
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Whether the event has completed. Not yet completed is %FALSE, not an error.
  *
@@ -409,13 +441,15 @@ check_timing (GCudaEvent  *event,
  * gcuda_event_elapsed:
  * @start: the event at the start
  * @end: the event at the end
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The time between two completed events, in milliseconds (about 0.5 µs
- * resolution). Events with %GCUDA_EVENT_FLAGS_DISABLE_TIMING, never
- * recorded, or from different contexts are %GCUDA_ERROR_INVALID_ARGUMENT
- * or %GCUDA_ERROR_CONTEXT_MISMATCH; an event not reached yet is the driver's
- * %GCUDA_DRIVER_ERROR_NOT_READY.
+ * resolution). Events with
+ * [GCUDA_EVENT_FLAGS_DISABLE_TIMING][flags@GCuda.EventFlags], never recorded,
+ * or from different contexts are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]; an event not reached yet
+ * is the driver's [GCUDA_DRIVER_ERROR_NOT_READY][error@GCuda.DriverError].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -450,10 +484,10 @@ gcuda_event_elapsed (GCudaEvent  *start,
  * gcuda_event_time_since:
  * @self: the later event
  * @start: the earlier event
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Milliseconds from @start to @self (PyCUDA's `Event.time_since()`), see
- * gcuda_event_elapsed().
+ * [method@GCuda.Event.elapsed].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -472,10 +506,10 @@ gcuda_event_time_since (GCudaEvent  *self,
  * gcuda_event_time_till:
  * @self: the earlier event
  * @end: the later event
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Milliseconds from @self to @end (PyCUDA's `Event.time_till()`), see
- * gcuda_event_elapsed().
+ * [method@GCuda.Event.elapsed].
  *
  * Returns: the time in milliseconds, or 0 with @error set
  *
@@ -492,10 +526,11 @@ gcuda_event_time_till (GCudaEvent  *self,
 
 /**
  * gcuda_event_get_ipc_handle:
- * @self: a #GCudaEvent created with %GCUDA_EVENT_FLAGS_INTERPROCESS
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event] created with
+ *   [GCUDA_EVENT_FLAGS_INTERPROCESS][flags@GCuda.EventFlags]
+ * @error: return location for a [struct@GLib.Error]
  *
- * A handle another process can open with gcuda_event_new_from_ipc_handle()
+ * A handle another process can open with [ctor@GCuda.Event.new_from_ipc_handle]
  * (PyCUDA's `Event.ipc_handle()`).
  *
  * Returns: (transfer full): the handle, or %NULL with @error set
@@ -529,15 +564,15 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
 
 /**
  * gcuda_event_wait_async:
- * @self: a #GCudaEvent
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@GCuda.Event]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the event has completed
  * @user_data: data for @callback
  *
  * Waits, without blocking any thread, until the event (as last recorded) has
  * completed. @callback runs in the thread-default main context of the
  * calling thread. Cancelling completes the task at once with
- * %G_IO_ERROR_CANCELLED.
+ * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum].
  *
  * Since: 1.0
  */
@@ -564,11 +599,11 @@ gcuda_event_wait_async (GCudaEvent          *self,
 
 /**
  * gcuda_event_wait_finish:
- * @self: a #GCudaEvent
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Event]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_event_wait_async().
+ * Finishes [method@GCuda.Event.wait_async].
  *
  * Returns: %TRUE once the event has completed
  *

@@ -10,17 +10,51 @@
 /**
  * GCudaFunction:
  *
- * A `__global__` function of a #GCudaModule (PyCUDA's `Function`), from
- * gcuda_module_get_function(). Its properties are the driver's function
+ * A `__global__` function of a [class@GCuda.Module] (PyCUDA's `Function`), from
+ * [method@GCuda.Module.get_function]. Its properties are the driver's function
  * attributes (registers, shared/constant/local memory, …), read once.
  *
- * gcuda_function_launch() runs it with a #GCudaKernelArgs;
- * gcuda_function_launch_packed() with a parameter buffer packed by the
+ * ```c
+ * static gboolean
+ * scale_on_gpu (GCudaModule *module, GCudaBuffer *x, int n, GError **error)
+ * {
+ *   g_autoptr(GCudaFunction) scale = gcuda_module_get_function (module, "scale", error);
+ *   g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+ *
+ *   if (scale == NULL)
+ *     return FALSE;
+ *   gcuda_kernel_args_add_buffer (args, x);
+ *   gcuda_kernel_args_add_float (args, 2.0f);
+ *   gcuda_kernel_args_add_int32 (args, n);
+ *   return gcuda_function_launch (scale, (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args, error);
+ * }
+ * ```
+ *
+ * In Python, a function is called as in PyCUDA, with numpy scalars for the
+ * scalar parameters; `prepare()` and `prepared_call()` do less work per launch:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void scale(float *x, float a, int n)
+ * {
+ *     int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (i < n)
+ *         x[i] *= a;
+ * }''')
+ * scale = mod.get_function('scale')
+ * x = GCuda.to_device(numpy.ones(1000, numpy.float32))
+ * scale(x, numpy.float32(2), numpy.int32(1000), block=(256, 1, 1), grid=(4, 1))
+ * scale.prepare('Pfi')
+ * scale.prepared_call((4, 1), (256, 1, 1), x, 0.5, 1000)
+ * ```
+ *
+ * [method@GCuda.Function.launch] runs it with a [class@GCuda.KernelArgs];
+ * [method@GCuda.Function.launch_packed] with a parameter buffer packed by the
  * caller (PyCUDA's `prepared_call`). Both check the arguments against the
  * kernel's parameters (count and sizes, from `cuFuncGetParamInfo`) and the
- * launch dimensions before the driver is called: a mismatch is a #GError,
- * never a crash or garbage on the GPU. The function keeps its module
- * loaded and can be launched from any thread.
+ * launch dimensions before the driver is called: a mismatch is a
+ * [struct@GLib.Error], never a crash or garbage on the GPU. The function keeps
+ * its module loaded and can be launched from any thread.
  *
  * Since: 1.0
  */
@@ -123,7 +157,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   object_class->get_property = gcuda_function_get_property;
 
   /**
-   * GCudaFunction:name:
+   * GCudaFunction:name: (getter get_name)
    *
    * The kernel's name in its module.
    *
@@ -132,7 +166,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaFunction:module:
+   * GCudaFunction:module: (getter get_module)
    *
    * The module the kernel comes from.
    *
@@ -141,7 +175,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_MODULE] = g_param_spec_object ("module", NULL, NULL, GCUDA_TYPE_MODULE, ro);
 
   /**
-   * GCudaFunction:param-count:
+   * GCudaFunction:param-count: (getter get_param_count)
    *
    * The number of the kernel's parameters.
    *
@@ -186,7 +220,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
   properties[PROP_LOCAL_SIZE_BYTES] = g_param_spec_int ("local-size-bytes", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaFunction:max-threads-per-block:
+   * GCudaFunction:max-threads-per-block: (getter get_max_threads_per_block)
    *
    * The largest block this kernel can be launched with on its device.
    *
@@ -217,7 +251,7 @@ gcuda_function_class_init (GCudaFunctionClass *klass)
    * GCudaFunction:max-dynamic-shared-size-bytes:
    *
    * The most dynamic shared memory a launch may ask for, in bytes (see
-   * gcuda_function_set_max_dynamic_shared_size()).
+   * [method@GCuda.Function.set_max_dynamic_shared_size]).
    *
    * Since: 1.0
    */
@@ -295,8 +329,10 @@ _gcuda_function_new (GCudaModule  *module,
 }
 
 /**
- * gcuda_function_get_name:
- * @self: a #GCudaFunction
+ * gcuda_function_get_name: (get-property name)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets the kernel's name in its module.
  *
  * Returns: the kernel's name
  *
@@ -310,8 +346,10 @@ gcuda_function_get_name (GCudaFunction *self)
 }
 
 /**
- * gcuda_function_get_module:
- * @self: a #GCudaFunction
+ * gcuda_function_get_module: (get-property module)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets the module the kernel comes from, which the function keeps loaded.
  *
  * Returns: (transfer none): the kernel's module
  *
@@ -325,8 +363,11 @@ gcuda_function_get_module (GCudaFunction *self)
 }
 
 /**
- * gcuda_function_get_param_count:
- * @self: a #GCudaFunction
+ * gcuda_function_get_param_count: (get-property param-count)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets the number of the kernel's parameters, which every launch is checked
+ * against.
  *
  * Returns: the number of parameters
  *
@@ -341,8 +382,11 @@ gcuda_function_get_param_count (GCudaFunction *self)
 
 /**
  * gcuda_function_get_param_size:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @index: a parameter's index
+ *
+ * Gets the size of one of the kernel's parameters, as the driver reports it
+ * (`cuFuncGetParamInfo`).
  *
  * Returns: the parameter's size in bytes, or 0 past the last parameter
  *
@@ -358,11 +402,11 @@ gcuda_function_get_param_size (GCudaFunction *self,
 
 /**
  * gcuda_function_get_param_offset:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @index: a parameter's index
  *
  * Where the parameter lies in the kernel's parameter buffer, the layout
- * gcuda_function_launch_packed() expects (vector types such as `float4`
+ * [method@GCuda.Function.launch_packed] expects (vector types such as `float4`
  * are aligned more than their fields, so offsets cannot always be guessed
  * from sizes).
  *
@@ -379,10 +423,13 @@ gcuda_function_get_param_offset (GCudaFunction *self,
 }
 
 /**
- * gcuda_function_get_max_threads_per_block:
- * @self: a #GCudaFunction
+ * gcuda_function_get_max_threads_per_block: (get-property max-threads-per-block)
+ * @self: a [class@GCuda.Function]
  *
- * Returns: #GCudaFunction:max-threads-per-block
+ * Gets the largest block this kernel can be launched with on its device, which
+ * its register and shared memory use may make smaller than the device's limit.
+ *
+ * Returns: [property@GCuda.Function:max-threads-per-block]
  *
  * Since: 1.0
  */
@@ -395,10 +442,10 @@ gcuda_function_get_max_threads_per_block (GCudaFunction *self)
 
 /**
  * gcuda_function_get_max_active_blocks_per_multiprocessor:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @block_size: threads per block
  * @dynamic_shared_bytes: dynamic shared memory per block
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * How many blocks of this kernel fit on one multiprocessor at once (the
  * driver's occupancy calculator).
@@ -442,9 +489,9 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
 
 /**
  * gcuda_function_set_cache_config:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @config: the preference
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets the kernel's preferred split between L1 and shared memory
  * (PyCUDA's `Function.set_cache_config()`).
@@ -479,9 +526,9 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
 
 /**
  * gcuda_function_set_max_dynamic_shared_size:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @bytes: the most dynamic shared memory launches will ask for
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allows launches with more than the default 48 KiB of dynamic shared
  * memory, up to what the device offers.
@@ -555,7 +602,7 @@ check_launch (GCudaFunction  *self,
 
 /**
  * gcuda_function_launch:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @grid_x: blocks in x, at least 1
  * @grid_y: blocks in y, at least 1
  * @grid_z: blocks in z, at least 1
@@ -565,17 +612,18 @@ check_launch (GCudaFunction  *self,
  * @shared_bytes: dynamic shared memory per block
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
  * @args: (nullable): the arguments (%NULL for a kernel without parameters)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a launch of the kernel. Arguments that do not match the kernel's
- * parameters in number or size are %GCUDA_ERROR_KERNEL_ARGUMENTS, naming
- * the parameter; zero or too large dimensions are
- * %GCUDA_ERROR_INVALID_ARGUMENT. Faults inside the kernel (an illegal
- * address, say) are reported by the next synchronizing call, with a
- * %GCUDA_ERROR_CATEGORY_LAUNCH driver error. Such an error is sticky: the
- * CUDA driver keeps reporting it for the device's contexts in this process
- * (on the H100, the primary context too, even after a fault in a dedicated
- * one), so the only recovery is a new process.
+ * parameters in number or size are
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], naming the parameter; zero
+ * or too large dimensions are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]. Faults inside the kernel
+ * (an illegal address, say) are reported by the next synchronizing call, with a
+ * [GCUDA_ERROR_CATEGORY_LAUNCH][enum@GCuda.ErrorCategory] driver error. Such an
+ * error is sticky: the CUDA driver keeps reporting it for the device's contexts
+ * in this process (on the H100, the primary context too, even after a fault in
+ * a dedicated one), so the only recovery is a new process.
  *
  * Returns: %TRUE if the launch was queued
  *
@@ -624,7 +672,7 @@ gcuda_function_launch (GCudaFunction    *self,
 
 /**
  * gcuda_function_launch_packed:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @grid_x: blocks in x, at least 1
  * @grid_y: blocks in y, at least 1
  * @grid_z: blocks in z, at least 1
@@ -636,11 +684,11 @@ gcuda_function_launch (GCudaFunction    *self,
  * @params: (array length=params_size) (nullable): the parameters packed as
  *   the kernel lays them out (each at its natural alignment)
  * @params_size: the size of @params
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a launch with a parameter buffer packed by the caller (PyCUDA's
- * `prepared_call`, which packs with `struct`). A buffer of the wrong size
- * for the kernel's parameters is %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * `prepared_call`, which packs with `struct`). A buffer of the wrong size for
+ * the kernel's parameters is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE if the launch was queued
  *
@@ -691,17 +739,17 @@ gcuda_function_launch_packed (GCudaFunction  *self,
 
 /**
  * gcuda_function_launch_with_config:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @config: the launch's shape, stream and attributes
  * @args: (nullable): the arguments (%NULL for a kernel without parameters)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues a launch through `cuLaunchKernelEx`, for what
- * gcuda_function_launch() cannot express: cooperative launches and thread
- * block clusters (see #GCudaLaunchConfig). Arguments and dimensions are
- * checked as gcuda_function_launch() checks them; a grid that is not a
- * multiple of the cluster, or a cooperative grid too large to be resident
- * at once, is the driver's error.
+ * [method@GCuda.Function.launch] cannot express: cooperative launches and
+ * thread block clusters (see [class@GCuda.LaunchConfig]). Arguments and
+ * dimensions are checked as [method@GCuda.Function.launch] checks them; a grid
+ * that is not a multiple of the cluster, or a cooperative grid too large to be
+ * resident at once, is the driver's error.
  *
  * Returns: %TRUE if the launch was queued
  *
@@ -782,7 +830,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
 
 /**
  * gcuda_function_launch_timed:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @grid_x: blocks in x, at least 1
  * @grid_y: blocks in y, at least 1
  * @grid_z: blocks in z, at least 1
@@ -792,12 +840,12 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
  * @shared_bytes: dynamic shared memory per block
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
  * @args: (nullable): the arguments (%NULL for a kernel without parameters)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Launches as gcuda_function_launch() does, between two events, waits for
- * the kernel to finish and returns its GPU time (PyCUDA's `time_kernel=True`
- * and `prepared_timed_call()`, which give seconds). A fault inside the
- * kernel is reported here.
+ * Launches as [method@GCuda.Function.launch] does, between two events, waits
+ * for the kernel to finish and returns its GPU time (PyCUDA's
+ * `time_kernel=True` and `prepared_timed_call()`, which give seconds). A fault
+ * inside the kernel is reported here.
  *
  * Returns: the kernel's time in milliseconds, or a negative value with
  *   @error set
@@ -858,9 +906,9 @@ check_attribute (GCudaFunctionAttribute   attribute,
 
 /**
  * gcuda_function_get_attribute:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @attribute: the attribute
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads one of the kernel's attributes from the driver (PyCUDA's
  * `Function.get_attribute()`); the common ones are also properties.
@@ -892,17 +940,20 @@ gcuda_function_get_attribute (GCudaFunction           *self,
 
 /**
  * gcuda_function_set_attribute:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @attribute: a settable attribute
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Sets one of the kernel's settable attributes (`cuFuncSetAttribute`):
- * %GCUDA_FUNCTION_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
- * %GCUDA_FUNCTION_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, the required
- * cluster dimensions, %GCUDA_FUNCTION_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
- * and %GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE. Others
- * are the driver's %GCUDA_DRIVER_ERROR_INVALID_VALUE.
+ * [GCUDA_FUNCTION_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES][enum@GCuda.FunctionAttribute],
+ * [GCUDA_FUNCTION_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT][enum@GCuda.FunctionAttribute],
+ * the required cluster dimensions,
+ * [GCUDA_FUNCTION_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED][enum@GCuda.FunctionAttribute]
+ * and
+ * [GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE][enum@GCuda.FunctionAttribute].
+ * Others are the driver's
+ * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError].
  *
  * Returns: %TRUE on success
  *
@@ -932,12 +983,12 @@ gcuda_function_set_attribute (GCudaFunction           *self,
 
 /**
  * gcuda_function_get_potential_block_size:
- * @self: a #GCudaFunction
+ * @self: a [class@GCuda.Function]
  * @dynamic_shared_bytes: dynamic shared memory per block the launches will use
  * @block_size_limit: the largest block size to consider, 0 for no limit
  * @min_grid_size: (out) (optional): the smallest grid that fills the device
  * @block_size: (out) (optional): the block size with the best occupancy
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The driver's occupancy calculator (`cuOccupancyMaxPotentialBlockSize`):
  * the block size that keeps the most warps resident.

@@ -10,10 +10,44 @@
 /**
  * GCudaGraphExec:
  *
- * An executable graph, made by gcuda_graph_instantiate(): gcuda_graph_exec_launch()
- * queues all of the graph's work on a stream in one call. Its parameters
- * (kernel arguments, copy addresses) can be replaced by those of a graph with
- * the same shape (gcuda_graph_exec_update()) without instantiating again.
+ * An executable graph, made by [method@GCuda.Graph.instantiate]:
+ * [method@GCuda.GraphExec.launch] queues all of the graph's work on a stream in
+ * one call. Its parameters (kernel arguments, copy addresses) can be replaced
+ * by those of a graph with the same shape ([method@GCuda.GraphExec.update])
+ * without instantiating again.
+ *
+ * ```c
+ * static gboolean
+ * replay (GCudaGraphExec *graph_exec, GCudaGraph *captured_again, GCudaStream *stream,
+ *         GError **error)
+ * {
+ *   // the new graph's kernel arguments and addresses, without instantiating again
+ *   if (!gcuda_graph_exec_update (graph_exec, captured_again, error))
+ *     return FALSE;
+ *   for (int i = 0; i < 100; i++)
+ *     if (!gcuda_graph_exec_launch (graph_exec, stream, error))
+ *       return FALSE;
+ *   return gcuda_stream_synchronize (stream, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * a, b = GCuda.mem_alloc(1 << 20), GCuda.mem_alloc(1 << 20)
+ *
+ * def capture(buf):
+ *     stream.begin_capture(GCuda.CaptureMode.GLOBAL)
+ *     GCuda.memset_d8_async(buf, 0xff, 1 << 20, stream)
+ *     return stream.end_capture()
+ *
+ * graph_exec = capture(a).instantiate()
+ * graph_exec.launch(stream)
+ * graph_exec.update(capture(b))
+ * graph_exec.launch(stream)
+ * stream.synchronize()
+ * ```
  *
  * Since: 1.0
  */
@@ -80,7 +114,7 @@ gcuda_graph_exec_class_init (GCudaGraphExecClass *klass)
   object_class->get_property = gcuda_graph_exec_get_property;
 
   /**
-   * GCudaGraphExec:context:
+   * GCudaGraphExec:context: (getter get_context)
    *
    * The context the graph runs in.
    *
@@ -110,8 +144,10 @@ _gcuda_graph_exec_new_for_handle (GCudaContext *context,
 }
 
 /**
- * gcuda_graph_exec_get_context:
- * @self: a #GCudaGraphExec
+ * gcuda_graph_exec_get_context: (get-property context)
+ * @self: a [class@GCuda.GraphExec]
+ *
+ * Gets the context the executable graph runs in.
  *
  * Returns: (transfer none): the context the graph runs in
  *
@@ -126,9 +162,9 @@ gcuda_graph_exec_get_context (GCudaGraphExec *self)
 
 /**
  * gcuda_graph_exec_launch:
- * @self: a #GCudaGraphExec
+ * @self: a [class@GCuda.GraphExec]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Queues the graph's work on @stream, after the stream's earlier work. A
  * launch waits for the previous launch of the same executable graph.
@@ -187,15 +223,16 @@ update_result_reason (CUgraphExecUpdateResult result)
 
 /**
  * gcuda_graph_exec_update:
- * @self: a #GCudaGraphExec
+ * @self: a [class@GCuda.GraphExec]
  * @graph: a graph of the same shape (say, the same work captured again with
  *   other arguments)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces the executable graph's parameters with @graph's
  * (`cuGraphExecUpdate`), much cheaper than instantiating @graph. A graph of
- * another shape is %GCUDA_DRIVER_ERROR_GRAPH_EXEC_UPDATE_FAILURE, saying
- * what differs; the executable graph is then unchanged and still usable.
+ * another shape is
+ * [GCUDA_DRIVER_ERROR_GRAPH_EXEC_UPDATE_FAILURE][error@GCuda.DriverError],
+ * saying what differs; the executable graph is then unchanged and still usable.
  *
  * Returns: %TRUE if the update was applied
  *

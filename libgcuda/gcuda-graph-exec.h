@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_GRAPH_EXEC (gcuda_graph_exec_get_type ())
 
+/**
+ * GCudaGraphExecClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.GraphExec]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaGraphExec, gcuda_graph_exec, GCUDA, GRAPH_EXEC, GObject)
 

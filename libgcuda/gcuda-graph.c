@@ -11,9 +11,43 @@
  * GCudaGraph:
  *
  * A CUDA graph: work recorded once by capturing a stream
- * (gcuda_stream_begin_capture(), gcuda_stream_end_capture()) and replayed
- * many times with little launch cost once instantiated
- * (gcuda_graph_instantiate(), gcuda_graph_exec_launch()).
+ * ([method@GCuda.Stream.begin_capture], [method@GCuda.Stream.end_capture]) and
+ * replayed many times with little launch cost once instantiated
+ * ([method@GCuda.Graph.instantiate], [method@GCuda.GraphExec.launch]).
+ *
+ * ```c
+ * static GCudaGraphExec *
+ * capture_two_launches (GCudaStream *stream, GCudaFunction *kernel, GCudaKernelArgs *args,
+ *                       GError **error)
+ * {
+ *   g_autoptr(GCudaGraph) graph = NULL;
+ *   gboolean queued;
+ *
+ *   if (!gcuda_stream_begin_capture (stream, GCUDA_CAPTURE_MODE_GLOBAL, error))
+ *     return NULL;
+ *   queued = gcuda_function_launch (kernel, 4, 1, 1, 256, 1, 1, 0, stream, args, error) &&
+ *            gcuda_function_launch (kernel, 4, 1, 1, 256, 1, 1, 0, stream, args, error);
+ *   // end the capture in any case
+ *   graph = gcuda_stream_end_capture (stream, queued ? error : NULL);
+ *   if (!queued || graph == NULL)
+ *     return NULL;
+ *   return gcuda_graph_instantiate (graph, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * buf = GCuda.mem_alloc(4 << 20)
+ * stream.begin_capture(GCuda.CaptureMode.GLOBAL)
+ * GCuda.memset_d32_async(buf, 0, 1 << 20, stream)
+ * graph = stream.end_capture()
+ * print(graph.get_node_count())
+ * graph_exec = graph.instantiate()
+ * graph_exec.launch(stream)
+ * stream.synchronize()
+ * ```
  *
  * The graph holds its context. Usable from any thread, but the driver does
  * not allow one graph to be used by two threads at the same time.
@@ -80,7 +114,7 @@ gcuda_graph_class_init (GCudaGraphClass *klass)
   object_class->get_property = gcuda_graph_get_property;
 
   /**
-   * GCudaGraph:context:
+   * GCudaGraph:context: (getter get_context)
    *
    * The context of the stream the graph was captured on.
    *
@@ -116,8 +150,10 @@ _gcuda_graph_get_handle (GCudaGraph *graph)
 }
 
 /**
- * gcuda_graph_get_context:
- * @self: a #GCudaGraph
+ * gcuda_graph_get_context: (get-property context)
+ * @self: a [class@GCuda.Graph]
+ *
+ * Gets the context of the stream the graph was captured on.
  *
  * Returns: (transfer none): the graph's context
  *
@@ -132,8 +168,10 @@ gcuda_graph_get_context (GCudaGraph *self)
 
 /**
  * gcuda_graph_get_node_count:
- * @self: a #GCudaGraph
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Graph]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Counts the operations the graph holds (`cuGraphGetNodes`).
  *
  * Returns: how many operations (kernels, copies, memsets, …) the graph
  *   holds; 0 with @error set on failure
@@ -155,11 +193,11 @@ gcuda_graph_get_node_count (GCudaGraph  *self,
 
 /**
  * gcuda_graph_instantiate:
- * @self: a #GCudaGraph
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Graph]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Turns the graph into an executable graph (`cuGraphInstantiate`), which
- * gcuda_graph_exec_launch() runs. The graph may be changed or dropped
+ * [method@GCuda.GraphExec.launch] runs. The graph may be changed or dropped
  * afterwards; the executable graph does not depend on it.
  *
  * Returns: (transfer full): the executable graph, or %NULL with @error set
@@ -186,9 +224,9 @@ gcuda_graph_instantiate (GCudaGraph  *self,
 
 /**
  * gcuda_graph_write_dot:
- * @self: a #GCudaGraph
+ * @self: a [class@GCuda.Graph]
  * @path: (type filename): the file to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Writes the graph in Graphviz's DOT language, with each node's parameters
  * (`cuGraphDebugDotPrint`), for debugging.

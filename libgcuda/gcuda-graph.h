@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_GRAPH (gcuda_graph_get_type ())
 
+/**
+ * GCudaGraphClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Graph]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaGraph, gcuda_graph, GCUDA, GRAPH, GObject)
 

@@ -19,12 +19,48 @@
  * with a chosen alignment (`aligned_empty()`), or existing memory
  * page-locked in place (`register_host_memory()`).
  *
- * Copies between page-locked memory and a #GCudaBuffer on a stream are
- * truly asynchronous. The memory is released (or unregistered) when the
- * last reference goes, or at once with gcuda_host_buffer_free(); after that
- * every use is %GCUDA_ERROR_FREED. Languages without pointers read and
- * write it with gcuda_host_buffer_read() and gcuda_host_buffer_write(); the
- * Python override maps it as a numpy array.
+ * ```c
+ * static gboolean
+ * download_pagelocked (GCudaBuffer *buffer, GError **error)
+ * {
+ *   guint64 size = gcuda_buffer_get_size (buffer);
+ *   g_autoptr(GCudaHostBuffer) host =
+ *     gcuda_host_buffer_new_pagelocked (NULL, size, GCUDA_HOST_ALLOC_FLAGS_DEFAULT, error);
+ *   g_autoptr(GCudaStream) stream =
+ *     host ? gcuda_stream_new (NULL, GCUDA_STREAM_FLAGS_DEFAULT, 0, error) : NULL;
+ *   const float *values;
+ *
+ *   if (stream == NULL ||
+ *       !gcuda_buffer_download_to_address_on_stream (buffer, 0,
+ *                                                    gcuda_host_buffer_get_address (host),
+ *                                                    size, stream, error) ||
+ *       !gcuda_stream_synchronize (stream, error))
+ *     return FALSE;
+ *   values = (const float *) (guintptr) gcuda_host_buffer_get_address (host);
+ *   g_print ("first value: %g\n", values[0]);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, page-locked memory is a numpy array whose `.base` is the
+ * host buffer:
+ *
+ * ```python
+ * host = GCuda.pagelocked_empty((1024, 1024), numpy.float32)
+ * host[:] = 1
+ * buf = GCuda.mem_alloc(host.nbytes)
+ * stream = GCuda.Stream()
+ * GCuda.memcpy_htod_async(buf, host, stream)
+ * stream.synchronize()
+ * ```
+ *
+ * Copies between page-locked memory and a [class@GCuda.Buffer] on a stream are
+ * truly asynchronous. The memory is released (or unregistered) when the last
+ * reference goes, or at once with [method@GCuda.HostBuffer.free]; after that
+ * every use is [GCUDA_ERROR_FREED][error@GCuda.Error]. Languages without
+ * pointers read and write it with [method@GCuda.HostBuffer.read] and
+ * [method@GCuda.HostBuffer.write]; the Python override maps it as a numpy
+ * array.
  *
  * Since: 1.0
  */
@@ -136,7 +172,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   object_class->get_property = gcuda_host_buffer_get_property;
 
   /**
-   * GCudaHostBuffer:context:
+   * GCudaHostBuffer:context: (getter get_context)
    *
    * The context page-locked or registered memory belongs to; %NULL for
    * aligned memory.
@@ -146,7 +182,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaHostBuffer:address:
+   * GCudaHostBuffer:address: (getter get_address)
    *
    * The host address of the first byte.
    *
@@ -155,7 +191,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_ADDRESS] = g_param_spec_uint64 ("address", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaHostBuffer:size:
+   * GCudaHostBuffer:size: (getter get_size)
    *
    * The size in bytes.
    *
@@ -164,7 +200,7 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   /**
-   * GCudaHostBuffer:kind:
+   * GCudaHostBuffer:kind: (getter get_kind)
    *
    * Where the memory comes from.
    *
@@ -174,10 +210,10 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
                                              GCUDA_HOST_BUFFER_KIND_PAGELOCKED, ro);
 
   /**
-   * GCudaHostBuffer:flags:
+   * GCudaHostBuffer:flags: (getter get_flags)
    *
-   * The #GCudaHostAllocFlags or #GCudaHostRegisterFlags the memory was
-   * made with (PyCUDA's `get_flags()`); 0 for aligned memory.
+   * The [flags@GCuda.HostAllocFlags] or [flags@GCuda.HostRegisterFlags] the
+   * memory was made with (PyCUDA's `get_flags()`); 0 for aligned memory.
    *
    * Since: 1.0
    */
@@ -241,7 +277,7 @@ check_size (guint64   size,
  * @context: (nullable): the context, or %NULL for the default context
  * @size: the size in bytes, at least 1
  * @flags: allocation flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Allocates page-locked host memory (PyCUDA's `pagelocked_empty()`).
  *
@@ -280,11 +316,11 @@ gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
  * gcuda_host_buffer_new_aligned:
  * @size: the size in bytes, at least 1
  * @alignment: the alignment in bytes, a power of two (0 for the page size)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Allocates ordinary host memory at an address that is a multiple of
- * @alignment (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned
- * memory can later be page-locked in place with gcuda_host_buffer_register().
+ * Allocates ordinary host memory at an address that is a multiple of @alignment
+ * (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned memory can later
+ * be page-locked in place with [func@GCuda.HostBuffer.register].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -323,13 +359,13 @@ gcuda_host_buffer_new_aligned (guint64   size,
  * @address: the page-aligned start of existing host memory
  * @size: the size in bytes, at least 1
  * @flags: registration flags
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Page-locks existing host memory in place (PyCUDA's
- * `register_host_memory()`), until gcuda_host_buffer_unregister() or the
+ * `register_host_memory()`), until [method@GCuda.HostBuffer.unregister] or the
  * last reference goes. The memory stays the caller's: it must outlive the
  * returned buffer. An address that is not page-aligned is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -425,8 +461,10 @@ host_buffer_check_range (GCudaHostBuffer  *self,
 }
 
 /**
- * gcuda_host_buffer_get_context:
- * @self: a #GCudaHostBuffer
+ * gcuda_host_buffer_get_context: (get-property context)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the context page-locked or registered memory belongs to.
  *
  * Returns: (transfer none) (nullable): the context, %NULL for aligned memory
  *
@@ -440,8 +478,10 @@ gcuda_host_buffer_get_context (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_address:
- * @self: a #GCudaHostBuffer
+ * gcuda_host_buffer_get_address: (get-property address)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the host address of the buffer's first byte.
  *
  * Returns: the host address of the first byte
  *
@@ -455,8 +495,10 @@ gcuda_host_buffer_get_address (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_size:
- * @self: a #GCudaHostBuffer
+ * gcuda_host_buffer_get_size: (get-property size)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the size of the buffer in bytes.
  *
  * Returns: the size in bytes
  *
@@ -470,8 +512,10 @@ gcuda_host_buffer_get_size (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_kind:
- * @self: a #GCudaHostBuffer
+ * gcuda_host_buffer_get_kind: (get-property kind)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets where the memory comes from: page-locked, aligned or registered.
  *
  * Returns: where the memory comes from
  *
@@ -485,10 +529,13 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_flags:
- * @self: a #GCudaHostBuffer
+ * gcuda_host_buffer_get_flags: (get-property flags)
+ * @self: a [class@GCuda.HostBuffer]
  *
- * Returns: the flags, see #GCudaHostBuffer:flags
+ * Gets the flags the memory was allocated or registered with (PyCUDA's
+ * `get_flags()`).
+ *
+ * Returns: the flags, see [property@GCuda.HostBuffer:flags]
  *
  * Since: 1.0
  */
@@ -502,11 +549,11 @@ gcuda_host_buffer_get_flags (GCudaHostBuffer *self)
 /**
  * gcuda_host_buffer_get_device_address:
  * @self: page-locked memory allocated or registered with DEVICEMAP
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The address kernels use to reach this host memory (PyCUDA's
  * `get_device_pointer()`). Memory not mapped into the device address space
- * is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: the device address, or 0 with @error set
  *
@@ -538,7 +585,10 @@ gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_is_freed:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Checks whether the memory was released with [method@GCuda.HostBuffer.free] or
+ * unregistered with [method@GCuda.HostBuffer.unregister].
  *
  * Returns: %TRUE once the memory was freed or unregistered
  *
@@ -553,16 +603,16 @@ gcuda_host_buffer_is_freed (GCudaHostBuffer *self)
 
 /**
  * gcuda_host_buffer_free:
- * @self: a #GCudaHostBuffer
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostBuffer]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Releases the memory now (or unregisters registered memory, which stays
  * the caller's); a pooled buffer goes back to its pool. Any later use is
- * %GCUDA_ERROR_FREED.
+ * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
- * Freeing the same buffer twice is %GCUDA_ERROR_FREED, as in PyCUDA: it
- * points at a mistake in the caller's bookkeeping, which the second call
- * must not hide. Nothing is released twice.
+ * Freeing the same buffer twice is [GCUDA_ERROR_FREED][error@GCuda.Error], as
+ * in PyCUDA: it points at a mistake in the caller's bookkeeping, which the
+ * second call must not hide. Nothing is released twice.
  *
  * Returns: %TRUE if the memory was released, %FALSE with @error set if
  *   it had been freed already
@@ -590,12 +640,12 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_unregister:
- * @self: memory page-locked with gcuda_host_buffer_register()
- * @error: return location for a #GError
+ * @self: memory page-locked with [func@GCuda.HostBuffer.register]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Undoes gcuda_host_buffer_register() (PyCUDA's `unregister()`); the
+ * Undoes [func@GCuda.HostBuffer.register] (PyCUDA's `unregister()`); the
  * memory stays the caller's, the buffer is retired. Other kinds of host
- * buffer are %GCUDA_ERROR_INVALID_ARGUMENT.
+ * buffer are [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -618,10 +668,10 @@ gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_read:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  * @offset: where to read, in bytes from the start
  * @size: the number of bytes
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A copy of part of the memory, for languages without pointers.
  *
@@ -642,10 +692,10 @@ gcuda_host_buffer_read (GCudaHostBuffer  *self,
 
 /**
  * gcuda_host_buffer_write:
- * @self: a #GCudaHostBuffer
+ * @self: a [class@GCuda.HostBuffer]
  * @offset: where to write, in bytes from the start
  * @bytes: the bytes to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Copies @bytes into the memory, for languages without pointers.
  *

@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_HOST_BUFFER (gcuda_host_buffer_get_type ())
 
+/**
+ * GCudaHostBufferClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.HostBuffer]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaHostBuffer, gcuda_host_buffer, GCUDA, HOST_BUFFER, GObject)
 

@@ -12,14 +12,49 @@
  * GCudaHostMemoryPool:
  *
  * A pool of page-locked host memory blocks (PyCUDA's
- * `PageLockedMemoryPool`): #GCudaMemoryPool's bins, counters, reuse and
+ * `PageLockedMemoryPool`): [class@GCuda.MemoryPool]'s bins, counters, reuse and
  * out-of-memory handling for memory from `cuMemHostAlloc`, which is much
  * slower to allocate than ordinary memory.
  *
- * gcuda_host_memory_pool_allocate() returns an ordinary page-locked
- * #GCudaHostBuffer with the pool's #GCudaHostMemoryPool:flags;
- * gcuda_host_buffer_free(), or its last reference going, gives the block
- * back to the pool.
+ * ```c
+ * static gboolean
+ * upload_in_chunks (GCudaBuffer *dest, const guint8 *data, gsize size, GError **error)
+ * {
+ *   g_autoptr(GCudaHostMemoryPool) pool =
+ *     gcuda_host_memory_pool_new (NULL, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
+ *   const gsize chunk = 1 << 20;
+ *
+ *   for (gsize offset = 0; offset < size; offset += chunk)
+ *     {
+ *       gsize n = MIN (chunk, size - offset);
+ *       g_autoptr(GCudaHostBuffer) staging = gcuda_host_memory_pool_allocate (pool, n, error);
+ *       guint64 address;
+ *
+ *       if (staging == NULL)
+ *         return FALSE;
+ *       address = gcuda_host_buffer_get_address (staging);
+ *       memcpy ((guint8 *) (guintptr) address, data + offset, n);
+ *       if (!gcuda_buffer_upload_from_address (dest, offset, address, n, error))
+ *         return FALSE;
+ *     }
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `PageLockedMemoryPool` hands out numpy arrays:
+ *
+ * ```python
+ * pool = GCuda.PageLockedMemoryPool()
+ * host = pool.allocate((1024, 1024), numpy.float32)
+ * host[:] = 0.5
+ * buf = GCuda.to_device(host)
+ * del host  # the block goes back to the pool
+ * ```
+ *
+ * [method@GCuda.HostMemoryPool.allocate] returns an ordinary page-locked
+ * [class@GCuda.HostBuffer] with the pool's
+ * [property@GCuda.HostMemoryPool:flags]; [method@GCuda.HostBuffer.free], or its
+ * last reference going, gives the block back to the pool.
  *
  * A pool may be used from any thread. It holds its context, and each of its
  * buffers holds the pool, so objects may be dropped in any order.
@@ -151,7 +186,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
   object_class->set_property = gcuda_host_memory_pool_set_property;
 
   /**
-   * GCudaHostMemoryPool:context:
+   * GCudaHostMemoryPool:context: (getter get_context)
    *
    * The context the blocks are allocated in; %NULL for the default
    * context, until the first allocation resolves it.
@@ -161,9 +196,9 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
   properties[PROP_CONTEXT] = _gcuda_pool_context_pspec ();
 
   /**
-   * GCudaHostMemoryPool:flags:
+   * GCudaHostMemoryPool:flags: (getter get_flags)
    *
-   * The #GCudaHostAllocFlags every block is allocated with.
+   * The [flags@GCuda.HostAllocFlags] every block is allocated with.
    *
    * Since: 1.0
    */
@@ -172,7 +207,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaHostMemoryPool:held-blocks:
+   * GCudaHostMemoryPool:held-blocks: (getter get_held_blocks)
    *
    * The number of blocks the pool keeps for reuse (not notified).
    *
@@ -180,7 +215,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:active-blocks:
+   * GCudaHostMemoryPool:active-blocks: (getter get_active_blocks)
    *
    * The number of blocks in use: allocated and not yet freed (not notified).
    *
@@ -188,7 +223,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:managed-bytes:
+   * GCudaHostMemoryPool:managed-bytes: (getter get_managed_bytes)
    *
    * The bytes allocated from the driver, active and held blocks together,
    * at their rounded-up sizes (not notified).
@@ -197,7 +232,7 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:active-bytes:
+   * GCudaHostMemoryPool:active-bytes: (getter get_active_bytes)
    *
    * The bytes requested by the allocations in use (not notified).
    *
@@ -205,11 +240,11 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaHostMemoryPool:max-held-bytes:
+   * GCudaHostMemoryPool:max-held-bytes: (setter set_max_held_bytes) (getter get_max_held_bytes)
    *
    * The most bytes the pool keeps for reuse; blocks given back beyond it
    * go back to the driver, and lowering it frees held blocks, largest
-   * first. The default, %G_MAXUINT64, keeps everything.
+   * first. The default, [const@GLib.MAXUINT64], keeps everything.
    *
    * Since: 1.0
    */
@@ -268,20 +303,21 @@ check_pool (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_allocate:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  * @size: the size in bytes, at least 1
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A page-locked buffer of @size bytes from the pool (PyCUDA's
- * `PageLockedMemoryPool.allocate()`): a held block of the size's bin if
- * there is one, else a new block of gcuda_memory_pool_alloc_size() bytes.
- * The buffer's #GCudaHostBuffer:size is @size; freeing the buffer gives
+ * `PageLockedMemoryPool.allocate()`): a held block of the size's bin if there
+ * is one, else a new block of [func@GCuda.MemoryPool.alloc_size] bytes. The
+ * buffer's [property@GCuda.HostBuffer:size] is @size; freeing the buffer gives
  * the block back to the pool.
  *
- * 0 bytes, and unknown #GCudaHostMemoryPool:flags, are
- * %GCUDA_ERROR_INVALID_ARGUMENT; running out of page-locked memory even
- * after the held blocks were freed is %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY; a
- * destroyed context is %GCUDA_ERROR_CONTEXT_DESTROYED.
+ * 0 bytes, and unknown [property@GCuda.HostMemoryPool:flags], are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; running out of page-locked
+ * memory even after the held blocks were freed is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError]; a destroyed
+ * context is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -307,15 +343,15 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_allocate_address:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  * @size: the size in bytes, at least 1
  * @address: (out): return location for the block's host address
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_host_memory_pool_allocate() without a #GCudaHostBuffer: a block's
- * host address, for C code that allocates in a hot loop (see
- * gcuda_memory_pool_allocate_address()). Give it back with
- * gcuda_host_memory_pool_free_address(); finalizing the pool releases the
+ * [method@GCuda.HostMemoryPool.allocate] without a [class@GCuda.HostBuffer]: a
+ * block's host address, for C code that allocates in a hot loop (see
+ * [method@GCuda.MemoryPool.allocate_address]). Give it back with
+ * [method@GCuda.HostMemoryPool.free_address]; finalizing the pool releases the
  * blocks still handed out this way.
  *
  * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
@@ -338,13 +374,13 @@ gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_free_address:
- * @self: a #GCudaHostMemoryPool
- * @address: a host address from gcuda_host_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @address: a host address from [method@GCuda.HostMemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Gives a block handed out by gcuda_host_memory_pool_allocate_address()
+ * Gives a block handed out by [method@GCuda.HostMemoryPool.allocate_address]
  * back to the pool. Any other address, or a block given back already, is
- * %GCUDA_ERROR_INVALID_ARGUMENT, and nothing changes.
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing changes.
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
@@ -361,14 +397,15 @@ gcuda_host_memory_pool_free_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_adopt_address:
- * @self: a #GCudaHostMemoryPool
- * @address: a host address from gcuda_host_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @address: a host address from [method@GCuda.HostMemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Turns a block handed out by address into an ordinary pooled
- * #GCudaHostBuffer, as gcuda_host_memory_pool_allocate() returns (see
- * gcuda_memory_pool_adopt_address()): the buffer owns the block from now
- * on. Any other address is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * [class@GCuda.HostBuffer], as [method@GCuda.HostMemoryPool.allocate] returns
+ * (see [method@GCuda.MemoryPool.adopt_address]): the buffer owns the block from
+ * now on. Any other address is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the host buffer, or %NULL with @error set
  *
@@ -392,7 +429,7 @@ gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
 
 /**
  * gcuda_host_memory_pool_free_held:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Gives every block the pool holds back to the driver (PyCUDA's
  * `free_held()`). Blocks in use are not affected.
@@ -408,7 +445,7 @@ gcuda_host_memory_pool_free_held (GCudaHostMemoryPool *self)
 
 /**
  * gcuda_host_memory_pool_stop_holding:
- * @self: a #GCudaHostMemoryPool
+ * @self: a [class@GCuda.HostMemoryPool]
  *
  * Frees the held blocks, and from now on gives blocks back to the driver
  * as soon as they are freed (PyCUDA's `stop_holding()`).
@@ -423,10 +460,13 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_context:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_context: (get-property context)
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: (transfer none) (nullable): the context, see #GCudaHostMemoryPool:context
+ * Gets the context the blocks are allocated in.
+ *
+ * Returns: (transfer none) (nullable): the context, see
+ *   [property@GCuda.HostMemoryPool:context]
  *
  * Since: 1.0
  */
@@ -438,10 +478,12 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_flags:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_flags: (get-property flags)
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the #GCudaHostAllocFlags of the blocks
+ * Gets the flags every block is allocated with.
+ *
+ * Returns: the [flags@GCuda.HostAllocFlags] of the blocks
  *
  * Since: 1.0
  */
@@ -453,8 +495,10 @@ gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_held_blocks:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_held_blocks: (get-property held-blocks)
+ * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the number of blocks the pool keeps for reuse.
  *
  * Returns: the number of blocks held for reuse
  *
@@ -468,8 +512,10 @@ gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_active_blocks:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_active_blocks: (get-property active-blocks)
+ * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the number of blocks handed out and not given back yet.
  *
  * Returns: the number of blocks in use
  *
@@ -483,10 +529,14 @@ gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_managed_bytes:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_managed_bytes: (get-property managed-bytes)
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the bytes allocated from the driver, see #GCudaHostMemoryPool:managed-bytes
+ * Gets the bytes the pool allocated from the driver, for the blocks in use and
+ * the blocks held.
+ *
+ * Returns: the bytes allocated from the driver, see
+ *   [property@GCuda.HostMemoryPool:managed-bytes]
  *
  * Since: 1.0
  */
@@ -498,8 +548,10 @@ gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_active_bytes:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_active_bytes: (get-property active-bytes)
+ * @self: a [class@GCuda.HostMemoryPool]
+ *
+ * Gets the bytes requested by the blocks in use.
  *
  * Returns: the bytes requested by the allocations in use
  *
@@ -513,10 +565,13 @@ gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_get_max_held_bytes:
- * @self: a #GCudaHostMemoryPool
+ * gcuda_host_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
+ * @self: a [class@GCuda.HostMemoryPool]
  *
- * Returns: the cap on held bytes, see #GCudaHostMemoryPool:max-held-bytes
+ * Gets the most bytes the pool keeps for reuse.
+ *
+ * Returns: the cap on held bytes, see
+ *   [property@GCuda.HostMemoryPool:max-held-bytes]
  *
  * Since: 1.0
  */
@@ -528,12 +583,13 @@ gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
 }
 
 /**
- * gcuda_host_memory_pool_set_max_held_bytes:
- * @self: a #GCudaHostMemoryPool
- * @max_held_bytes: the most bytes to keep for reuse; %G_MAXUINT64 for no cap
+ * gcuda_host_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
+ * @self: a [class@GCuda.HostMemoryPool]
+ * @max_held_bytes: the most bytes to keep for reuse; [const@GLib.MAXUINT64] for
+ *   no cap
  *
- * Sets #GCudaHostMemoryPool:max-held-bytes, freeing held blocks (largest
- * first) until the pool holds no more than that.
+ * Sets [property@GCuda.HostMemoryPool:max-held-bytes], freeing held blocks
+ * (largest first) until the pool holds no more than that.
  *
  * Since: 1.0
  */

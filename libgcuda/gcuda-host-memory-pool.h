@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_HOST_MEMORY_POOL (gcuda_host_memory_pool_get_type ())
 
+/**
+ * GCudaHostMemoryPoolClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.HostMemoryPool]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaHostMemoryPool, gcuda_host_memory_pool, GCUDA, HOST_MEMORY_POOL, GObject)
 

@@ -9,7 +9,7 @@
 
 /**
  * gcuda_init:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Loads the CUDA driver and initializes it (PyCUDA's `driver.init()`).
  * Calling it is optional: every function that needs the driver loads it on
@@ -33,7 +33,7 @@ gcuda_init (GError **error)
  * gcuda_get_major_version:
  *
  * The major version of the GCuda library in use, which can differ from
- * %GCUDA_MAJOR_VERSION (the version of the headers compiled against).
+ * [const@GCuda.MAJOR_VERSION] (the version of the headers compiled against).
  *
  * Returns: the major version
  *
@@ -126,7 +126,7 @@ gcuda_get_cuda_version (guint *major,
 
 /**
  * gcuda_get_driver_version:
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The CUDA version the installed driver supports, encoded like
  * `CUDA_VERSION` (13000 for 13.0), as PyCUDA's `driver.get_driver_version()`.

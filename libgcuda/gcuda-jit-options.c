@@ -10,10 +10,37 @@
 /**
  * GCudaJitOptions:
  *
- * Options for the driver's JIT compiler, used when PTX is loaded into a
- * module (gcuda_module_new_from_data()) or linked (#GCudaLinker): the
+ * Options for the driver's JIT compiler, used when PTX is loaded into a module
+ * ([ctor@GCuda.Module.new_from_data]) or linked ([class@GCuda.Linker]): the
  * `options` of PyCUDA's `module_from_buffer()`. The logs the JIT writes are
  * properties of the module or linker.
+ *
+ * ```c
+ * static GCudaModule *
+ * load_for_profiling (GBytes *ptx, GError **error)
+ * {
+ *   g_autoptr(GCudaJitOptions) options = gcuda_jit_options_new ();
+ *   g_autoptr(GCudaModule) module = NULL;
+ *
+ *   gcuda_jit_options_set_generate_line_info (options, TRUE);
+ *   gcuda_jit_options_set_log_verbose (options, TRUE);
+ *   module = gcuda_module_new_from_data (NULL, ptx, options, error);
+ *   if (module != NULL)
+ *     g_print ("%s\n", gcuda_module_get_info_log (module));
+ *   return g_steal_pointer (&module);
+ * }
+ * ```
+ *
+ * In Python, the options of PyCUDA's `module_from_buffer()`, by name:
+ *
+ * ```python
+ * import gcuda.compiler
+ *
+ * ptx = gcuda.compiler.compile('__global__ void zero(float *x) { x[threadIdx.x] = 0; }',
+ *                              target='ptx')
+ * mod = GCuda.module_from_buffer(ptx, options={'max_registers': 32, 'log_verbose': True},
+ *                                message_handler=lambda ok, info, errors: print(info))
+ * ```
  *
  * Every option starts at the driver's default.
  *
@@ -123,7 +150,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
   object_class->set_property = gcuda_jit_options_set_property;
 
   /**
-   * GCudaJitOptions:max-registers:
+   * GCudaJitOptions:max-registers: (setter set_max_registers) (getter get_max_registers)
    *
    * The most registers a thread may use (`CU_JIT_MAX_REGISTERS`); 0 leaves
    * it to the JIT.
@@ -134,7 +161,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_uint ("max-registers", NULL, NULL, 0, 255, 0, rw);
 
   /**
-   * GCudaJitOptions:optimization-level:
+   * GCudaJitOptions:optimization-level: (setter set_optimization_level) (getter get_optimization_level)
    *
    * The JIT's optimization level, 0 to 4 (`CU_JIT_OPTIMIZATION_LEVEL`);
    * -1 leaves the driver's default (4).
@@ -145,7 +172,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_int ("optimization-level", NULL, NULL, -1, 4, -1, rw);
 
   /**
-   * GCudaJitOptions:threads-per-block:
+   * GCudaJitOptions:threads-per-block: (setter set_threads_per_block) (getter get_threads_per_block)
    *
    * Compile so that blocks of this many threads can run
    * (`CU_JIT_THREADS_PER_BLOCK`); 0 for no constraint.
@@ -156,7 +183,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_uint ("threads-per-block", NULL, NULL, 0, 1024, 0, rw);
 
   /**
-   * GCudaJitOptions:generate-debug-info:
+   * GCudaJitOptions:generate-debug-info: (setter set_generate_debug_info) (getter get_generate_debug_info)
    *
    * Whether to generate debug information (`CU_JIT_GENERATE_DEBUG_INFO`).
    *
@@ -166,7 +193,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_boolean ("generate-debug-info", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaJitOptions:generate-line-info:
+   * GCudaJitOptions:generate-line-info: (setter set_generate_line_info) (getter get_generate_line_info)
    *
    * Whether to generate line-number information (`CU_JIT_GENERATE_LINE_INFO`).
    *
@@ -176,7 +203,7 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
     g_param_spec_boolean ("generate-line-info", NULL, NULL, FALSE, rw);
 
   /**
-   * GCudaJitOptions:log-verbose:
+   * GCudaJitOptions:log-verbose: (setter set_log_verbose) (getter get_log_verbose)
    *
    * Whether the JIT's information log is verbose (`CU_JIT_LOG_VERBOSE`):
    * it then lists registers and memory per kernel.
@@ -197,6 +224,8 @@ gcuda_jit_options_init (GCudaJitOptions *self)
 
 /**
  * gcuda_jit_options_new:
+ *
+ * Creates JIT options that leave every setting to the driver.
  *
  * Returns: (transfer full): options with the driver's defaults
  *
@@ -230,38 +259,43 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
 }
 
 /**
- * gcuda_jit_options_get_max_registers:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_max_registers: (get-property max-registers)
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:max-registers limit, 0 for none
+ * Gets the most registers a thread may use.
+ *
+ * Returns: the [property@GCuda.JitOptions:max-registers] limit, 0 for none
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_max_registers:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_max_registers: (set-property max-registers)
+ * @self: a [class@GCuda.JitOptions]
  * @max_registers: the most registers per thread (at most 255), 0 for the JIT's choice
  *
- * Sets #GCudaJitOptions:max-registers.
+ * Sets [property@GCuda.JitOptions:max-registers].
  *
  * Since: 1.0
  */
 GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, value <= 255)
 
 /**
- * gcuda_jit_options_get_optimization_level:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_optimization_level: (get-property optimization-level)
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:optimization-level, -1 for the default
+ * Gets the JIT's optimization level.
+ *
+ * Returns: the [property@GCuda.JitOptions:optimization-level], -1 for the
+ *   default
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_optimization_level:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_optimization_level: (set-property optimization-level)
+ * @self: a [class@GCuda.JitOptions]
  * @level: 0 to 4, or -1 for the driver's default
  *
- * Sets #GCudaJitOptions:optimization-level.
+ * Sets [property@GCuda.JitOptions:optimization-level].
  *
  * Since: 1.0
  */
@@ -269,19 +303,22 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
                      value >= -1 && value <= 4)
 
 /**
- * gcuda_jit_options_get_threads_per_block:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_threads_per_block: (get-property threads-per-block)
+ * @self: a [class@GCuda.JitOptions]
  *
- * Returns: the #GCudaJitOptions:threads-per-block constraint, 0 for none
+ * Gets the block size the JIT compiles for.
+ *
+ * Returns: the [property@GCuda.JitOptions:threads-per-block] constraint, 0 for
+ *   none
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_threads_per_block:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_threads_per_block: (set-property threads-per-block)
+ * @self: a [class@GCuda.JitOptions]
  * @threads: threads per block to compile for (at most 1024), 0 for none
  *
- * Sets #GCudaJitOptions:threads-per-block.
+ * Sets [property@GCuda.JitOptions:threads-per-block].
  *
  * Since: 1.0
  */
@@ -289,19 +326,21 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
                      value <= 1024)
 
 /**
- * gcuda_jit_options_get_generate_debug_info:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_generate_debug_info: (get-property generate-debug-info)
+ * @self: a [class@GCuda.JitOptions]
+ *
+ * Gets whether the JIT generates debug information.
  *
  * Returns: whether debug information is generated
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_generate_debug_info:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_generate_debug_info: (set-property generate-debug-info)
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate debug information
  *
- * Sets #GCudaJitOptions:generate-debug-info.
+ * Sets [property@GCuda.JitOptions:generate-debug-info].
  *
  * Since: 1.0
  */
@@ -309,19 +348,21 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
                      TRUE)
 
 /**
- * gcuda_jit_options_get_generate_line_info:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_generate_line_info: (get-property generate-line-info)
+ * @self: a [class@GCuda.JitOptions]
+ *
+ * Gets whether the JIT generates line-number information.
  *
  * Returns: whether line-number information is generated
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_generate_line_info:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_generate_line_info: (set-property generate-line-info)
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether to generate line-number information
  *
- * Sets #GCudaJitOptions:generate-line-info.
+ * Sets [property@GCuda.JitOptions:generate-line-info].
  *
  * Since: 1.0
  */
@@ -329,19 +370,21 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
                      TRUE)
 
 /**
- * gcuda_jit_options_get_log_verbose:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_get_log_verbose: (get-property log-verbose)
+ * @self: a [class@GCuda.JitOptions]
+ *
+ * Gets whether the JIT's information log is verbose.
  *
  * Returns: whether the information log is verbose
  *
  * Since: 1.0
  */
 /**
- * gcuda_jit_options_set_log_verbose:
- * @self: a #GCudaJitOptions
+ * gcuda_jit_options_set_log_verbose: (set-property log-verbose)
+ * @self: a [class@GCuda.JitOptions]
  * @enable: whether the information log is verbose
  *
- * Sets #GCudaJitOptions:log-verbose.
+ * Sets [property@GCuda.JitOptions:log-verbose].
  *
  * Since: 1.0
  */

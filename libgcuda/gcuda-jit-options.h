@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_JIT_OPTIONS (gcuda_jit_options_get_type ())
 
+/**
+ * GCudaJitOptionsClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.JitOptions]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaJitOptions, gcuda_jit_options, GCUDA, JIT_OPTIONS, GObject)
 

@@ -14,10 +14,38 @@
  *
  * The arguments of a kernel launch, built with typed `add_*()` calls in the
  * order of the kernel's parameters and changed in place with `set_*()`, so
- * one object serves many launches. A #GCudaBuffer argument passes its
+ * one object serves many launches. A [class@GCuda.Buffer] argument passes its
  * device address and keeps the buffer alive as long as the arguments name
- * it. gcuda_function_launch() checks the count and sizes against the
+ * it. [method@GCuda.Function.launch] checks the count and sizes against the
  * kernel's parameters before anything reaches the driver.
+ *
+ * ```c
+ * static gboolean
+ * scale_twice (GCudaFunction *scale, GCudaBuffer *x, int n, GError **error)
+ * {
+ *   g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+ *   guint grid = (n + 255) / 256;
+ *
+ *   gcuda_kernel_args_add_buffer (args, x);   // float *x
+ *   gcuda_kernel_args_add_float (args, 2.0f); // float a
+ *   gcuda_kernel_args_add_int32 (args, n);    // int n
+ *   if (!gcuda_function_launch (scale, grid, 1, 1, 256, 1, 1, 0, NULL, args, error))
+ *     return FALSE;
+ *   return gcuda_kernel_args_set_float (args, 1, 0.5f, error) &&
+ *          gcuda_function_launch (scale, grid, 1, 1, 256, 1, 1, 0, NULL, args, error);
+ * }
+ * ```
+ *
+ * JavaScript builds the arguments the same way; Python calls the
+ * [class@GCuda.Function] with numpy scalars instead.
+ *
+ * ```js
+ * const args = GCuda.KernelArgs.new();
+ * args.add_buffer(x);
+ * args.add_float(2);
+ * args.add_int32(n);
+ * scale.launch(Math.ceil(n / 256), 1, 1, 256, 1, 1, 0, null, args);
+ * ```
  *
  * Not thread-safe: do not change arguments another thread is launching with.
  *
@@ -79,6 +107,9 @@ gcuda_kernel_args_init (GCudaKernelArgs *self)
 /**
  * gcuda_kernel_args_new:
  *
+ * Creates an empty argument list; append the arguments in the order of the
+ * kernel's parameters.
+ *
  * Returns: (transfer full): an empty argument list
  *
  * Since: 1.0
@@ -91,7 +122,9 @@ gcuda_kernel_args_new (void)
 
 /**
  * gcuda_kernel_args_get_count:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
+ *
+ * Gets the number of arguments appended so far.
  *
  * Returns: the number of arguments
  *
@@ -106,7 +139,7 @@ gcuda_kernel_args_get_count (GCudaKernelArgs *self)
 
 /**
  * gcuda_kernel_args_clear:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  *
  * Removes every argument (and releases the buffers they named).
  *
@@ -176,7 +209,7 @@ set_bytes (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_int8:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `gint8` argument.
@@ -195,7 +228,7 @@ gcuda_kernel_args_add_int8 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_uint8:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `guint8` argument.
@@ -214,7 +247,7 @@ gcuda_kernel_args_add_uint8 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_int16:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `gint16` argument.
@@ -233,7 +266,7 @@ gcuda_kernel_args_add_int16 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_uint16:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `guint16` argument.
@@ -252,7 +285,7 @@ gcuda_kernel_args_add_uint16 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_int32:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `gint32` argument.
@@ -271,7 +304,7 @@ gcuda_kernel_args_add_int32 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_uint32:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `guint32` argument.
@@ -290,7 +323,7 @@ gcuda_kernel_args_add_uint32 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_int64:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `gint64` argument.
@@ -309,7 +342,7 @@ gcuda_kernel_args_add_int64 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_uint64:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `guint64` argument.
@@ -328,7 +361,7 @@ gcuda_kernel_args_add_uint64 (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_float:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `float` argument.
@@ -347,7 +380,7 @@ gcuda_kernel_args_add_float (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_double:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
  * Appends a `double` argument.
@@ -366,13 +399,13 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_set_int32:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -390,13 +423,13 @@ gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_set_uint32:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -414,13 +447,13 @@ gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_set_int64:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -438,13 +471,13 @@ gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_set_uint64:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -462,13 +495,13 @@ gcuda_kernel_args_set_uint64 (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_set_float:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -486,13 +519,13 @@ gcuda_kernel_args_set_float (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_set_double:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @value: the new value
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces an argument of the same size. A wrong index or size is
- * %GCUDA_ERROR_KERNEL_ARGUMENTS.
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -510,11 +543,11 @@ gcuda_kernel_args_set_double (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_add_pointer:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @address: a device address (of memory GCuda does not manage, say)
  *
- * Appends a pointer argument. Prefer gcuda_kernel_args_add_buffer(), which
- * keeps the memory alive.
+ * Appends a pointer argument. Prefer [method@GCuda.KernelArgs.add_buffer],
+ * which keeps the memory alive.
  *
  * Returns: its index
  *
@@ -532,12 +565,12 @@ gcuda_kernel_args_add_pointer (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_add_buffer:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @buffer: device memory
  *
  * Appends @buffer's device address as a pointer argument, keeping @buffer
  * alive while the arguments name it. A buffer freed before a launch makes
- * the launch fail with %GCUDA_ERROR_FREED.
+ * the launch fail with [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: its index
  *
@@ -558,10 +591,10 @@ gcuda_kernel_args_add_buffer (GCudaKernelArgs *self,
 
 /**
  * gcuda_kernel_args_set_buffer:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @index: the argument's index
  * @buffer: device memory
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Replaces a pointer argument with @buffer's address.
  *
@@ -590,7 +623,7 @@ gcuda_kernel_args_set_buffer (GCudaKernelArgs  *self,
 
 /**
  * gcuda_kernel_args_add_struct:
- * @self: a #GCudaKernelArgs
+ * @self: a [class@GCuda.KernelArgs]
  * @data: the struct's bytes, laid out as the kernel's C struct
  * @alignment: the struct's alignment (a power of two; 0 for 8)
  *

@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_KERNEL_ARGS (gcuda_kernel_args_get_type ())
 
+/**
+ * GCudaKernelArgsClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.KernelArgs]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaKernelArgs, gcuda_kernel_args, GCUDA, KERNEL_ARGS, GObject)
 

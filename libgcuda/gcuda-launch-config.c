@@ -11,11 +11,46 @@
  * GCudaLaunchConfig:
  *
  * A kernel launch's shape and attributes for
- * gcuda_function_launch_with_config(): grid, block, dynamic shared memory
- * and stream like gcuda_function_launch(), plus what only
- * `cuLaunchKernelEx` offers: cooperative launches (the whole grid resident
- * at once, so `cooperative_groups::this_grid().sync()` works) and thread
- * block clusters (compute capability 9.0 and later).
+ * [method@GCuda.Function.launch_with_config]: grid, block, dynamic shared
+ * memory and stream like [method@GCuda.Function.launch], plus what only
+ * `cuLaunchKernelEx` offers: cooperative launches (the whole grid resident at
+ * once, so `cooperative_groups::this_grid().sync()` works) and thread block
+ * clusters (compute capability 9.0 and later).
+ *
+ * ```c
+ * static gboolean
+ * launch_in_clusters (GCudaFunction *kernel, GCudaKernelArgs *args, GCudaStream *stream,
+ *                     GError **error)
+ * {
+ *   g_autoptr(GCudaLaunchConfig) config = gcuda_launch_config_new ();
+ *
+ *   gcuda_launch_config_set_grid (config, 128, 1, 1);
+ *   gcuda_launch_config_set_block (config, 256, 1, 1);
+ *   gcuda_launch_config_set_cluster (config, 2, 1, 1);
+ *   gcuda_launch_config_set_stream (config, stream);
+ *   return gcuda_function_launch_with_config (kernel, config, args, error);
+ * }
+ * ```
+ *
+ * In Python, where kernels are otherwise called with their arguments, a
+ * configured launch takes a [class@GCuda.KernelArgs]:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void fill(int *out)
+ * {
+ *     out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
+ * }''')
+ * sms = GCuda.Context.get_default().get_device().get_multiprocessor_count()
+ * out = GCuda.mem_alloc(sms * 256 * 4)
+ * config = GCuda.LaunchConfig.new()
+ * config.set_grid(sms, 1, 1)  # one block per multiprocessor: all resident at once
+ * config.set_block(256, 1, 1)
+ * config.props.cooperative = True
+ * args = GCuda.KernelArgs.new()
+ * args.add_buffer(out)
+ * mod.get_function('fill').launch_with_config(config, args)
+ * ```
  *
  * A configuration can be reused for any number of launches; it starts as
  * one block of one thread on the legacy default stream.
@@ -116,7 +151,7 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
   object_class->set_property = gcuda_launch_config_set_property;
 
   /**
-   * GCudaLaunchConfig:shared-bytes:
+   * GCudaLaunchConfig:shared-bytes: (setter set_shared_bytes) (getter get_shared_bytes)
    *
    * Dynamic shared memory per block, in bytes.
    *
@@ -126,7 +161,7 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
     g_param_spec_uint ("shared-bytes", NULL, NULL, 0, G_MAXUINT, 0, rw);
 
   /**
-   * GCudaLaunchConfig:stream:
+   * GCudaLaunchConfig:stream: (setter set_stream) (getter get_stream)
    *
    * The stream, or %NULL for the legacy default stream.
    *
@@ -136,12 +171,13 @@ gcuda_launch_config_class_init (GCudaLaunchConfigClass *klass)
     g_param_spec_object ("stream", NULL, NULL, GCUDA_TYPE_STREAM, rw);
 
   /**
-   * GCudaLaunchConfig:cooperative:
+   * GCudaLaunchConfig:cooperative: (setter set_cooperative) (getter get_cooperative)
    *
    * Whether the launch is cooperative: all blocks run at once and may
-   * synchronize with each other. The grid must fit on the device at once
-   * (see gcuda_function_get_max_active_blocks_per_multiprocessor()), or
-   * the launch fails with %GCUDA_DRIVER_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+   * synchronize with each other. The grid must fit on the device at once (see
+   * [method@GCuda.Function.get_max_active_blocks_per_multiprocessor]), or the
+   * launch fails with
+   * [GCUDA_DRIVER_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE][error@GCuda.DriverError].
    *
    * Since: 1.0
    */
@@ -160,6 +196,9 @@ gcuda_launch_config_init (GCudaLaunchConfig *self)
 
 /**
  * gcuda_launch_config_new:
+ *
+ * Creates a launch configuration for a grid of one block of one thread, without
+ * dynamic shared memory, on the legacy default stream.
  *
  * Returns: (transfer full): a configuration for one block of one thread
  *
@@ -192,7 +231,7 @@ get3 (const guint v[3], guint *x, guint *y, guint *z)
 
 /**
  * gcuda_launch_config_set_grid:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: blocks in x
  * @y: blocks in y
  * @z: blocks in z
@@ -214,7 +253,7 @@ gcuda_launch_config_set_grid (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_grid:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): blocks in x
  * @y: (out) (optional): blocks in y
  * @z: (out) (optional): blocks in z
@@ -235,7 +274,7 @@ gcuda_launch_config_get_grid (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_set_block:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: threads per block in x
  * @y: threads per block in y
  * @z: threads per block in z
@@ -256,7 +295,7 @@ gcuda_launch_config_set_block (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_block:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): threads per block in x
  * @y: (out) (optional): threads per block in y
  * @z: (out) (optional): threads per block in z
@@ -277,7 +316,7 @@ gcuda_launch_config_get_block (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_set_cluster:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: blocks per cluster in x
  * @y: blocks per cluster in y
  * @z: blocks per cluster in z
@@ -301,7 +340,7 @@ gcuda_launch_config_set_cluster (GCudaLaunchConfig *self,
 
 /**
  * gcuda_launch_config_get_cluster:
- * @self: a #GCudaLaunchConfig
+ * @self: a [class@GCuda.LaunchConfig]
  * @x: (out) (optional): blocks per cluster in x
  * @y: (out) (optional): blocks per cluster in y
  * @z: (out) (optional): blocks per cluster in z
@@ -321,11 +360,11 @@ gcuda_launch_config_get_cluster (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_set_shared_bytes:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_set_shared_bytes: (set-property shared-bytes)
+ * @self: a [class@GCuda.LaunchConfig]
  * @bytes: dynamic shared memory per block
  *
- * Sets #GCudaLaunchConfig:shared-bytes.
+ * Sets [property@GCuda.LaunchConfig:shared-bytes].
  *
  * Since: 1.0
  */
@@ -341,8 +380,10 @@ gcuda_launch_config_set_shared_bytes (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_shared_bytes:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_get_shared_bytes: (get-property shared-bytes)
+ * @self: a [class@GCuda.LaunchConfig]
+ *
+ * Gets the dynamic shared memory per block, in bytes.
  *
  * Returns: the dynamic shared memory per block
  *
@@ -356,11 +397,11 @@ gcuda_launch_config_get_shared_bytes (GCudaLaunchConfig *self)
 }
 
 /**
- * gcuda_launch_config_set_stream:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_set_stream: (set-property stream)
+ * @self: a [class@GCuda.LaunchConfig]
  * @stream: (nullable): the stream, or %NULL for the legacy default stream
  *
- * Sets #GCudaLaunchConfig:stream.
+ * Sets [property@GCuda.LaunchConfig:stream].
  *
  * Since: 1.0
  */
@@ -375,8 +416,10 @@ gcuda_launch_config_set_stream (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_stream:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_get_stream: (get-property stream)
+ * @self: a [class@GCuda.LaunchConfig]
+ *
+ * Gets the stream the kernel is launched on.
  *
  * Returns: (transfer none) (nullable): the stream, %NULL for the legacy
  *   default stream
@@ -391,11 +434,11 @@ gcuda_launch_config_get_stream (GCudaLaunchConfig *self)
 }
 
 /**
- * gcuda_launch_config_set_cooperative:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_set_cooperative: (set-property cooperative)
+ * @self: a [class@GCuda.LaunchConfig]
  * @cooperative: whether the launch is cooperative
  *
- * Sets #GCudaLaunchConfig:cooperative.
+ * Sets [property@GCuda.LaunchConfig:cooperative].
  *
  * Since: 1.0
  */
@@ -412,8 +455,10 @@ gcuda_launch_config_set_cooperative (GCudaLaunchConfig *self,
 }
 
 /**
- * gcuda_launch_config_get_cooperative:
- * @self: a #GCudaLaunchConfig
+ * gcuda_launch_config_get_cooperative: (get-property cooperative)
+ * @self: a [class@GCuda.LaunchConfig]
+ *
+ * Gets whether the launch is cooperative.
  *
  * Returns: whether the launch is cooperative
  *

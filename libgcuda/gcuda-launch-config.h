@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_LAUNCH_CONFIG (gcuda_launch_config_get_type ())
 
+/**
+ * GCudaLaunchConfigClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.LaunchConfig]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaLaunchConfig, gcuda_launch_config, GCUDA, LAUNCH_CONFIG, GObject)
 

@@ -17,14 +17,33 @@
  * JIT linker (`cuLinkCreate`; PyCUDA's `DynamicModule`): relocatable PTX or
  * cubins, fatbins, objects and static libraries such as the device runtime
  * (`cudadevrt`), which kernels launching kernels (dynamic parallelism)
- * need:
+ * need.
  *
- * |[<!-- language="C" -->
- * g_autoptr(GCudaLinker) linker = gcuda_linker_new (NULL, NULL, &error);
- * gcuda_linker_add_source (linker, NULL, parent_and_child_source, &error);
- * gcuda_linker_add_library (linker, "cudadevrt", &error);
- * g_autoptr(GCudaModule) module = gcuda_linker_complete (linker, &error);
- * ]|
+ * ```c
+ * static GCudaModule *
+ * link_with_device_runtime (const char *source, GError **error)
+ * {
+ *   g_autoptr(GCudaLinker) linker = gcuda_linker_new (NULL, NULL, error);
+ *
+ *   if (linker == NULL ||
+ *       !gcuda_linker_add_source (linker, NULL, source, error) ||
+ *       !gcuda_linker_add_library (linker, "cudadevrt", error))
+ *     return NULL;
+ *   return gcuda_linker_complete (linker, error);
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `DynamicModule`:
+ *
+ * ```python
+ * source = '''
+ * __global__ void child(int *out) { out[threadIdx.x] = threadIdx.x; }
+ * __global__ void parent(int *out) { child<<<1, 32>>>(out); }
+ * '''
+ * mod = GCuda.DynamicModule().add_source(source).add_stdlib('cudadevrt').link()
+ * out = GCuda.mem_alloc(32 * 4)
+ * mod.get_function('parent')(out, block=(1, 1, 1))
+ * ```
  *
  * A linker is used from one thread at a time and completes once; its logs
  * stay readable afterwards.
@@ -119,7 +138,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   object_class->get_property = gcuda_linker_get_property;
 
   /**
-   * GCudaLinker:context:
+   * GCudaLinker:context: (getter get_context)
    *
    * The context the linked module is loaded in.
    *
@@ -128,7 +147,7 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaLinker:info-log:
+   * GCudaLinker:info-log: (getter get_info_log)
    *
    * The JIT linker's information log so far, possibly empty.
    *
@@ -137,10 +156,10 @@ gcuda_linker_class_init (GCudaLinkerClass *klass)
   properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaLinker:error-log:
+   * GCudaLinker:error-log: (getter get_error_log)
    *
    * The JIT linker's error log so far, possibly empty. Failing calls put it
-   * in their #GError too.
+   * in their [struct@GLib.Error] too.
    *
    * Since: 1.0
    */
@@ -159,7 +178,12 @@ gcuda_linker_init (GCudaLinker *self)
  * gcuda_linker_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @options: (nullable): options for the JIT compiler and linker, or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Creates a linker (PyCUDA's `DynamicModule`): add inputs with
+ * [method@GCuda.Linker.add_source], [method@GCuda.Linker.add_data],
+ * [method@GCuda.Linker.add_file] or [method@GCuda.Linker.add_library], then
+ * link and load them with [method@GCuda.Linker.complete].
  *
  * Returns: (transfer full): a linker without inputs, or %NULL with @error set
  *
@@ -192,8 +216,10 @@ gcuda_linker_new (GCudaContext     *context,
 }
 
 /**
- * gcuda_linker_get_context:
- * @self: a #GCudaLinker
+ * gcuda_linker_get_context: (get-property context)
+ * @self: a [class@GCuda.Linker]
+ *
+ * Gets the context the linked module is loaded in.
  *
  * Returns: (transfer none): the linker's context
  *
@@ -264,16 +290,17 @@ valid_type (GCudaLinkInputType  type,
 
 /**
  * gcuda_linker_add_data:
- * @self: a #GCudaLinker
- * @type: what @data is, or %GCUDA_LINK_INPUT_TYPE_AUTO to recognize it
+ * @self: a [class@GCuda.Linker]
+ * @type: what @data is, or
+ *   [GCUDA_LINK_INPUT_TYPE_AUTO][enum@GCuda.LinkInputType] to recognize it
  * @data: the device code
  * @name: (nullable): a name for the logs, or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Adds device code from memory (PyCUDA's `DynamicModule.add_data()`).
- * PTX need not be NUL-terminated. Data that is not device code is
- * %GCUDA_ERROR_INVALID_ARGUMENT or the driver's error with the linker's
- * log.
+ * Adds device code from memory (PyCUDA's `DynamicModule.add_data()`). PTX need
+ * not be NUL-terminated. Data that is not device code is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or the driver's error with
+ * the linker's log.
  *
  * Returns: %TRUE if the input was added
  *
@@ -351,14 +378,15 @@ type_from_file_name (const char *path)
 
 /**
  * gcuda_linker_add_file:
- * @self: a #GCudaLinker
- * @type: what the file holds, or %GCUDA_LINK_INPUT_TYPE_AUTO to go by its
+ * @self: a [class@GCuda.Linker]
+ * @type: what the file holds, or
+ *   [GCUDA_LINK_INPUT_TYPE_AUTO][enum@GCuda.LinkInputType] to go by its
  *   extension (`.ptx`, `.cubin`, `.fatbin`, `.o`, `.a`)
  * @path: (type filename): the file
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds device code from a file (PyCUDA's `DynamicModule.add_file()`). A
- * missing file is %G_FILE_ERROR_NOENT.
+ * missing file is [G_FILE_ERROR_NOENT][error@GLib.FileError].
  *
  * Returns: %TRUE if the input was added
  *
@@ -406,10 +434,10 @@ gcuda_linker_add_file (GCudaLinker         *self,
 
 /**
  * gcuda_linker_add_program:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @program: a program compiled with relocatable device code
  *   (`-rdc=true`) when other inputs call into it or it into them
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds a compiled program's PTX or cubin.
  *
@@ -437,11 +465,11 @@ gcuda_linker_add_program (GCudaLinker   *self,
 
 /**
  * gcuda_linker_add_source:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @compiler: (nullable): the compiler whose settings to use, or %NULL for
  *   a default compiler of the linker's context
  * @source: CUDA C++ source
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Compiles @source as relocatable device code (`-rdc=true`, to PTX; the
  * compiler's other settings and cache apply, @compiler itself is not
@@ -518,16 +546,16 @@ find_library (const char *file)
 
 /**
  * gcuda_linker_add_library:
- * @self: a #GCudaLinker
+ * @self: a [class@GCuda.Linker]
  * @name: a device library of the CUDA toolkit, such as `"cudadevrt"`
  *   (the device runtime, for dynamic parallelism)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds `lib<name>.a` from the CUDA toolkit (PyCUDA's
  * `DynamicModule.add_stdlib()`). It is looked for under `$CUDA_HOME`,
  * `$CUDA_PATH`, next to `$GCUDA_TOOLKIT_INCLUDE_DIR`, in the toolkit GCuda
  * was built with and in `/usr/local/cuda`. A library that is not found is
- * %G_FILE_ERROR_NOENT naming the places searched.
+ * [G_FILE_ERROR_NOENT][error@GLib.FileError] naming the places searched.
  *
  * Returns: %TRUE if the library was added
  *
@@ -563,8 +591,8 @@ gcuda_linker_add_library (GCudaLinker  *self,
 
 /**
  * gcuda_linker_complete:
- * @self: a #GCudaLinker
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Linker]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Links the inputs and loads the result (PyCUDA's `DynamicModule.link()`).
  * Unresolved symbols are the driver's error with the linker's log in the
@@ -616,8 +644,10 @@ gcuda_linker_complete (GCudaLinker  *self,
 }
 
 /**
- * gcuda_linker_get_info_log:
- * @self: a #GCudaLinker
+ * gcuda_linker_get_info_log: (get-property info-log)
+ * @self: a [class@GCuda.Linker]
+ *
+ * Gets the JIT linker's information log so far.
  *
  * Returns: the linker's information log, possibly empty
  *
@@ -631,8 +661,10 @@ gcuda_linker_get_info_log (GCudaLinker *self)
 }
 
 /**
- * gcuda_linker_get_error_log:
- * @self: a #GCudaLinker
+ * gcuda_linker_get_error_log: (get-property error-log)
+ * @self: a [class@GCuda.Linker]
+ *
+ * Gets the JIT linker's error log so far.
  *
  * Returns: the linker's error log, possibly empty
  *

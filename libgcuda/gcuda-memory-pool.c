@@ -16,17 +16,49 @@
  * again instead of going back to the driver, whose `cuMemAlloc` and
  * `cuMemFree` are slow and synchronize the device.
  *
+ * ```c
+ * static gboolean
+ * use_temporaries (GError **error)
+ * {
+ *   g_autoptr(GCudaMemoryPool) pool = gcuda_memory_pool_new (NULL);
+ *
+ *   for (int i = 0; i < 1000; i++)
+ *     {
+ *       g_autoptr(GCudaBuffer) scratch = gcuda_memory_pool_allocate (pool, 1 << 20, error);
+ *
+ *       if (scratch == NULL)
+ *         return FALSE;
+ *       // use scratch; dropping it gives the block back to the pool
+ *     }
+ *   g_print ("%" G_GUINT64_FORMAT " block(s) held for reuse\n",
+ *            gcuda_memory_pool_get_held_blocks (pool));
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `DeviceMemoryPool` hands out blocks by address, and its
+ * `allocate` is an allocator for `to_device()` and `mem_alloc()`:
+ *
+ * ```python
+ * pool = GCuda.DeviceMemoryPool()
+ * for _ in range(1000):
+ *     block = pool.allocate(1 << 20)
+ *     block.free()
+ * buf = GCuda.to_device(numpy.zeros(256, numpy.float32), allocator=pool.allocate)
+ * print(pool.held_blocks, pool.active_blocks)
+ * ```
+ *
  * Sizes are rounded up with PyCUDA's bin scheme: a bin is a size's
  * exponent followed by the 4 bits after its leading 1, and every block of
  * a bin has the bin's largest size, so less than 1/16 (6.25 %) of a block
  * is wasted. Within a bin the block given back last is reused first. See
- * gcuda_memory_pool_bin_number() and gcuda_memory_pool_alloc_size().
+ * [func@GCuda.MemoryPool.bin_number] and [func@GCuda.MemoryPool.alloc_size].
  *
- * gcuda_memory_pool_allocate() returns an ordinary #GCudaBuffer:
- * gcuda_buffer_free(), or its last reference going, gives the block back to
- * the pool. When the driver runs out of memory the pool frees the blocks
- * it holds, largest first, retrying after each, before it reports
- * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY.
+ * [method@GCuda.MemoryPool.allocate] returns an ordinary [class@GCuda.Buffer]:
+ * [method@GCuda.Buffer.free], or its last reference going, gives the block back
+ * to the pool. When the driver runs out of memory the pool frees the blocks it
+ * holds, largest first, retrying after each, before it reports
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError].
  *
  * A pool may be used from any thread. It holds its context, and each of its
  * buffers holds the pool, so objects may be dropped in any order.
@@ -149,7 +181,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
   object_class->set_property = gcuda_memory_pool_set_property;
 
   /**
-   * GCudaMemoryPool:context:
+   * GCudaMemoryPool:context: (getter get_context)
    *
    * The context the blocks are allocated in; %NULL for the default
    * context, until the first allocation resolves it.
@@ -159,7 +191,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
   properties[PROP_CONTEXT] = _gcuda_pool_context_pspec ();
 
   /**
-   * GCudaMemoryPool:held-blocks:
+   * GCudaMemoryPool:held-blocks: (getter get_held_blocks)
    *
    * The number of blocks the pool keeps for reuse (not notified).
    *
@@ -167,7 +199,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:active-blocks:
+   * GCudaMemoryPool:active-blocks: (getter get_active_blocks)
    *
    * The number of blocks in use: allocated and not yet freed (not notified).
    *
@@ -175,7 +207,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:managed-bytes:
+   * GCudaMemoryPool:managed-bytes: (getter get_managed_bytes)
    *
    * The bytes allocated from the driver, active and held blocks together,
    * at their rounded-up sizes (not notified).
@@ -184,7 +216,7 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:active-bytes:
+   * GCudaMemoryPool:active-bytes: (getter get_active_bytes)
    *
    * The bytes requested by the allocations in use (not notified).
    *
@@ -192,11 +224,11 @@ gcuda_memory_pool_class_init (GCudaMemoryPoolClass *klass)
    */
 
   /**
-   * GCudaMemoryPool:max-held-bytes:
+   * GCudaMemoryPool:max-held-bytes: (setter set_max_held_bytes) (getter get_max_held_bytes)
    *
    * The most bytes the pool keeps for reuse; blocks given back beyond it
    * go back to the driver, and lowering it frees held blocks, largest
-   * first. The default, %G_MAXUINT64, keeps everything.
+   * first. The default, [const@GLib.MAXUINT64], keeps everything.
    *
    * Since: 1.0
    */
@@ -244,20 +276,21 @@ check_pool (GCudaMemoryPool  *self,
 
 /**
  * gcuda_memory_pool_allocate:
- * @self: a #GCudaMemoryPool
+ * @self: a [class@GCuda.MemoryPool]
  * @size: the size in bytes, at least 1
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A buffer of @size bytes from the pool (PyCUDA's
- * `DeviceMemoryPool.allocate()`): a held block of the size's bin if there
- * is one, else a new block of gcuda_memory_pool_alloc_size() bytes. The
- * buffer's #GCudaBuffer:size is @size; freeing the buffer gives the block
- * back to the pool.
+ * `DeviceMemoryPool.allocate()`): a held block of the size's bin if there is
+ * one, else a new block of [func@GCuda.MemoryPool.alloc_size] bytes. The
+ * buffer's [property@GCuda.Buffer:size] is @size; freeing the buffer gives the
+ * block back to the pool.
  *
- * 0 bytes is %GCUDA_ERROR_INVALID_ARGUMENT; when the device's memory runs
- * out even after the held blocks were freed, the error is
- * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category %GCUDA_ERROR_CATEGORY_MEMORY);
- * a destroyed context is %GCUDA_ERROR_CONTEXT_DESTROYED.
+ * 0 bytes is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; when the
+ * device's memory runs out even after the held blocks were freed, the error is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError] (category
+ * [GCUDA_ERROR_CATEGORY_MEMORY][enum@GCuda.ErrorCategory]); a destroyed context
+ * is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -281,21 +314,21 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
 
 /**
  * gcuda_memory_pool_allocate_address:
- * @self: a #GCudaMemoryPool
+ * @self: a [class@GCuda.MemoryPool]
  * @size: the size in bytes, at least 1
  * @address: (out): return location for the block's device address
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * gcuda_memory_pool_allocate() without a #GCudaBuffer: a block's device
- * address, for C code that allocates in a hot loop. Making and finalizing
- * a buffer object costs more than the pool's own work; a block handed out
- * by address costs neither. Give it back with
- * gcuda_memory_pool_free_address(); it counts in the pool's counters like
+ * [method@GCuda.MemoryPool.allocate] without a [class@GCuda.Buffer]: a block's
+ * device address, for C code that allocates in a hot loop. Making and
+ * finalizing a buffer object costs more than the pool's own work; a block
+ * handed out by address costs neither. Give it back with
+ * [method@GCuda.MemoryPool.free_address]; it counts in the pool's counters like
  * any block.
  *
  * Nothing keeps the pool alive for such a block: finalizing the pool
  * releases the blocks still handed out by address. Errors are those of
- * gcuda_memory_pool_allocate().
+ * [method@GCuda.MemoryPool.allocate].
  *
  * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
  *
@@ -317,13 +350,13 @@ gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
 
 /**
  * gcuda_memory_pool_free_address:
- * @self: a #GCudaMemoryPool
- * @address: a device address from gcuda_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.MemoryPool]
+ * @address: a device address from [method@GCuda.MemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Gives a block handed out by gcuda_memory_pool_allocate_address() back to
- * the pool. Any other address, or a block given back already, is
- * %GCUDA_ERROR_INVALID_ARGUMENT, and nothing changes.
+ * Gives a block handed out by [method@GCuda.MemoryPool.allocate_address] back
+ * to the pool. Any other address, or a block given back already, is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing changes.
  *
  * Do not give back memory that queued GPU work still uses.
  *
@@ -342,18 +375,19 @@ gcuda_memory_pool_free_address (GCudaMemoryPool  *self,
 
 /**
  * gcuda_memory_pool_adopt_address:
- * @self: a #GCudaMemoryPool
- * @address: a device address from gcuda_memory_pool_allocate_address()
- * @error: return location for a #GError
+ * @self: a [class@GCuda.MemoryPool]
+ * @address: a device address from [method@GCuda.MemoryPool.allocate_address]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Turns a block handed out by address into an ordinary pooled #GCudaBuffer,
- * as gcuda_memory_pool_allocate() returns: from now on the buffer owns the
- * block (gcuda_buffer_free(), or its last reference going, gives it back)
- * and gcuda_memory_pool_free_address() no longer accepts the address. Its
- * size is the size asked for. Python's `PooledDeviceAllocation` uses this
- * to hand out a #GCudaBuffer only when one is needed.
+ * Turns a block handed out by address into an ordinary pooled
+ * [class@GCuda.Buffer], as [method@GCuda.MemoryPool.allocate] returns: from now
+ * on the buffer owns the block ([method@GCuda.Buffer.free], or its last
+ * reference going, gives it back) and [method@GCuda.MemoryPool.free_address] no
+ * longer accepts the address. Its size is the size asked for. Python's
+ * `PooledDeviceAllocation` uses this to hand out a [class@GCuda.Buffer] only
+ * when one is needed.
  *
- * Any other address is %GCUDA_ERROR_INVALID_ARGUMENT.
+ * Any other address is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -376,7 +410,7 @@ gcuda_memory_pool_adopt_address (GCudaMemoryPool  *self,
 
 /**
  * gcuda_memory_pool_free_held:
- * @self: a #GCudaMemoryPool
+ * @self: a [class@GCuda.MemoryPool]
  *
  * Gives every block the pool holds back to the driver (PyCUDA's
  * `free_held()`). Blocks in use are not affected.
@@ -392,7 +426,7 @@ gcuda_memory_pool_free_held (GCudaMemoryPool *self)
 
 /**
  * gcuda_memory_pool_stop_holding:
- * @self: a #GCudaMemoryPool
+ * @self: a [class@GCuda.MemoryPool]
  *
  * Frees the held blocks, and from now on gives blocks back to the driver
  * as soon as they are freed (PyCUDA's `stop_holding()`).
@@ -407,10 +441,13 @@ gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_context:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_context: (get-property context)
+ * @self: a [class@GCuda.MemoryPool]
  *
- * Returns: (transfer none) (nullable): the context, see #GCudaMemoryPool:context
+ * Gets the context the blocks are allocated in.
+ *
+ * Returns: (transfer none) (nullable): the context, see
+ *   [property@GCuda.MemoryPool:context]
  *
  * Since: 1.0
  */
@@ -422,8 +459,10 @@ gcuda_memory_pool_get_context (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_held_blocks:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_held_blocks: (get-property held-blocks)
+ * @self: a [class@GCuda.MemoryPool]
+ *
+ * Gets the number of blocks the pool keeps for reuse.
  *
  * Returns: the number of blocks held for reuse
  *
@@ -437,8 +476,10 @@ gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_active_blocks:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_active_blocks: (get-property active-blocks)
+ * @self: a [class@GCuda.MemoryPool]
+ *
+ * Gets the number of blocks handed out and not given back yet.
  *
  * Returns: the number of blocks in use
  *
@@ -452,10 +493,14 @@ gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_managed_bytes:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_managed_bytes: (get-property managed-bytes)
+ * @self: a [class@GCuda.MemoryPool]
  *
- * Returns: the bytes allocated from the driver, see #GCudaMemoryPool:managed-bytes
+ * Gets the bytes the pool allocated from the driver, for the blocks in use and
+ * the blocks held.
+ *
+ * Returns: the bytes allocated from the driver, see
+ *   [property@GCuda.MemoryPool:managed-bytes]
  *
  * Since: 1.0
  */
@@ -467,8 +512,10 @@ gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_active_bytes:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_active_bytes: (get-property active-bytes)
+ * @self: a [class@GCuda.MemoryPool]
+ *
+ * Gets the bytes requested by the blocks in use.
  *
  * Returns: the bytes requested by the allocations in use
  *
@@ -482,10 +529,13 @@ gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_get_max_held_bytes:
- * @self: a #GCudaMemoryPool
+ * gcuda_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
+ * @self: a [class@GCuda.MemoryPool]
  *
- * Returns: the cap on held bytes, see #GCudaMemoryPool:max-held-bytes
+ * Gets the most bytes the pool keeps for reuse.
+ *
+ * Returns: the cap on held bytes, see
+ *   [property@GCuda.MemoryPool:max-held-bytes]
  *
  * Since: 1.0
  */
@@ -497,11 +547,12 @@ gcuda_memory_pool_get_max_held_bytes (GCudaMemoryPool *self)
 }
 
 /**
- * gcuda_memory_pool_set_max_held_bytes:
- * @self: a #GCudaMemoryPool
- * @max_held_bytes: the most bytes to keep for reuse; %G_MAXUINT64 for no cap
+ * gcuda_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
+ * @self: a [class@GCuda.MemoryPool]
+ * @max_held_bytes: the most bytes to keep for reuse; [const@GLib.MAXUINT64] for
+ *   no cap
  *
- * Sets #GCudaMemoryPool:max-held-bytes, freeing held blocks (largest
+ * Sets [property@GCuda.MemoryPool:max-held-bytes], freeing held blocks (largest
  * first) until the pool holds no more than that.
  *
  * Since: 1.0
@@ -540,7 +591,7 @@ gcuda_memory_pool_bin_number (guint64 size)
  * @bin: a bin number, from 0 to 1023
  *
  * The size of the blocks of @bin (PyCUDA's `alloc_size()`): the largest
- * size whose gcuda_memory_pool_bin_number() is @bin, so that
+ * size whose [func@GCuda.MemoryPool.bin_number] is @bin, so that
  * `alloc_size (bin_number (s)) ≥ s` with less than 6.25 % to spare.
  *
  * Returns: the block size in bytes, or 0 for a bin number over 1023

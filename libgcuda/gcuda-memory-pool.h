@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_MEMORY_POOL (gcuda_memory_pool_get_type ())
 
+/**
+ * GCudaMemoryPoolClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.MemoryPool]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaMemoryPool, gcuda_memory_pool, GCUDA, MEMORY_POOL, GObject)
 

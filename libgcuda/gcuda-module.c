@@ -15,14 +15,43 @@
  *
  * Device code loaded into a context (PyCUDA's `Module`): a cubin, PTX
  * (compiled by the driver on load) or a fatbin, from memory
- * (gcuda_module_new_from_data(), PyCUDA's `module_from_buffer()`), a file,
- * or a #GCudaProgram.
+ * ([ctor@GCuda.Module.new_from_data], PyCUDA's `module_from_buffer()`), a file,
+ * or a [class@GCuda.Program].
  *
- * Kernels are reached with gcuda_module_get_function() (the same object for
- * the same name) and `__device__`/`__constant__` variables with
- * gcuda_module_get_global(), as a #GCudaBuffer the ordinary transfer API
- * reads and writes. The module is unloaded when the last reference to it,
- * its functions and its globals goes. Usable from any thread.
+ * ```c
+ * static GCudaFunction *
+ * load_kernel (const char *ptx, GError **error)
+ * {
+ *   g_autoptr(GBytes) image = g_bytes_new (ptx, strlen (ptx) + 1);
+ *   g_autoptr(GCudaModule) module = gcuda_module_new_from_data (NULL, image, NULL, error);
+ *
+ *   if (module == NULL)
+ *     return NULL;
+ *   g_print ("JIT log: %s\n", gcuda_module_get_info_log (module));
+ *   return gcuda_module_get_function (module, "scale", error);
+ * }
+ * ```
+ *
+ * In Python, a `__constant__` variable filled through
+ * [method@GCuda.Module.get_global] (PyCUDA's `get_global()`):
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __constant__ float coeffs[4];
+ * __global__ void apply(float *x) { x[threadIdx.x] *= coeffs[threadIdx.x % 4]; }
+ * ''')
+ * ptr, size = mod.get_global('coeffs')
+ * GCuda.memcpy_htod(ptr, numpy.array([1, 2, 3, 4], numpy.float32))
+ * x = GCuda.to_device(numpy.ones(64, numpy.float32))
+ * mod.get_function('apply')(x, block=(64, 1, 1))
+ * print(GCuda.from_device(x, 64, numpy.float32))
+ * ```
+ *
+ * Kernels are reached with [method@GCuda.Module.get_function] (the same object
+ * for the same name) and `__device__`/`__constant__` variables with
+ * [method@GCuda.Module.get_global], as a [class@GCuda.Buffer] the ordinary
+ * transfer API reads and writes. The module is unloaded when the last reference
+ * to it, its functions and its globals goes. Usable from any thread.
  *
  * Since: 1.0
  */
@@ -107,7 +136,7 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   object_class->get_property = gcuda_module_get_property;
 
   /**
-   * GCudaModule:context:
+   * GCudaModule:context: (getter get_context)
    *
    * The context the module is loaded in.
    *
@@ -116,7 +145,7 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaModule:info-log:
+   * GCudaModule:info-log: (getter get_info_log)
    *
    * The driver's JIT information log (for PTX), possibly empty.
    *
@@ -125,10 +154,10 @@ gcuda_module_class_init (GCudaModuleClass *klass)
   properties[PROP_INFO_LOG] = g_param_spec_string ("info-log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaModule:error-log:
+   * GCudaModule:error-log: (getter get_error_log)
    *
    * The driver's JIT error log, possibly empty. A load that fails puts it
-   * in the #GError's message too.
+   * in the [struct@GLib.Error]'s message too.
    *
    * Since: 1.0
    */
@@ -321,13 +350,15 @@ _gcuda_module_new_for_handle (GCudaContext *context,
  * @context: (nullable): the context, or %NULL for the default context
  * @image: a cubin, fatbin, or NUL-terminated PTX
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not
- * device code is %GCUDA_ERROR_INVALID_ARGUMENT; code for another
- * architecture is the driver's %GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU. The
- * JIT's logs are the #GCudaModule:info-log and #GCudaModule:error-log
- * properties; a failed load has the error log in @error's message.
+ * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not device
+ * code is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; code for another
+ * architecture is the driver's
+ * [GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU][error@GCuda.DriverError]. The JIT's
+ * logs are the [property@GCuda.Module:info-log] and
+ * [property@GCuda.Module:error-log] properties; a failed load has the error log
+ * in @error's message.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -379,7 +410,7 @@ gcuda_module_new_from_data (GCudaContext     *context,
  * @context: (nullable): the context, or %NULL for the default context
  * @path: (type filename): a cubin, fatbin or PTX file
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Loads device code from a file (PyCUDA's `module_from_file()`).
  *
@@ -412,9 +443,9 @@ gcuda_module_new_from_file (GCudaContext     *context,
  * gcuda_module_new_from_program:
  * @context: (nullable): the context, or %NULL for the default context
  * @program: a compiled program
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Loads a #GCudaProgram's image.
+ * Loads a [class@GCuda.Program]'s image.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -434,8 +465,10 @@ gcuda_module_new_from_program (GCudaContext  *context,
 }
 
 /**
- * gcuda_module_get_context:
- * @self: a #GCudaModule
+ * gcuda_module_get_context: (get-property context)
+ * @self: a [class@GCuda.Module]
+ *
+ * Gets the context the module is loaded in.
  *
  * Returns: (transfer none): the module's context
  *
@@ -449,8 +482,10 @@ gcuda_module_get_context (GCudaModule *self)
 }
 
 /**
- * gcuda_module_get_info_log:
- * @self: a #GCudaModule
+ * gcuda_module_get_info_log: (get-property info-log)
+ * @self: a [class@GCuda.Module]
+ *
+ * Gets the driver's JIT information log of the load.
  *
  * Returns: the JIT information log, possibly empty
  *
@@ -464,8 +499,10 @@ gcuda_module_get_info_log (GCudaModule *self)
 }
 
 /**
- * gcuda_module_get_error_log:
- * @self: a #GCudaModule
+ * gcuda_module_get_error_log: (get-property error-log)
+ * @self: a [class@GCuda.Module]
+ *
+ * Gets the driver's JIT error log of the load.
  *
  * Returns: the JIT error log, possibly empty
  *
@@ -499,13 +536,14 @@ module_check (GCudaModule  *self,
 
 /**
  * gcuda_module_get_function:
- * @self: a #GCudaModule
+ * @self: a [class@GCuda.Module]
  * @name: the kernel's name (its lowered name for C++ kernels)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * A `__global__` function of the module (PyCUDA's `get_function()`); the
- * same object for the same name. An unknown name is the driver's
- * %GCUDA_DRIVER_ERROR_NOT_FOUND, with the name in the message.
+ * A `__global__` function of the module (PyCUDA's `get_function()`); the same
+ * object for the same name. An unknown name is the driver's
+ * [GCUDA_DRIVER_ERROR_NOT_FOUND][error@GCuda.DriverError], with the name in the
+ * message.
  *
  * Returns: (transfer full): the function, or %NULL with @error set
  *
@@ -559,14 +597,15 @@ gcuda_module_get_function (GCudaModule  *self,
 
 /**
  * gcuda_module_get_global:
- * @self: a #GCudaModule
+ * @self: a [class@GCuda.Module]
  * @name: the variable's name
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * A `__device__` or `__constant__` variable of the module, as a buffer of
- * kind %GCUDA_BUFFER_KIND_GLOBAL (PyCUDA's `get_global()`): upload to it to
- * set `__constant__` data. The buffer keeps the module loaded; freeing it
- * frees nothing. An unknown name is %GCUDA_DRIVER_ERROR_NOT_FOUND.
+ * A `__device__` or `__constant__` variable of the module, as a buffer of kind
+ * [GCUDA_BUFFER_KIND_GLOBAL][enum@GCuda.BufferKind] (PyCUDA's `get_global()`):
+ * upload to it to set `__constant__` data. The buffer keeps the module loaded;
+ * freeing it frees nothing. An unknown name is
+ * [GCUDA_DRIVER_ERROR_NOT_FOUND][error@GCuda.DriverError].
  *
  * Returns: (transfer full): the variable's memory, or %NULL with @error set
  *
@@ -610,16 +649,16 @@ source_module_compiler (GCudaContext       *context,
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * PyCUDA's `SourceModule` in one call: compiles @source with NVRTC for the
  * context device's architecture (through the compile cache, so a source
  * compiled before loads without NVRTC) and loads it. For the other knobs
- * (include directories, headers, PTX, `keep`) use a #GCudaCompiler and
- * gcuda_module_new_from_program().
+ * (include directories, headers, PTX, `keep`) use a [class@GCuda.Compiler] and
+ * [ctor@GCuda.Module.new_from_program].
  *
  * Returns: (transfer full): the module, or %NULL with @error set (a
- *   %GCUDA_COMPILE_ERROR carries the compiler's log)
+ *   [GCUDA_COMPILE_ERROR][error@GCuda.CompileError] carries the compiler's log)
  *
  * Since: 1.0
  */
@@ -671,13 +710,13 @@ source_module_compiled (GObject      *source_object,
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the module is ready
  * @user_data: data for @callback
  *
- * gcuda_source_module_new() without blocking: the compile runs on a worker
+ * [func@GCuda.source_module_new] without blocking: the compile runs on a worker
  * thread (a cache hit is quick), @callback runs in the thread-default main
- * context of the caller. Finish with gcuda_source_module_new_finish().
+ * context of the caller. Finish with [func@GCuda.source_module_new_finish].
  *
  * Since: 1.0
  */
@@ -707,8 +746,10 @@ gcuda_source_module_new_async (GCudaContext        *context,
 
 /**
  * gcuda_source_module_new_finish:
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [func@GCuda.source_module_new_async].
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *

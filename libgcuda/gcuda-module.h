@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_MODULE (gcuda_module_get_type ())
 
+/**
+ * GCudaModuleClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Module]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaModule, gcuda_module, GCUDA, MODULE, GObject)
 

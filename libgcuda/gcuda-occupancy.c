@@ -14,25 +14,50 @@
  * what limits that number, and the resulting occupancy (PyCUDA's
  * `pycuda.tools.OccupancyRecord`).
  *
+ * ```c
+ * static void
+ * print_occupancy (GCudaDeviceData *data, GCudaFunction *kernel)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *   int registers = gcuda_function_get_attribute (kernel, GCUDA_FUNCTION_ATTRIBUTE_NUM_REGS, NULL);
+ *   g_autoptr(GCudaOccupancy) occupancy = gcuda_occupancy_new (data, 256, 0, registers, &error);
+ *
+ *   if (occupancy == NULL)
+ *     g_printerr ("%s\n", error->message);
+ *   else
+ *     g_print ("%d blocks of 256 threads per multiprocessor, occupancy %.2f\n",
+ *              gcuda_occupancy_get_tb_per_mp (occupancy),
+ *              gcuda_occupancy_get_occupancy (occupancy));
+ * }
+ * ```
+ *
+ * In Python (PyCUDA's `pycuda.tools.OccupancyRecord`):
+ *
+ * ```python
+ * occ = GCuda.OccupancyRecord(GCuda.DeviceData(), 256, shared_mem=4096, registers=32)
+ * print(occ.tb_per_mp, occ.limited_by, occ.occupancy)
+ * ```
+ *
  * The workload is described by its block size, its shared memory per block
  * (static plus dynamic) and its registers per thread (the
- * #GCudaFunction:num-regs of a compiled kernel). The computation is that of
- * CUDA's occupancy calculator (`cuda_occupancy.h`) for devices of compute
- * capability 3.0 and later: registers are given to warps in multiples of
- * #GCudaDeviceData:register-alloc-granularity and spread over the
- * multiprocessor's register-file partitions, shared memory is given to
- * blocks in multiples of #GCudaDeviceData:smem-alloc-granularity with the
- * driver's #GCudaDeviceData:reserved-shared-memory-per-block added to each
- * block, and the multiprocessor's whole shared memory is assumed available
- * (the default carveout). For a kernel with the default cache settings the
- * result equals gcuda_function_get_max_active_blocks_per_multiprocessor().
+ * [property@GCuda.Function:num-regs] of a compiled kernel). The computation is
+ * that of CUDA's occupancy calculator (`cuda_occupancy.h`) for devices of
+ * compute capability 3.0 and later: registers are given to warps in multiples
+ * of [property@GCuda.DeviceData:register-alloc-granularity] and spread over the
+ * multiprocessor's register-file partitions, shared memory is given to blocks
+ * in multiples of [property@GCuda.DeviceData:smem-alloc-granularity] with the
+ * driver's [property@GCuda.DeviceData:reserved-shared-memory-per-block] added
+ * to each block, and the multiprocessor's whole shared memory is assumed
+ * available (the default carveout). For a kernel with the default cache
+ * settings the result equals
+ * [method@GCuda.Function.get_max_active_blocks_per_multiprocessor].
  *
- * Shared memory beyond #GCudaDeviceData:shared-memory-per-block is taken to
- * be allowed (up to #GCudaDeviceData:shared-memory-per-block-optin), as it
- * is once the kernel opted in with
- * gcuda_function_set_max_dynamic_shared_size().
+ * Shared memory beyond [property@GCuda.DeviceData:shared-memory-per-block] is
+ * taken to be allowed (up to
+ * [property@GCuda.DeviceData:shared-memory-per-block-optin]), as it is once the
+ * kernel opted in with [method@GCuda.Function.set_max_dynamic_shared_size].
  *
- * A #GCudaOccupancy is immutable and thread-safe.
+ * A `GCudaOccupancy` is immutable and thread-safe.
  *
  * Since: 1.0
  */
@@ -99,7 +124,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   object_class->get_property = gcuda_occupancy_get_property;
 
   /**
-   * GCudaOccupancy:tb-per-mp:
+   * GCudaOccupancy:tb-per-mp: (getter get_tb_per_mp)
    *
    * How many blocks are resident on each multiprocessor.
    *
@@ -108,10 +133,10 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   properties[PROP_TB_PER_MP] = g_param_spec_int ("tb-per-mp", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaOccupancy:limited-by:
+   * GCudaOccupancy:limited-by: (getter get_limited_by)
    *
-   * What limits #GCudaOccupancy:tb-per-mp. When several resources allow
-   * the same number of blocks, the first of device, warps, registers and
+   * What limits [property@GCuda.Occupancy:tb-per-mp]. When several resources
+   * allow the same number of blocks, the first of device, warps, registers and
    * shared memory is named.
    *
    * Since: 1.0
@@ -121,7 +146,7 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
                        GCUDA_OCCUPANCY_LIMIT_DEVICE, ro);
 
   /**
-   * GCudaOccupancy:warps-per-mp:
+   * GCudaOccupancy:warps-per-mp: (getter get_warps_per_mp)
    *
    * How many warps are resident on each multiprocessor.
    *
@@ -130,11 +155,11 @@ gcuda_occupancy_class_init (GCudaOccupancyClass *klass)
   properties[PROP_WARPS_PER_MP] = g_param_spec_int ("warps-per-mp", NULL, NULL, 0, G_MAXINT, 0, ro);
 
   /**
-   * GCudaOccupancy:occupancy:
+   * GCudaOccupancy:occupancy: (getter get_occupancy)
    *
    * The resident warps divided by the multiprocessor's warp slots
-   * (#GCudaDeviceData:warps-per-mp): how much of each multiprocessor's
-   * scheduling capacity the workload occupies, from 0 to 1.
+   * ([property@GCuda.DeviceData:warps-per-mp]): how much of each
+   * multiprocessor's scheduling capacity the workload occupies, from 0 to 1.
    *
    * Since: 1.0
    */
@@ -224,17 +249,18 @@ get_figures (GCudaDeviceData  *devdata,
  * @threads: the number of threads in a block
  * @shared_mem: the shared memory of a block in bytes, static and dynamic
  * @registers: the registers of a thread (0: not counted)
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Works out the occupancy of a workload (PyCUDA's
  * `OccupancyRecord(devdata, threads, shared_mem, registers)`).
  *
- * A workload that cannot run at all is %GCUDA_ERROR_INVALID_ARGUMENT
- * naming the limit it exceeds: no threads or more than
- * #GCudaDeviceData:max-threads, more registers than a thread or a block can
- * have, more shared memory than a block can have, or (with data given to
- * g_object_new()) no block fitting on a multiprocessor. So is a
- * #GCudaDeviceData that lacks a figure the computation needs.
+ * A workload that cannot run at all is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] naming the limit it
+ * exceeds: no threads or more than [property@GCuda.DeviceData:max-threads],
+ * more registers than a thread or a block can have, more shared memory than a
+ * block can have, or (with data given to [ctor@GObject.Object.new]) no block
+ * fitting on a multiprocessor. So is a [class@GCuda.DeviceData] that lacks a
+ * figure the computation needs.
  *
  * Returns: (transfer full): the occupancy, or %NULL with @error set
  *
@@ -346,10 +372,12 @@ gcuda_occupancy_new (GCudaDeviceData  *devdata,
 }
 
 /**
- * gcuda_occupancy_get_tb_per_mp:
- * @self: a #GCudaOccupancy
+ * gcuda_occupancy_get_tb_per_mp: (get-property tb-per-mp)
+ * @self: a [class@GCuda.Occupancy]
  *
- * Returns: the value of #GCudaOccupancy:tb-per-mp
+ * Gets how many blocks are resident on each multiprocessor.
+ *
+ * Returns: the value of [property@GCuda.Occupancy:tb-per-mp]
  *
  * Since: 1.0
  */
@@ -361,10 +389,12 @@ gcuda_occupancy_get_tb_per_mp (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_limited_by:
- * @self: a #GCudaOccupancy
+ * gcuda_occupancy_get_limited_by: (get-property limited-by)
+ * @self: a [class@GCuda.Occupancy]
  *
- * Returns: the value of #GCudaOccupancy:limited-by
+ * Gets the resource that limits the number of resident blocks.
+ *
+ * Returns: the value of [property@GCuda.Occupancy:limited-by]
  *
  * Since: 1.0
  */
@@ -376,10 +406,12 @@ gcuda_occupancy_get_limited_by (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_warps_per_mp:
- * @self: a #GCudaOccupancy
+ * gcuda_occupancy_get_warps_per_mp: (get-property warps-per-mp)
+ * @self: a [class@GCuda.Occupancy]
  *
- * Returns: the value of #GCudaOccupancy:warps-per-mp
+ * Gets how many warps are resident on each multiprocessor.
+ *
+ * Returns: the value of [property@GCuda.Occupancy:warps-per-mp]
  *
  * Since: 1.0
  */
@@ -391,10 +423,13 @@ gcuda_occupancy_get_warps_per_mp (GCudaOccupancy *self)
 }
 
 /**
- * gcuda_occupancy_get_occupancy:
- * @self: a #GCudaOccupancy
+ * gcuda_occupancy_get_occupancy: (get-property occupancy)
+ * @self: a [class@GCuda.Occupancy]
  *
- * Returns: the value of #GCudaOccupancy:occupancy
+ * Gets the occupancy: the resident warps divided by the multiprocessor's warp
+ * slots.
+ *
+ * Returns: the value of [property@GCuda.Occupancy:occupancy]
  *
  * Since: 1.0
  */
@@ -407,7 +442,7 @@ gcuda_occupancy_get_occupancy (GCudaOccupancy *self)
 
 /**
  * gcuda_occupancy_get_limit:
- * @self: a #GCudaOccupancy
+ * @self: a [class@GCuda.Occupancy]
  * @limit: a resource
  *
  * How many blocks per multiprocessor @limit alone allows (PyCUDA's

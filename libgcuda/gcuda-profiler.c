@@ -35,8 +35,9 @@ profiler_call (GCudaContext  *context,
 
 /**
  * gcuda_profiler_start:
- * @context: (nullable): a #GCudaContext, or %NULL for the default context
- * @error: return location for a #GError
+ * @context: (nullable): a [class@GCuda.Context], or %NULL for the default
+ *   context
+ * @error: return location for a [struct@GLib.Error]
  *
  * Starts the collection of an attached profiler (Nsight Systems, Nsight
  * Compute with `--profile-from-start off`) for @context
@@ -57,8 +58,9 @@ gcuda_profiler_start (GCudaContext  *context,
 
 /**
  * gcuda_profiler_stop:
- * @context: (nullable): a #GCudaContext, or %NULL for the default context
- * @error: return location for a #GError
+ * @context: (nullable): a [class@GCuda.Context], or %NULL for the default
+ *   context
+ * @error: return location for a [struct@GLib.Error]
  *
  * Stops the collection of an attached profiler for @context
  * (`cuProfilerStop`, PyCUDA's `pycuda.driver.stop_profiler`), and flushes

@@ -10,9 +10,36 @@
 /**
  * GCudaProgram:
  *
- * Compiled code from a #GCudaCompiler: a cubin or PTX image (a #GBytes,
- * ready for a module), the compiler's log, and the lowered (mangled) names
- * of the name expressions the compile was given, for templates.
+ * Compiled code from a [class@GCuda.Compiler]: a cubin or PTX image (a
+ * [struct@GLib.Bytes], ready for a module), the compiler's log, and the lowered
+ * (mangled) names of the name expressions the compile was given, for templates.
+ *
+ * ```c
+ * static void
+ * describe_program (GCudaProgram *program)
+ * {
+ *   GBytes *image = gcuda_program_get_image (program);
+ *
+ *   g_print ("%s for %s, %" G_GSIZE_FORMAT " bytes%s\n",
+ *            gcuda_program_get_kind (program) == GCUDA_PROGRAM_KIND_PTX ? "PTX" : "cubin",
+ *            gcuda_program_get_arch (program), g_bytes_get_size (image),
+ *            gcuda_program_is_from_cache (program) ? " (from the cache)" : "");
+ *   if (*gcuda_program_get_log (program) != '\0')
+ *     g_print ("%s\n", gcuda_program_get_log (program));
+ * }
+ * ```
+ *
+ * In Python, a template instantiated by a name expression:
+ *
+ * ```python
+ * program = GCuda.compile_program('''
+ * template <typename T>
+ * __global__ void fill(T *out, T value) { out[threadIdx.x] = value; }
+ * ''', no_extern_c=True, name_expressions=['fill<float>'])
+ * print(program.get_lowered_name('fill<float>'), program.is_from_cache())
+ * mod = GCuda.Module.new_from_program(None, program)
+ * fill = mod.get_function(program.get_lowered_name('fill<float>'))
+ * ```
  *
  * A program is immutable and can be used from any thread.
  *
@@ -98,17 +125,17 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   object_class->get_property = gcuda_program_get_property;
 
   /**
-   * GCudaProgram:image:
+   * GCudaProgram:image: (getter get_image)
    *
    * The compiled image: cubin or PTX (NUL-terminated text), see
-   * #GCudaProgram:kind.
+   * [property@GCuda.Program:kind].
    *
    * Since: 1.0
    */
   properties[PROP_IMAGE] = g_param_spec_boxed ("image", NULL, NULL, G_TYPE_BYTES, ro);
 
   /**
-   * GCudaProgram:kind:
+   * GCudaProgram:kind: (getter get_kind)
    *
    * Whether the image is a cubin or PTX.
    *
@@ -118,7 +145,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
                                              GCUDA_PROGRAM_KIND_CUBIN, ro);
 
   /**
-   * GCudaProgram:log:
+   * GCudaProgram:log: (getter get_log)
    *
    * NVRTC's log (warnings), possibly empty.
    *
@@ -127,7 +154,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   properties[PROP_LOG] = g_param_spec_string ("log", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaProgram:arch:
+   * GCudaProgram:arch: (getter get_arch)
    *
    * The architecture the program was compiled for, such as `sm_90`.
    *
@@ -136,7 +163,7 @@ gcuda_program_class_init (GCudaProgramClass *klass)
   properties[PROP_ARCH] = g_param_spec_string ("arch", NULL, NULL, NULL, ro);
 
   /**
-   * GCudaProgram:from-cache:
+   * GCudaProgram:from-cache: (getter is_from_cache)
    *
    * Whether the program came from the compile cache instead of NVRTC.
    *
@@ -173,10 +200,13 @@ _gcuda_program_new (GBytes           *image,
 }
 
 /**
- * gcuda_program_get_image:
- * @self: a #GCudaProgram
+ * gcuda_program_get_image: (get-property image)
+ * @self: a [class@GCuda.Program]
  *
- * Returns: (transfer none): the compiled image, see #GCudaProgram:image
+ * Gets the compiled image, ready for [ctor@GCuda.Module.new_from_data].
+ *
+ * Returns: (transfer none): the compiled image, see
+ *   [property@GCuda.Program:image]
  *
  * Since: 1.0
  */
@@ -188,8 +218,10 @@ gcuda_program_get_image (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_kind:
- * @self: a #GCudaProgram
+ * gcuda_program_get_kind: (get-property kind)
+ * @self: a [class@GCuda.Program]
+ *
+ * Gets whether the image is a cubin or PTX.
  *
  * Returns: whether the image is a cubin or PTX
  *
@@ -203,8 +235,10 @@ gcuda_program_get_kind (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_log:
- * @self: a #GCudaProgram
+ * gcuda_program_get_log: (get-property log)
+ * @self: a [class@GCuda.Program]
+ *
+ * Gets NVRTC's log of the compile, with its warnings.
  *
  * Returns: NVRTC's log, possibly empty
  *
@@ -218,8 +252,10 @@ gcuda_program_get_log (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_get_arch:
- * @self: a #GCudaProgram
+ * gcuda_program_get_arch: (get-property arch)
+ * @self: a [class@GCuda.Program]
+ *
+ * Gets the architecture the program was compiled for.
  *
  * Returns: the architecture compiled for, such as `sm_90`
  *
@@ -233,8 +269,10 @@ gcuda_program_get_arch (GCudaProgram *self)
 }
 
 /**
- * gcuda_program_is_from_cache:
- * @self: a #GCudaProgram
+ * gcuda_program_is_from_cache: (get-property from-cache)
+ * @self: a [class@GCuda.Program]
+ *
+ * Checks whether the program came from the compile cache instead of NVRTC.
  *
  * Returns: %TRUE if the program came from the compile cache
  *
@@ -249,8 +287,9 @@ gcuda_program_is_from_cache (GCudaProgram *self)
 
 /**
  * gcuda_program_get_lowered_name:
- * @self: a #GCudaProgram
- * @name_expression: a name expression given to gcuda_compiler_add_name_expression()
+ * @self: a [class@GCuda.Program]
+ * @name_expression: a name expression given to
+ *   [method@GCuda.Compiler.add_name_expression]
  *
  * The lowered (mangled) name of a `__global__` function or `__device__`
  * variable named by a name expression, such as `my_kernel<float>`: the name

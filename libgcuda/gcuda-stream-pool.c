@@ -16,15 +16,41 @@
  * stream's other work, and the driver reuses freed memory without
  * synchronizing the device.
  *
- * gcuda_stream_pool_allocate() returns an ordinary #GCudaBuffer:
- * gcuda_buffer_free(), or its last reference going, frees the memory on the
- * stream it was allocated on. The memory may be used on that stream right
+ * ```c
+ * static gboolean
+ * clear_scratch (GCudaStreamPool *pool, GCudaStream *stream, GError **error)
+ * {
+ *   const guint64 size = 64 << 20;
+ *   g_autoptr(GCudaBuffer) scratch = gcuda_stream_pool_allocate (pool, size, stream, error);
+ *
+ *   // the allocation, the memset and the free (when scratch goes) are
+ *   // operations on the stream, in that order
+ *   return scratch != NULL &&
+ *          gcuda_buffer_memset_d8 (scratch, 0, 0, size, stream, error);
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * pool = GCuda.StreamPool.new(None)
+ * stream = GCuda.Stream()
+ * scratch = pool.allocate(64 << 20, stream)
+ * GCuda.memset_d8_async(scratch, 0, 64 << 20, stream)
+ * del scratch
+ * stream.synchronize()
+ * ```
+ *
+ * [method@GCuda.StreamPool.allocate] returns an ordinary [class@GCuda.Buffer]:
+ * [method@GCuda.Buffer.free], or its last reference going, frees the memory on
+ * the stream it was allocated on. The memory may be used on that stream right
  * away; on another stream only after synchronizing with it (an event or a
  * stream synchronization), as for any stream-ordered allocation.
  *
  * Memory freed to the pool is kept for reuse up to
- * #GCudaStreamPool:release-threshold bytes at each synchronization; the
- * default, %G_MAXUINT64, keeps everything until gcuda_stream_pool_trim().
+ * [property@GCuda.StreamPool:release-threshold] bytes at each synchronization;
+ * the default, [const@GLib.MAXUINT64], keeps everything until
+ * [method@GCuda.StreamPool.trim].
  *
  * A pool may be used from any thread. It holds its context, and each of
  * its buffers holds the pool, so objects may be dropped in any order.
@@ -174,7 +200,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
   object_class->set_property = gcuda_stream_pool_set_property;
 
   /**
-   * GCudaStreamPool:context:
+   * GCudaStreamPool:context: (getter get_context)
    *
    * The context whose device the memory is allocated on.
    *
@@ -186,13 +212,13 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:release-threshold:
+   * GCudaStreamPool:release-threshold: (setter set_release_threshold) (getter get_release_threshold)
    *
-   * The bytes of freed memory the pool keeps reserved when a stream, event
-   * or context synchronizes; beyond it the driver gives memory back to the
-   * device (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`). The default,
-   * %G_MAXUINT64, keeps everything. A driver error while setting it is a
-   * warning; gcuda_stream_pool_set_release_threshold() reports it.
+   * The bytes of freed memory the pool keeps reserved when a stream, event or
+   * context synchronizes; beyond it the driver gives memory back to the device
+   * (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`). The default, [const@GLib.MAXUINT64],
+   * keeps everything. A driver error while setting it is a warning;
+   * [method@GCuda.StreamPool.set_release_threshold] reports it.
    *
    * Since: 1.0
    */
@@ -202,7 +228,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:reserved-bytes-current:
+   * GCudaStreamPool:reserved-bytes-current: (getter get_reserved_bytes_current)
    *
    * The bytes the pool has reserved from the device, in use or kept for
    * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`); 0 when the driver
@@ -216,7 +242,7 @@ gcuda_stream_pool_class_init (GCudaStreamPoolClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaStreamPool:used-bytes-current:
+   * GCudaStreamPool:used-bytes-current: (getter get_used_bytes_current)
    *
    * The bytes of the pool's allocations not yet freed, as the driver
    * counts them (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`); a free counts once
@@ -243,12 +269,13 @@ gcuda_stream_pool_init (GCudaStreamPool *self)
 /**
  * gcuda_stream_pool_new:
  * @context: (nullable): the context, or %NULL for the default context
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Creates a pool of the driver's stream-ordered allocator on @context's
- * device (`cuMemPoolCreate`), keeping all freed memory for reuse (see
- * #GCudaStreamPool:release-threshold). A device without memory pools is
- * a driver error (%GCUDA_DRIVER_ERROR_NOT_SUPPORTED).
+ * Creates a pool of the driver's stream-ordered allocator on @context's device
+ * (`cuMemPoolCreate`), keeping all freed memory for reuse (see
+ * [property@GCuda.StreamPool:release-threshold]). A device without memory pools
+ * is a driver error
+ * ([GCUDA_DRIVER_ERROR_NOT_SUPPORTED][error@GCuda.DriverError]).
  *
  * Returns: (transfer full): the pool, or %NULL with @error set
  *
@@ -297,20 +324,22 @@ gcuda_stream_pool_new (GCudaContext  *context,
 
 /**
  * gcuda_stream_pool_allocate:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  * @size: the size in bytes, at least 1
  * @stream: (nullable): the stream to allocate on, or %NULL for the legacy
  *   default stream
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Allocates @size bytes on @stream (`cuMemAllocFromPoolAsync`). The
- * returned buffer is an ordinary #GCudaBuffer; gcuda_buffer_free(), or its
- * last reference going, frees the memory on the same stream
+ * Allocates @size bytes on @stream (`cuMemAllocFromPoolAsync`). The returned
+ * buffer is an ordinary [class@GCuda.Buffer]; [method@GCuda.Buffer.free], or
+ * its last reference going, frees the memory on the same stream
  * (`cuMemFreeAsync`), which the buffer keeps alive until then.
  *
- * A size of 0 is %GCUDA_ERROR_INVALID_ARGUMENT; a stream of another context
- * is %GCUDA_ERROR_CONTEXT_MISMATCH; running out of device memory is
- * %GCUDA_DRIVER_ERROR_OUT_OF_MEMORY (category %GCUDA_ERROR_CATEGORY_MEMORY).
+ * A size of 0 is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; a stream of
+ * another context is [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]; running
+ * out of device memory is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError] (category
+ * [GCUDA_ERROR_CATEGORY_MEMORY][enum@GCuda.ErrorCategory]).
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -370,9 +399,9 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
 
 /**
  * gcuda_stream_pool_trim:
- * @self: a #GCudaStreamPool
+ * @self: a [class@GCuda.StreamPool]
  * @keep_bytes: the most bytes of freed memory to keep reserved
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gives freed memory back to the device until at most @keep_bytes bytes
  * of it stay reserved (`cuMemPoolTrimTo`). Memory whose free has not yet
@@ -402,13 +431,13 @@ gcuda_stream_pool_trim (GCudaStreamPool  *self,
 }
 
 /**
- * gcuda_stream_pool_get_context:
- * @self: a #GCudaStreamPool
+ * gcuda_stream_pool_get_context: (get-property context)
+ * @self: a [class@GCuda.StreamPool]
  *
  * Gets the context of the pool.
  *
  * Returns: (transfer none) (nullable): the context; %NULL only for a pool
- *   not made by gcuda_stream_pool_new()
+ *   not made by [ctor@GCuda.StreamPool.new]
  *
  * Since: 1.0
  */
@@ -421,10 +450,10 @@ gcuda_stream_pool_get_context (GCudaStreamPool *self)
 }
 
 /**
- * gcuda_stream_pool_get_release_threshold:
- * @self: a #GCudaStreamPool
+ * gcuda_stream_pool_get_release_threshold: (get-property release-threshold)
+ * @self: a [class@GCuda.StreamPool]
  *
- * Gets #GCudaStreamPool:release-threshold.
+ * Gets [property@GCuda.StreamPool:release-threshold].
  *
  * Returns: the bytes of freed memory kept reserved at synchronizations
  *
@@ -439,13 +468,13 @@ gcuda_stream_pool_get_release_threshold (GCudaStreamPool *self)
 }
 
 /**
- * gcuda_stream_pool_set_release_threshold:
- * @self: a #GCudaStreamPool
+ * gcuda_stream_pool_set_release_threshold: (set-property release-threshold)
+ * @self: a [class@GCuda.StreamPool]
  * @release_threshold: the bytes of freed memory to keep reserved at
- *   synchronizations; %G_MAXUINT64 keeps everything
- * @error: return location for a #GError
+ *   synchronizations; [const@GLib.MAXUINT64] keeps everything
+ * @error: return location for a [struct@GLib.Error]
  *
- * Sets #GCudaStreamPool:release-threshold
+ * Sets [property@GCuda.StreamPool:release-threshold]
  * (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`).
  *
  * Returns: %TRUE on success, %FALSE with @error set
@@ -495,9 +524,9 @@ get_attribute (GCudaStreamPool     *self,
 }
 
 /**
- * gcuda_stream_pool_get_reserved_bytes_current:
- * @self: a #GCudaStreamPool
- * @error: return location for a #GError
+ * gcuda_stream_pool_get_reserved_bytes_current: (get-property reserved-bytes-current)
+ * @self: a [class@GCuda.StreamPool]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gets the bytes the pool has reserved from the device, in use or kept for
  * reuse (`CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`).
@@ -517,9 +546,9 @@ gcuda_stream_pool_get_reserved_bytes_current (GCudaStreamPool  *self,
 }
 
 /**
- * gcuda_stream_pool_get_used_bytes_current:
- * @self: a #GCudaStreamPool
- * @error: return location for a #GError
+ * gcuda_stream_pool_get_used_bytes_current: (get-property used-bytes-current)
+ * @self: a [class@GCuda.StreamPool]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gets the bytes of the pool's allocations not yet freed
  * (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`). A free counts once its stream has

@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_STREAM_POOL (gcuda_stream_pool_get_type ())
 
+/**
+ * GCudaStreamPoolClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.StreamPool]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaStreamPool, gcuda_stream_pool, GCUDA, STREAM_POOL, GObject)
 

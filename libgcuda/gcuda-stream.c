@@ -12,13 +12,61 @@
  *
  * A CUDA stream (PyCUDA's `Stream`): a queue of GPU work that runs in order.
  *
+ * ```c
+ * static void
+ * upload_done (GObject *source, GAsyncResult *result, gpointer user_data)
+ * {
+ *   g_autoptr(GError) error = NULL;
+ *
+ *   if (!gcuda_stream_synchronize_finish (GCUDA_STREAM (source), result, &error))
+ *     g_warning ("Upload failed: %s", error->message);
+ * }
+ *
+ * static gboolean
+ * upload_in_background (GCudaBuffer *buffer, GCudaHostBuffer *host, GError **error)
+ * {
+ *   g_autoptr(GCudaStream) stream =
+ *     gcuda_stream_new (NULL, GCUDA_STREAM_FLAGS_NON_BLOCKING, 0, error);
+ *
+ *   if (stream == NULL ||
+ *       !gcuda_buffer_upload_from_address_on_stream (buffer, 0,
+ *                                                    gcuda_host_buffer_get_address (host),
+ *                                                    gcuda_host_buffer_get_size (host),
+ *                                                    stream, error))
+ *     return FALSE;
+ *   gcuda_stream_synchronize_async (stream, NULL, upload_done, NULL);
+ *   return TRUE;
+ * }
+ * ```
+ *
+ * In Python, PyCUDA's `memcpy_*_async()` functions take the stream, and
+ * `synchronize_async()` without a callback can be awaited from asyncio:
+ *
+ * ```python
+ * stream = GCuda.Stream()
+ * host = GCuda.pagelocked_empty(1 << 20, numpy.float32)
+ * buf = GCuda.mem_alloc(host.nbytes)
+ * GCuda.memcpy_htod_async(buf, host, stream)
+ * stream.synchronize()  # in a coroutine: await stream.synchronize_async()
+ * ```
+ *
+ * In JavaScript, `Gio._promisify()` makes the `_async` calls promises:
+ *
+ * ```js
+ * Gio._promisify(GCuda.Stream.prototype, 'synchronize_async', 'synchronize_finish');
+ *
+ * async function drain(stream) {
+ *     await stream.synchronize_async(null);
+ * }
+ * ```
+ *
  * Wherever GCuda takes a stream, %NULL means the legacy default stream of
- * the context involved. gcuda_stream_get_per_thread_default() gives the
+ * the context involved. [func@GCuda.Stream.get_per_thread_default] gives the
  * per-thread default stream instead.
  *
  * Completion is reported the GNOME way, without blocking or polling:
- * gcuda_stream_synchronize_async() completes a #GTask, and
- * gcuda_stream_add_callback() runs a function in the main context of the
+ * [method@GCuda.Stream.synchronize_async] completes a [class@Gio.Task], and
+ * [method@GCuda.Stream.add_callback] runs a function in the main context of the
  * thread that added it, once the work queued before has finished. The
  * driver's own callback thread only wakes that main context up.
  *
@@ -103,7 +151,7 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   object_class->get_property = gcuda_stream_get_property;
 
   /**
-   * GCudaStream:context:
+   * GCudaStream:context: (getter get_context)
    *
    * The context the stream belongs to.
    *
@@ -112,7 +160,7 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, ro);
 
   /**
-   * GCudaStream:flags:
+   * GCudaStream:flags: (getter get_flags)
    *
    * The flags the stream was created with.
    *
@@ -121,10 +169,10 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_STREAM_FLAGS, 0, ro);
 
   /**
-   * GCudaStream:priority:
+   * GCudaStream:priority: (getter get_priority)
    *
    * The stream's priority; lower numbers are higher priorities (see
-   * gcuda_context_get_stream_priority_range()).
+   * [method@GCuda.Context.get_stream_priority_range]).
    *
    * Since: 1.0
    */
@@ -159,12 +207,13 @@ stream_check (GCudaStream  *self,
  * gcuda_stream_new:
  * @context: (nullable): the context, or %NULL for the default context
  * @flags: creation flags
- * @priority: the priority, within gcuda_context_get_stream_priority_range();
- *   0 is the default
- * @error: return location for a #GError
+ * @priority: the priority, within
+ *   [method@GCuda.Context.get_stream_priority_range]; 0 is the default
+ * @error: return location for a [struct@GLib.Error]
  *
- * Creates a stream (PyCUDA's `Stream(flags)`). A priority outside the
- * context's range is %GCUDA_ERROR_INVALID_ARGUMENT, not silently clamped.
+ * Creates a stream (PyCUDA's `Stream(flags)`). A priority outside the context's
+ * range is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], not silently
+ * clamped.
  *
  * Returns: (transfer full): the new stream, or %NULL with @error set
  *
@@ -224,7 +273,7 @@ gcuda_stream_new (GCudaContext      *context,
 /**
  * gcuda_stream_get_per_thread_default:
  * @context: (nullable): the context, or %NULL for the default context
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * A stream object standing for the per-thread default stream of @context:
  * whichever thread uses it, work goes to that thread's own default stream,
@@ -252,8 +301,10 @@ gcuda_stream_get_per_thread_default (GCudaContext  *context,
 }
 
 /**
- * gcuda_stream_get_context:
- * @self: a #GCudaStream
+ * gcuda_stream_get_context: (get-property context)
+ * @self: a [class@GCuda.Stream]
+ *
+ * Gets the context the stream belongs to.
  *
  * Returns: (transfer none): the stream's context
  *
@@ -267,8 +318,10 @@ gcuda_stream_get_context (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_flags:
- * @self: a #GCudaStream
+ * gcuda_stream_get_flags: (get-property flags)
+ * @self: a [class@GCuda.Stream]
+ *
+ * Gets the flags the stream was created with.
  *
  * Returns: the creation flags
  *
@@ -282,8 +335,10 @@ gcuda_stream_get_flags (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_priority:
- * @self: a #GCudaStream
+ * gcuda_stream_get_priority: (get-property priority)
+ * @self: a [class@GCuda.Stream]
+ *
+ * Gets the stream's priority; lower numbers are higher priorities.
  *
  * Returns: the priority
  *
@@ -298,7 +353,7 @@ gcuda_stream_get_priority (GCudaStream *self)
 
 /**
  * gcuda_stream_get_handle:
- * @self: a #GCudaStream
+ * @self: a [class@GCuda.Stream]
  *
  * The driver's `CUstream` as an integer, for other CUDA libraries.
  *
@@ -315,8 +370,8 @@ gcuda_stream_get_handle (GCudaStream *self)
 
 /**
  * gcuda_stream_synchronize:
- * @self: a #GCudaStream
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Stream]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Blocks until the work queued on the stream has finished. Errors of that
  * work (a faulting kernel) are reported here.
@@ -343,8 +398,8 @@ gcuda_stream_synchronize (GCudaStream  *self,
 
 /**
  * gcuda_stream_is_done:
- * @self: a #GCudaStream
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Stream]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Whether all work queued on the stream has finished (PyCUDA's
  * `Stream.is_done()`). Work still running is %FALSE, not an error.
@@ -374,9 +429,9 @@ gcuda_stream_is_done (GCudaStream  *self,
 
 /**
  * gcuda_stream_wait_event:
- * @self: a #GCudaStream
+ * @self: a [class@GCuda.Stream]
  * @event: the event to wait for
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Makes later work on the stream wait until @event has completed (PyCUDA's
  * `Stream.wait_for_event()`); the host is not blocked. The event may belong
@@ -499,17 +554,18 @@ add_callback (GCudaStream          *self,
 
 /**
  * gcuda_stream_add_callback:
- * @self: a #GCudaStream
+ * @self: a [class@GCuda.Stream]
  * @callback: (scope notified) (closure user_data) (destroy destroy): the function to run
  * @user_data: data for @callback
  * @destroy: (nullable): frees @user_data after @callback has run
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Runs @callback once all work queued on the stream before this call has
- * finished, in the thread-default #GMainContext of the calling thread (as
- * captured now), never on the driver's thread. The stream does not wait
- * for the callback: work queued after it starts as soon as the GPU has
- * reached this point (see gcuda_stream_add_blocking_callback() for the other way).
+ * finished, in the thread-default [struct@GLib.MainContext] of the calling
+ * thread (as captured now), never on the driver's thread. The stream does not
+ * wait for the callback: work queued after it starts as soon as the GPU has
+ * reached this point (see [method@GCuda.Stream.add_blocking_callback] for the
+ * other way).
  *
  * The main context must be iterated for @callback to run. The stream stays
  * alive until then. On failure @destroy is called at once.
@@ -530,29 +586,29 @@ gcuda_stream_add_callback (GCudaStream          *self,
 
 /**
  * gcuda_stream_add_blocking_callback:
- * @self: a #GCudaStream
+ * @self: a [class@GCuda.Stream]
  * @callback: (scope notified) (closure user_data) (destroy destroy): the function to run
  * @user_data: data for @callback
  * @destroy: (nullable): frees @user_data after @callback has run
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
- * Like gcuda_stream_add_callback(), but work queued on the stream after
+ * Like [method@GCuda.Stream.add_callback], but work queued on the stream after
  * this call waits until @callback has returned, as with the driver's own
  * `cuLaunchHostFunc()`: @callback is a step of the stream's work (host
  * processing between two kernels, say).
  *
- * The stream is stalled until the calling thread's main context has run
- * the callback, so do not block that thread in gcuda_stream_synchronize() (or
- * anything that waits for this stream) before it has; wait with
- * gcuda_stream_synchronize_async() instead. The driver may run the host
- * functions of all streams one at a time, so while a blocking callback
- * waits for its main context, other streams' callbacks and GCuda's async
- * completions may wait too: keep blocking callbacks short, and never block
- * the thread of their main context on the GPU while one is pending. If that
- * main context is never iterated, the stream never goes on. Synchronous
- * GCuda transfers, memsets and copies wait for the legacy default stream,
- * so they too must not run on that thread while a blocking callback is
- * pending on a blocking stream. On failure @destroy is called at once.
+ * The stream is stalled until the calling thread's main context has run the
+ * callback, so do not block that thread in [method@GCuda.Stream.synchronize]
+ * (or anything that waits for this stream) before it has; wait with
+ * [method@GCuda.Stream.synchronize_async] instead. The driver may run the host
+ * functions of all streams one at a time, so while a blocking callback waits
+ * for its main context, other streams' callbacks and GCuda's async completions
+ * may wait too: keep blocking callbacks short, and never block the thread of
+ * their main context on the GPU while one is pending. If that main context is
+ * never iterated, the stream never goes on. Synchronous GCuda transfers,
+ * memsets and copies wait for the legacy default stream, so they too must not
+ * run on that thread while a blocking callback is pending on a blocking stream.
+ * On failure @destroy is called at once.
  *
  * Returns: %TRUE if the callback was queued
  *
@@ -570,8 +626,8 @@ gcuda_stream_add_blocking_callback (GCudaStream          *self,
 
 /**
  * gcuda_stream_synchronize_async:
- * @self: a #GCudaStream
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@GCuda.Stream]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the stream's work has finished
  * @user_data: data for @callback
  *
@@ -579,12 +635,14 @@ gcuda_stream_add_blocking_callback (GCudaStream          *self,
  * queued on the stream so far has finished. @callback runs in the
  * thread-default main context of the calling thread.
  *
- * Cancelling completes the task at once with %G_IO_ERROR_CANCELLED; the GPU
- * work is not cancelled, and the stream stays alive until it is done.
+ * Cancelling completes the task at once with
+ * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum]; the GPU work is not cancelled,
+ * and the stream stays alive until it is done.
  *
  * The completion is signalled by a host function on the stream, which the
  * driver counts as the stream's work until it has returned: right after
- * @callback runs, gcuda_stream_is_done() may still be %FALSE for a moment.
+ * @callback runs, [method@GCuda.Stream.is_done] may still be %FALSE for a
+ * moment.
  *
  * Since: 1.0
  */
@@ -611,11 +669,11 @@ gcuda_stream_synchronize_async (GCudaStream         *self,
 
 /**
  * gcuda_stream_synchronize_finish:
- * @self: a #GCudaStream
- * @result: the #GAsyncResult
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Stream]
+ * @result: the [iface@Gio.AsyncResult]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Finishes gcuda_stream_synchronize_async().
+ * Finishes [method@GCuda.Stream.synchronize_async].
  *
  * Returns: %TRUE once the work has finished
  *
@@ -639,17 +697,18 @@ _gcuda_legacy_stream_synchronize (GError **error)
 
 /**
  * gcuda_stream_begin_capture:
- * @self: a #GCudaStream
+ * @self: a [class@GCuda.Stream]
  * @mode: which calls the capture refuses while it runs
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Starts capturing the work queued on the stream into a graph instead of
- * running it (`cuStreamBeginCapture`); gcuda_stream_end_capture() returns
- * the graph. Work on other streams that waits for an event recorded here
- * joins the capture. GCuda's synchronous transfers and synchronizing calls
- * are refused while a %GCUDA_CAPTURE_MODE_GLOBAL capture runs (the driver's
- * %GCUDA_DRIVER_ERROR_STREAM_CAPTURE_UNSUPPORTED), and break the capture:
- * use the `_on_stream` forms.
+ * running it (`cuStreamBeginCapture`); [method@GCuda.Stream.end_capture]
+ * returns the graph. Work on other streams that waits for an event recorded
+ * here joins the capture. GCuda's synchronous transfers and synchronizing calls
+ * are refused while a [GCUDA_CAPTURE_MODE_GLOBAL][enum@GCuda.CaptureMode]
+ * capture runs (the driver's
+ * [GCUDA_DRIVER_ERROR_STREAM_CAPTURE_UNSUPPORTED][error@GCuda.DriverError]),
+ * and break the capture: use the `_on_stream` forms.
  *
  * Returns: %TRUE if the capture started
  *
@@ -684,18 +743,21 @@ gcuda_stream_begin_capture (GCudaStream       *self,
 
 /**
  * gcuda_stream_end_capture:
- * @self: a #GCudaStream
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Stream]
+ * @error: return location for a [struct@GLib.Error]
  *
- * Ends the capture begun by gcuda_stream_begin_capture() (in the same
- * thread, for the non-relaxed modes). A capture broken by an illegal call
- * fails here with %GCUDA_DRIVER_ERROR_STREAM_CAPTURE_INVALIDATED; a stream
- * that was not capturing is %GCUDA_DRIVER_ERROR_ILLEGAL_STATE.
+ * Ends the capture begun by [method@GCuda.Stream.begin_capture] (in the same
+ * thread, for the non-relaxed modes). A capture broken by an illegal call fails
+ * here with
+ * [GCUDA_DRIVER_ERROR_STREAM_CAPTURE_INVALIDATED][error@GCuda.DriverError]; a
+ * stream that was not capturing is
+ * [GCUDA_DRIVER_ERROR_ILLEGAL_STATE][error@GCuda.DriverError].
  *
- * Like the CUDA driver's, the graph refers to the kernels, memory and
- * streams it uses by handle, not by reference: keep the #GCudaModule, the
- * #GCudaBuffers and the #GCudaHostBuffers the captured work used alive as
- * long as the graph (or a #GCudaGraphExec made from it) may run.
+ * Like the CUDA driver's, the graph refers to the kernels, memory and streams
+ * it uses by handle, not by reference: keep the [class@GCuda.Module], the
+ * [class@GCuda.Buffer] and [class@GCuda.HostBuffer] objects the captured work
+ * used alive as long as the graph (or a [class@GCuda.GraphExec] made from it)
+ * may run.
  *
  * Returns: (transfer full): the captured graph, or %NULL with @error set
  *
@@ -728,11 +790,14 @@ gcuda_stream_end_capture (GCudaStream  *self,
 
 /**
  * gcuda_stream_get_capture_status:
- * @self: a #GCudaStream
- * @error: return location for a #GError
+ * @self: a [class@GCuda.Stream]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Asks the driver whether the stream is capturing into a graph
+ * (`cuStreamIsCapturing`).
  *
  * Returns: whether the stream is capturing into a graph, or
- *   %GCUDA_CAPTURE_STATUS_NONE with @error set
+ *   [GCUDA_CAPTURE_STATUS_NONE][enum@GCuda.CaptureStatus] with @error set
  *
  * Since: 1.0
  */

@@ -19,16 +19,25 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_STREAM (gcuda_stream_get_type ())
 
+/**
+ * GCudaStreamClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Stream]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaStream, gcuda_stream, GCUDA, STREAM, GObject)
 
 /**
  * GCudaStreamCallback:
  * @stream: the stream
- * @user_data: the data given to gcuda_stream_add_callback()
+ * @user_data: the data given to [method@GCuda.Stream.add_callback]
  *
- * A function run by gcuda_stream_add_callback() once the stream's earlier
- * work has finished.
+ * A function run by [method@GCuda.Stream.add_callback] once the stream's
+ * earlier work has finished.
  *
  * Since: 1.0
  */

@@ -10,14 +10,46 @@
 /**
  * GCudaSurface:
  *
- * A surface object (the driver's `CUsurfObject`; CUDA 12 removed the
- * surface references PyCUDA binds): read and write access from kernels to
- * a #GCudaArray made with %GCUDA_ARRAY_FLAGS_SURFACE_LDST.
+ * A surface object (the driver's `CUsurfObject`; CUDA 12 removed the surface
+ * references PyCUDA binds): read and write access from kernels to a
+ * [class@GCuda.Array] made with
+ * [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags].
+ *
+ * ```c
+ * static GCudaSurface *
+ * make_writable_image (guint64 width, guint64 height, GError **error)
+ * {
+ *   g_autoptr(GCudaArrayDescriptor) descriptor =
+ *     gcuda_array_descriptor_new (width, height, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1,
+ *                                 GCUDA_ARRAY_FLAGS_SURFACE_LDST);
+ *   g_autoptr(GCudaArray) array = gcuda_array_new (NULL, descriptor, error);
+ *
+ *   // a kernel takes gcuda_surface_get_handle() as a cudaSurfaceObject_t
+ *   return array != NULL ? gcuda_surface_new (array, error) : NULL;
+ * }
+ * ```
+ *
+ * In Python:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void fill(cudaSurfaceObject_t s, int w)
+ * {
+ *     int x = threadIdx.x, y = blockIdx.x;
+ *     surf2Dwrite((float) (y * w + x), s, x * (int) sizeof(float), y);
+ * }''')
+ * array = GCuda.np_to_array(numpy.zeros((16, 32), numpy.float32), allow_surface_bind=True)
+ * surf = GCuda.Surface.new(array)
+ * mod.get_function('fill')(numpy.uint64(surf.props.handle), numpy.int32(32),
+ *                          block=(32, 1, 1), grid=(16, 1))
+ * assert (array.to_numpy() == numpy.arange(512).reshape(16, 32)).all()
+ * ```
  *
  * Kernels take the surface as a `cudaSurfaceObject_t` parameter, a 64-bit
- * integer: pass #GCudaSurface:handle with gcuda_kernel_args_add_uint64()
- * and use `surf2Dread()`, `surf2Dwrite()`, `surf3Dwrite()`,
- * `surf2DLayeredwrite()` and so on, whose x coordinate is in bytes.
+ * integer: pass [property@GCuda.Surface:handle] with
+ * [method@GCuda.KernelArgs.add_uint64] and use `surf2Dread()`, `surf2Dwrite()`,
+ * `surf3Dwrite()`, `surf2DLayeredwrite()` and so on, whose x coordinate is in
+ * bytes.
  *
  * The surface keeps its array alive and is destroyed with its last
  * reference.
@@ -96,7 +128,7 @@ gcuda_surface_class_init (GCudaSurfaceClass *klass)
   object_class->get_property = gcuda_surface_get_property;
 
   /**
-   * GCudaSurface:handle:
+   * GCudaSurface:handle: (getter get_handle)
    *
    * The surface object, the value of a kernel's `cudaSurfaceObject_t`
    * parameter.
@@ -106,7 +138,7 @@ gcuda_surface_class_init (GCudaSurfaceClass *klass)
   properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, r);
 
   /**
-   * GCudaSurface:array:
+   * GCudaSurface:array: (getter get_array)
    *
    * The array the surface reads and writes.
    *
@@ -124,13 +156,15 @@ gcuda_surface_init (GCudaSurface *self)
 
 /**
  * gcuda_surface_new:
- * @array: an array made with %GCUDA_ARRAY_FLAGS_SURFACE_LDST
- * @error: return location for a #GError
+ * @array: an array made with
+ *   [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a surface over a whole array (PyCUDA's
  * `SurfaceReference.set_array()`). An array without
- * %GCUDA_ARRAY_FLAGS_SURFACE_LDST is %GCUDA_ERROR_INVALID_ARGUMENT, a freed
- * one %GCUDA_ERROR_FREED, both before the driver is called.
+ * [GCUDA_ARRAY_FLAGS_SURFACE_LDST][flags@GCuda.ArrayFlags] is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], a freed one
+ * [GCUDA_ERROR_FREED][error@GCuda.Error], both before the driver is called.
  *
  * Returns: (transfer full): the surface, or %NULL with @error set
  *
@@ -172,8 +206,11 @@ gcuda_surface_new (GCudaArray  *array,
 }
 
 /**
- * gcuda_surface_get_handle:
- * @self: a #GCudaSurface
+ * gcuda_surface_get_handle: (get-property handle)
+ * @self: a [class@GCuda.Surface]
+ *
+ * Gets the surface object, the value a kernel takes as a `cudaSurfaceObject_t`
+ * parameter.
  *
  * Returns: the surface object, to pass as a kernel's `cudaSurfaceObject_t`
  *
@@ -187,8 +224,8 @@ gcuda_surface_get_handle (GCudaSurface *self)
 }
 
 /**
- * gcuda_surface_get_array:
- * @self: a #GCudaSurface
+ * gcuda_surface_get_array: (get-property array)
+ * @self: a [class@GCuda.Surface]
  *
  * The array the surface reads and writes; the surface keeps it alive.
  *

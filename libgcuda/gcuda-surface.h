@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define GCUDA_TYPE_SURFACE (gcuda_surface_get_type ())
 
+/**
+ * GCudaSurfaceClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Surface]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaSurface, gcuda_surface, GCUDA, SURFACE, GObject)
 

@@ -12,22 +12,54 @@
 /**
  * GCudaTexture:
  *
- * A texture object (the driver's `CUtexObject`; CUDA 12 removed the
- * texture references PyCUDA binds): read-only, cached, optionally
- * filtered access to a #GCudaArray (gcuda_texture_new_from_array()), a
- * linear device buffer (gcuda_texture_new_from_buffer()) or a pitched 2D
- * buffer (gcuda_texture_new_from_pitched()).
+ * A texture object (the driver's `CUtexObject`; CUDA 12 removed the texture
+ * references PyCUDA binds): read-only, cached, optionally filtered access to a
+ * [class@GCuda.Array] ([ctor@GCuda.Texture.new_from_array]), a linear device
+ * buffer ([ctor@GCuda.Texture.new_from_buffer]) or a pitched 2D buffer
+ * ([ctor@GCuda.Texture.new_from_pitched]).
+ *
+ * ```c
+ * static GCudaTexture *
+ * make_filtered_texture (GCudaArray *array, GError **error)
+ * {
+ *   g_autoptr(GCudaTextureDescriptor) descriptor = gcuda_texture_descriptor_new ();
+ *
+ *   descriptor->filter_mode = GCUDA_FILTER_MODE_LINEAR;
+ *   descriptor->flags = GCUDA_TEXTURE_FLAGS_NORMALIZED_COORDINATES;
+ *   gcuda_texture_descriptor_set_address_mode (descriptor, GCUDA_ADDRESS_MODE_WRAP);
+ *   // a kernel takes gcuda_texture_get_handle() as a cudaTextureObject_t:
+ *   // gcuda_kernel_args_add_uint64 (args, gcuda_texture_get_handle (texture))
+ *   return gcuda_texture_new_from_array (array, descriptor, error);
+ * }
+ * ```
+ *
+ * In Python, `make_texture()` makes the array and the texture in one call:
+ *
+ * ```python
+ * mod = GCuda.SourceModule('''
+ * __global__ void sample(float *out, cudaTextureObject_t tex, int w)
+ * {
+ *     int x = threadIdx.x, y = blockIdx.x;
+ *     out[y * w + x] = tex2D<float>(tex, x + 0.5f, y + 0.5f);
+ * }''')
+ * image = numpy.random.rand(32, 64).astype(numpy.float32)
+ * tex = GCuda.make_texture(image)
+ * out = numpy.zeros_like(image)
+ * mod.get_function('sample')(GCuda.Out(out), numpy.uint64(tex.props.handle), numpy.int32(64),
+ *                            block=(64, 1, 1), grid=(32, 1))
+ * assert (out == image).all()
+ * ```
  *
  * Kernels take the texture as a `cudaTextureObject_t` parameter, a 64-bit
- * integer: pass #GCudaTexture:handle with gcuda_kernel_args_add_uint64()
- * (`'Q'` in Python's struct notation) and read with `tex1Dfetch<T>()`,
- * `tex2D<T>()`, `tex3D<T>()` or `tex2DLayered<T>()`, which NVRTC knows
- * without includes.
+ * integer: pass [property@GCuda.Texture:handle] with
+ * [method@GCuda.KernelArgs.add_uint64] (`'Q'` in Python's struct notation) and
+ * read with `tex1Dfetch<T>()`, `tex2D<T>()`, `tex3D<T>()` or
+ * `tex2DLayered<T>()`, which NVRTC knows without includes.
  *
  * The texture keeps its array or buffer alive and is destroyed with its
  * last reference. An array or buffer freed explicitly while a texture
  * reads it makes the reads undefined; one freed before is
- * %GCUDA_ERROR_FREED.
+ * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -83,7 +115,7 @@ gcuda_texture_descriptor_new (void)
 
 /**
  * gcuda_texture_descriptor_copy:
- * @self: a #GCudaTextureDescriptor
+ * @self: a [struct@GCuda.TextureDescriptor]
  *
  * Copies a descriptor.
  *
@@ -100,7 +132,7 @@ gcuda_texture_descriptor_copy (const GCudaTextureDescriptor *self)
 
 /**
  * gcuda_texture_descriptor_free:
- * @self: (nullable): a #GCudaTextureDescriptor
+ * @self: (nullable): a [struct@GCuda.TextureDescriptor]
  *
  * Frees a descriptor.
  *
@@ -114,7 +146,7 @@ gcuda_texture_descriptor_free (GCudaTextureDescriptor *self)
 
 /**
  * gcuda_texture_descriptor_set_address_mode:
- * @self: a #GCudaTextureDescriptor
+ * @self: a [struct@GCuda.TextureDescriptor]
  * @mode: the address mode
  *
  * Sets the address mode of all three dimensions (PyCUDA's
@@ -228,7 +260,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   object_class->get_property = gcuda_texture_get_property;
 
   /**
-   * GCudaTexture:handle:
+   * GCudaTexture:handle: (getter get_handle)
    *
    * The texture object, the value of a kernel's `cudaTextureObject_t`
    * parameter.
@@ -238,7 +270,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, r);
 
   /**
-   * GCudaTexture:context:
+   * GCudaTexture:context: (getter get_context)
    *
    * The context of the texture's memory.
    *
@@ -247,7 +279,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, GCUDA_TYPE_CONTEXT, r);
 
   /**
-   * GCudaTexture:array:
+   * GCudaTexture:array: (getter get_array)
    *
    * The array the texture reads, or %NULL for a buffer texture.
    *
@@ -256,7 +288,7 @@ gcuda_texture_class_init (GCudaTextureClass *klass)
   properties[PROP_ARRAY] = g_param_spec_object ("array", NULL, NULL, GCUDA_TYPE_ARRAY, r);
 
   /**
-   * GCudaTexture:buffer:
+   * GCudaTexture:buffer: (getter get_buffer)
    *
    * The buffer the texture reads, or %NULL for an array texture.
    *
@@ -313,13 +345,13 @@ texture_create (GCudaContext                  *context,
  * gcuda_texture_new_from_array:
  * @array: the array to read
  * @descriptor: (nullable): how to read, or %NULL for
- *   gcuda_texture_descriptor_new()'s defaults
- * @error: return location for a #GError
+ *   [ctor@GCuda.TextureDescriptor.new]'s defaults
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a texture over a whole array (PyCUDA's
- * `TextureReference.set_array()`); the element type is the array's. A
- * freed array is %GCUDA_ERROR_FREED; an invalid mode or flag is
- * %GCUDA_ERROR_INVALID_ARGUMENT.
+ * `TextureReference.set_array()`); the element type is the array's. A freed
+ * array is [GCUDA_ERROR_FREED][error@GCuda.Error]; an invalid mode or flag is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -365,16 +397,16 @@ check_buffer (GCudaBuffer       *buffer,
  * @format: the type of each channel
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @descriptor: (nullable): how to read, or %NULL for the defaults
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a 1D texture over linear memory (PyCUDA's
- * `TextureReference.set_address()`), read with `tex1Dfetch<T>()` at
- * integer indices; address and filter modes do not apply. The buffer's
- * size must be a whole number of elements (else
- * %GCUDA_ERROR_INVALID_ARGUMENT) and its address aligned as the device
- * requires (#GCudaDevice's texture alignment, else the driver's
- * %GCUDA_DRIVER_ERROR_INVALID_VALUE). A freed buffer is
- * %GCUDA_ERROR_FREED.
+ * `TextureReference.set_address()`), read with `tex1Dfetch<T>()` at integer
+ * indices; address and filter modes do not apply. The buffer's size must be a
+ * whole number of elements (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and its address aligned as
+ * the device requires ([class@GCuda.Device]'s texture alignment, else the
+ * driver's [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError]). A
+ * freed buffer is [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -412,21 +444,23 @@ gcuda_texture_new_from_buffer (GCudaBuffer                   *buffer,
 
 /**
  * gcuda_texture_new_from_pitched:
- * @buffer: the device buffer to read, typically from gcuda_buffer_new_pitched()
+ * @buffer: the device buffer to read, typically from
+ *   [ctor@GCuda.Buffer.new_pitched]
  * @format: the type of each channel
  * @num_channels: the number of channels per element: 1, 2 or 4
  * @width: the width in elements, at least 1
  * @height: the height in rows, at least 1
  * @pitch: the distance between rows in bytes, or 0 for the buffer's
- *   #GCudaBuffer:pitch
+ *   [property@GCuda.Buffer:pitch]
  * @descriptor: (nullable): how to read, or %NULL for the defaults
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a 2D texture over pitched linear memory (PyCUDA's
- * `TextureReference.set_address_2d()`), read with `tex2D<T>()`. The rows
- * must fit the pitch and the buffer (else %GCUDA_ERROR_INVALID_ARGUMENT or
- * %GCUDA_ERROR_OUT_OF_BOUNDS); the driver requires the device's pitch
- * alignment.
+ * `TextureReference.set_address_2d()`), read with `tex2D<T>()`. The rows must
+ * fit the pitch and the buffer (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] or
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]); the driver requires the
+ * device's pitch alignment.
  *
  * Returns: (transfer full): the texture, or %NULL with @error set
  *
@@ -483,8 +517,11 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
 }
 
 /**
- * gcuda_texture_get_handle:
- * @self: a #GCudaTexture
+ * gcuda_texture_get_handle: (get-property handle)
+ * @self: a [class@GCuda.Texture]
+ *
+ * Gets the texture object, the value a kernel takes as a `cudaTextureObject_t`
+ * parameter.
  *
  * Returns: the texture object, to pass as a kernel's `cudaTextureObject_t`
  *
@@ -498,8 +535,10 @@ gcuda_texture_get_handle (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_context:
- * @self: a #GCudaTexture
+ * gcuda_texture_get_context: (get-property context)
+ * @self: a [class@GCuda.Texture]
+ *
+ * Gets the context of the texture's memory.
  *
  * Returns: (transfer none): the context of the texture's memory
  *
@@ -513,10 +552,10 @@ gcuda_texture_get_context (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_array:
- * @self: a #GCudaTexture
+ * gcuda_texture_get_array: (get-property array)
+ * @self: a [class@GCuda.Texture]
  *
- * The array a texture made by gcuda_texture_new_from_array() reads; the
+ * The array a texture made by [ctor@GCuda.Texture.new_from_array] reads; the
  * texture keeps it alive.
  *
  * Returns: (transfer none) (nullable): the array read, or %NULL
@@ -531,8 +570,10 @@ gcuda_texture_get_array (GCudaTexture *self)
 }
 
 /**
- * gcuda_texture_get_buffer:
- * @self: a #GCudaTexture
+ * gcuda_texture_get_buffer: (get-property buffer)
+ * @self: a [class@GCuda.Texture]
+ *
+ * Gets the buffer a texture made from a buffer reads.
  *
  * Returns: (transfer none) (nullable): the buffer read, or %NULL
  *

@@ -25,9 +25,10 @@ G_BEGIN_DECLS
  * @filter_mode: how reads between elements are answered
  * @flags: read options
  *
- * How a #GCudaTexture reads (the driver's `CUDA_TEXTURE_DESC`, PyCUDA's
- * `TextureReference` settings). gcuda_texture_descriptor_new() starts at
- * %GCUDA_ADDRESS_MODE_CLAMP, %GCUDA_FILTER_MODE_POINT and no flags.
+ * How a [class@GCuda.Texture] reads (the driver's `CUDA_TEXTURE_DESC`, PyCUDA's
+ * `TextureReference` settings). [ctor@GCuda.TextureDescriptor.new] starts at
+ * [GCUDA_ADDRESS_MODE_CLAMP][enum@GCuda.AddressMode],
+ * [GCUDA_FILTER_MODE_POINT][enum@GCuda.FilterMode] and no flags.
  *
  * Since: 1.0
  */
@@ -58,6 +59,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GCudaTextureDescriptor, gcuda_texture_descriptor_
 
 #define GCUDA_TYPE_TEXTURE (gcuda_texture_get_type ())
 
+/**
+ * GCudaTextureClass:
+ * @parent_class: the parent class
+ *
+ * The class structure of [class@GCuda.Texture]. The type is final: it cannot be
+ * subclassed, and the class has no virtual functions.
+ *
+ * Since: 1.0
+ */
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaTexture, gcuda_texture, GCUDA, TEXTURE, GObject)
 

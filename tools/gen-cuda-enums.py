@@ -69,7 +69,7 @@ def main():
         emit(f, 'GCudaDeviceAttribute', attrs, 'CU_DEVICE_ATTRIBUTE_', 'GCUDA_DEVICE_ATTRIBUTE_',
              'Every `CUdevice_attribute` of CUDA 13, with the same numeric value.\n'
              ' * Deprecated aliases keep their value, so several names may share one.\n'
-             ' * See gcuda_device_get_attribute().')
+             ' * See [method@GCuda.Device.get_attribute].')
         f.write('G_END_DECLS\n')
     print('%d CUresult values, %d device attributes' % (len(res), len(attrs)))
 
