@@ -7,7 +7,12 @@
 #
 # just before its opening fence (an HTML comment: the reference does not show
 # it); a fragment is still compiled. Compiling every block needs no GPU;
-# running them does (the `gpu` marker).
+# running them does (the `gpu` marker). A page that is not a guide (measured
+# results, say) says so with a line
+#
+#   <!-- doc-snippet: none -->
+#
+# and is not required to have a runnable block.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -22,6 +27,7 @@ from gcudatest import gpu
 
 DOCS_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs'))
 FRAGMENT_MARKER = '<!-- doc-snippet: fragment -->'
+NOT_A_GUIDE_MARKER = '<!-- doc-snippet: none -->'
 FENCE_RE = re.compile(r'^```(\w*)\s*$')
 
 
@@ -64,10 +70,16 @@ PAGES = sorted(os.path.join(DOCS_DIR, name) for name in os.listdir(DOCS_DIR) if 
 SNIPPETS = [s for page in PAGES for s in snippets_of(page)]
 
 
+def is_marked_not_a_guide(path):
+    with open(path, encoding='utf-8') as f:
+        return any(line.strip() == NOT_A_GUIDE_MARKER for line in f)
+
+
 def test_every_guide_page_has_runnable_python():
     assert PAGES, 'no guide pages in %s' % DOCS_DIR
     pages = {s.page for s in SNIPPETS if not s.fragment}
-    missing = [os.path.basename(p) for p in PAGES if os.path.basename(p) not in pages]
+    missing = [os.path.basename(p) for p in PAGES
+               if os.path.basename(p) not in pages and not is_marked_not_a_guide(p)]
     assert not missing, 'guide pages without a runnable ```python block: %s' % ', '.join(missing)
 
 
