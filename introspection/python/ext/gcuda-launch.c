@@ -6,7 +6,7 @@
  * call into gcuda_function_launch_packed(). Through PyGObject or ctypes
  * that call costs microseconds (argument marshalling, GError boxing); here
  * it is a vectorcall taking ints. It is private to the override
- * (gi/overrides/GCuda.py), which passes the C pointers of objects it keeps
+ * (gcuda/_override/launch.py and pools.py), which passes the C pointers of objects it keeps
  * alive and repeats a failed launch through PyGObject to raise the
  * GCuda exception: this module only says whether the launch was queued.
  *
@@ -254,7 +254,7 @@ pool_free_address (PyObject         *module,
  * and given back by their dealloc without a Python call: in Python,
  * creating the object and running a __del__ cost more than the pool
  * itself. A PinnedBlock exports its memory (the buffer protocol) for the
- * numpy array over it. The subclasses in gi/overrides/GCuda.py have the
+ * numpy array over it. The subclasses in gcuda/_override/pools.py have the
  * methods. */
 typedef struct {
   PyObject_HEAD
