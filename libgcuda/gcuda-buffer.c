@@ -65,8 +65,6 @@ static GParamSpec *properties[N_PROPS];
 static void
 release_memory (GCudaBuffer *self)
 {
-  GCudaContextScope scope;
-
   if (self->release != NULL)
     {
       self->release (self->owner, self->ptr, self->size);
@@ -74,16 +72,10 @@ release_memory (GCudaBuffer *self)
     }
   if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
     return;
-  /* After gcuda_context_destroy() the memory went with the context. Errors
-   * are ignored: at exit the driver may be shut down already. */
-  if (gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
   if (self->kind == GCUDA_BUFFER_KIND_IPC)
-    GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr));
   else
-    GCUDA_DRV->fn_cuMemFree (self->ptr);
-  _gcuda_context_leave (&scope);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFree (self->ptr));
 }
 
 static void
@@ -286,16 +278,12 @@ gcuda_buffer_new (GCudaContext  *context,
                   GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
-  gboolean ok;
 
   if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error);
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE) : NULL;
+  return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE);
 }
 
 /**
@@ -321,11 +309,9 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
                           GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
   size_t pitch = 0;
   GCudaBuffer *self;
-  gboolean ok;
 
   if (width == 0 || height == 0 || width > G_MAXSIZE || height > G_MAXSIZE)
     {
@@ -340,12 +326,9 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
                    _("The access size of a pitched allocation is 4, 8 or 16 bytes, not %u"), access_size);
       return NULL;
     }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocPitch (&ptr, &pitch, width, height, access_size),
-                    "cuMemAllocPitch", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocPitch (&ptr, &pitch, width, height, access_size),
+                           "cuMemAllocPitch", error))
     return NULL;
   self = buffer_wrap (ctx, ptr, (guint64) pitch * height, GCUDA_BUFFER_KIND_PITCHED);
   self->pitch = pitch;
@@ -403,9 +386,7 @@ gcuda_buffer_new_managed (GCudaContext         *context,
                           GError              **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
-  gboolean ok;
 
   if (flags != GCUDA_MEM_ATTACH_FLAGS_GLOBAL && flags != GCUDA_MEM_ATTACH_FLAGS_HOST)
     {
@@ -414,11 +395,9 @@ gcuda_buffer_new_managed (GCudaContext         *context,
       return NULL;
     }
   if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error);
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED) : NULL;
+  return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED);
 }
 
 /* The buffer, or one it views, was freed? */
@@ -529,26 +508,24 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
                               GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUipcMemHandle ipc;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0, base = 0;
   size_t size = 0;
-  gboolean ok;
 
   if (!_gcuda_ipc_handle_from_bytes (handle, &ipc, sizeof ipc, _("A memory"), error))
     return NULL;
 
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error) ||
+      !GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenMemHandle (&ptr, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+                    "cuIpcOpenMemHandle", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenMemHandle (&ptr, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
-                    "cuIpcOpenMemHandle", error);
-  if (ok && !GCUDA_CHECK (GCUDA_DRV->fn_cuMemGetAddressRange (&base, &size, ptr), "cuMemGetAddressRange", error))
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemGetAddressRange (&base, &size, ptr), "cuMemGetAddressRange", error))
     {
       GCUDA_DRV->fn_cuIpcCloseMemHandle (ptr);
-      ok = FALSE;
+      return NULL;
     }
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size - (ptr - base), GCUDA_BUFFER_KIND_IPC) : NULL;
+  return buffer_wrap (ctx, ptr, size - (ptr - base), GCUDA_BUFFER_KIND_IPC);
 }
 
 /**
@@ -701,13 +678,11 @@ gcuda_buffer_free (GCudaBuffer  *self,
   return TRUE;
 }
 
-/* Enters the buffer's context for a transfer on @stream, which must be in
- * the same context. */
+/* A transfer on @stream: it must be in the buffer's context. */
 static gboolean
-enter_for_stream (GCudaBuffer        *self,
-                  GCudaStream        *stream,
-                  GCudaContextScope  *scope,
-                  GError            **error)
+check_stream (GCudaBuffer  *self,
+              GCudaStream  *stream,
+              GError      **error)
 {
   if (stream != NULL)
     {
@@ -724,7 +699,7 @@ enter_for_stream (GCudaBuffer        *self,
           return FALSE;
         }
     }
-  return _gcuda_context_enter (self->context, scope, error);
+  return TRUE;
 }
 
 static gboolean
@@ -736,8 +711,7 @@ upload (GCudaBuffer  *self,
         GCudaStream  *stream,
         GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   if (!buffer_check_range (self, offset, size, error))
     return FALSE;
@@ -748,17 +722,14 @@ upload (GCudaBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   if (on_stream)
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
-                                                        _gcuda_stream_get_handle (stream)),
-                      "cuMemcpyHtoDAsync", error);
-  else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error) &&
+    return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
+                                                          _gcuda_stream_get_handle (stream)),
+                        "cuMemcpyHtoDAsync", error);
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error) &&
          _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  return ok;
 }
 
 static gboolean
@@ -770,8 +741,7 @@ download (GCudaBuffer  *self,
           GCudaStream  *stream,
           GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   if (!buffer_check_range (self, offset, size, error))
     return FALSE;
@@ -782,16 +752,13 @@ download (GCudaBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   if (on_stream)
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (data, self->ptr + offset, size,
-                                                        _gcuda_stream_get_handle (stream)),
-                      "cuMemcpyDtoHAsync", error);
-  else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoH (data, self->ptr + offset, size), "cuMemcpyDtoH", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+    return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (data, self->ptr + offset, size,
+                                                          _gcuda_stream_get_handle (stream)),
+                        "cuMemcpyDtoHAsync", error);
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoH (data, self->ptr + offset, size), "cuMemcpyDtoH", error);
 }
 
 /**
@@ -1007,8 +974,8 @@ copy_from (GCudaBuffer  *self,
            GCudaStream  *stream,
            GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CUstream h;
   gboolean ok;
 
@@ -1017,7 +984,7 @@ copy_from (GCudaBuffer  *self,
     return FALSE;
   if (size == 0)
     return TRUE;
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
 
   drv = GCUDA_DRV;
@@ -1050,7 +1017,6 @@ copy_from (GCudaBuffer  *self,
     }
   if (ok && !on_stream)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
   return ok;
 }
 
@@ -1124,8 +1090,8 @@ memset_elements (GCudaBuffer  *self,
                  GCudaStream  *stream,
                  GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CUdeviceptr p;
   CUstream h;
   guint64 extent;
@@ -1167,7 +1133,7 @@ memset_elements (GCudaBuffer  *self,
     return FALSE;
   if (extent == 0)
     return TRUE;
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
 
   drv = GCUDA_DRV;
@@ -1202,13 +1168,9 @@ memset_elements (GCudaBuffer  *self,
                      : drv->fn_cuMemsetD2D32 (p, pitch, value, width, height);
         break;
       }
-  if (res == CUDA_SUCCESS && stream == NULL && !_gcuda_legacy_stream_synchronize (error))
-    {
-      _gcuda_context_leave (&scope);
-      return FALSE;
-    }
-  _gcuda_context_leave (&scope);
-  return _gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error);
+  if (!_gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error))
+    return FALSE;
+  return stream != NULL || _gcuda_legacy_stream_synchronize (error);
 }
 
 /**
@@ -1395,16 +1357,10 @@ static void
 pinned_memory_free (gpointer data)
 {
   PinnedMemory *pinned = data;
-  GCudaContextScope scope;
 
   /* Never on the driver's thread: the last reference goes in a main
    * context or wherever the caller drops the bytes. */
-  if (!gcuda_context_is_destroyed (pinned->context) &&
-      _gcuda_context_enter (pinned->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuMemFreeHost (pinned->host);
-      _gcuda_context_leave (&scope);
-    }
+  GCUDA_CONTEXT_RELEASE (pinned->context, GCUDA_DRV->fn_cuMemFreeHost (pinned->host));
   g_object_unref (pinned->context);
   g_free (pinned);
 }
@@ -1438,7 +1394,7 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   PinnedMemory *pinned;
   void *host = NULL;
 
@@ -1448,22 +1404,20 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_buffer_download_async);
 
-  if (!buffer_check_range (self, offset, size, &error) ||
-      !enter_for_stream (self, stream, &scope, &error))
+  if (!buffer_check_range (self, offset, size, &error) || !check_stream (self, stream, &error) ||
+      !_gcuda_context_enter (self->context, &scope, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
   if (size == 0)
     {
-      _gcuda_context_leave (&scope);
       g_task_set_task_data (task, g_bytes_new (NULL, 0), (GDestroyNotify) g_bytes_unref);
       g_task_return_boolean (task, TRUE);
       return;
     }
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocHost (&host, size), "cuMemAllocHost", &error))
     {
-      _gcuda_context_leave (&scope);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1480,7 +1434,6 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
     _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
   else
     g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
 }
 
 /**
@@ -1539,7 +1492,7 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   gconstpointer data;
   gsize size = 0;
 
@@ -1555,8 +1508,8 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
       return;
     }
   data = g_bytes_get_data (bytes, &size);
-  if (!buffer_check_range (self, offset, size, &error) ||
-      !enter_for_stream (self, stream, &scope, &error))
+  if (!buffer_check_range (self, offset, size, &error) || !check_stream (self, stream, &error) ||
+      !_gcuda_context_enter (self->context, &scope, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -1570,7 +1523,6 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
     _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
   else
     g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
 }
 
 /**
@@ -1614,8 +1566,6 @@ gcuda_buffer_get_ipc_handle (GCudaBuffer  *self,
                              GError      **error)
 {
   CUipcMemHandle ipc;
-  GCudaContextScope scope;
-  gboolean ok;
 
   if (!buffer_check (self, error))
     return NULL;
@@ -1625,11 +1575,10 @@ gcuda_buffer_get_ipc_handle (GCudaBuffer  *self,
                            _("Only whole device allocations have an IPC handle (not views, managed or IPC memory)"));
       return NULL;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuIpcGetMemHandle (&ipc, self->ptr),
+                           "cuIpcGetMemHandle", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcGetMemHandle (&ipc, self->ptr), "cuIpcGetMemHandle", error);
-  _gcuda_context_leave (&scope);
-  return ok ? g_bytes_new (&ipc, sizeof ipc) : NULL;
+  return g_bytes_new (&ipc, sizeof ipc);
 }
 
 /* The allocation a managed buffer (or a view of one) belongs to. */
@@ -1690,9 +1639,7 @@ gcuda_buffer_attach (GCudaBuffer          *self,
                      GCudaStream          *stream,
                      GError              **error)
 {
-  GCudaContextScope scope;
   GCudaBuffer *root = self;
-  gboolean ok;
 
   if (!check_managed (self, error))
     return FALSE;
@@ -1711,13 +1658,12 @@ gcuda_buffer_attach (GCudaBuffer          *self,
     }
   while (root->parent != NULL)
     root = root->parent;
-  if (!enter_for_stream (self, stream, &scope, error))
-    return FALSE;
   /* Attachment applies to whole allocations: length 0 means all of it. */
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamAttachMemAsync (_gcuda_stream_get_handle (stream), root->ptr, 0, flags),
-                    "cuStreamAttachMemAsync", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_stream (self, stream, error) &&
+         GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuStreamAttachMemAsync (_gcuda_stream_get_handle (stream), root->ptr,
+                                                                   0, flags),
+                             "cuStreamAttachMemAsync", error);
 }
 
 /**
@@ -1740,9 +1686,6 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
                        GCudaStream  *stream,
                        GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   if (!check_managed (self, error))
     return FALSE;
   if (device != NULL && !GCUDA_IS_DEVICE (device))
@@ -1751,13 +1694,11 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
                            _("Expected a GCudaDevice, or NULL for the host"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPrefetchAsync (self->ptr, self->size, location_of (device), 0,
-                                                       _gcuda_stream_get_handle (stream)),
-                    "cuMemPrefetchAsync", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_stream (self, stream, error) &&
+         GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemPrefetchAsync (self->ptr, self->size, location_of (device), 0,
+                                                               _gcuda_stream_get_handle (stream)),
+                             "cuMemPrefetchAsync", error);
 }
 
 /**
@@ -1779,9 +1720,6 @@ gcuda_buffer_advise (GCudaBuffer        *self,
                      GCudaDevice        *device,
                      GError            **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   if (!check_managed (self, error))
     return FALSE;
   if (advice < GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY || advice > GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY)
@@ -1796,10 +1734,8 @@ gcuda_buffer_advise (GCudaBuffer        *self,
                            _("Expected a GCudaDevice, or NULL for the host"));
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAdvise (self->ptr, self->size, (CUmem_advise) advice, location_of (device)),
-                    "cuMemAdvise", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemAdvise (self->ptr, self->size, (CUmem_advise) advice,
+                                                        location_of (device)),
+                             "cuMemAdvise", error);
 }

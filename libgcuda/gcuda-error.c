@@ -117,6 +117,14 @@ _gcuda_check (CUresult     res,
   return FALSE;
 }
 
+gboolean
+_gcuda_check_ready (CUresult     res,
+                    const char  *call,
+                    GError     **error)
+{
+  return res != CUDA_ERROR_NOT_READY && _gcuda_check (res, call, error);
+}
+
 /**
  * gcuda_driver_error_get_category:
  * @code: a `CUresult` value

@@ -21,6 +21,12 @@ gboolean _gcuda_check (CUresult     res,
 #define GCUDA_CHECK(call_expr, name, error) \
   G_LIKELY (_gcuda_check ((call_expr), (name), (error)))
 
+/* _gcuda_check() for the queries (cuStreamQuery, cuEventQuery): "not
+ * ready" is FALSE, not an error. */
+gboolean _gcuda_check_ready (CUresult     res,
+                             const char  *call,
+                             GError     **error);
+
 /* Makes a context current on this thread for the duration of driver calls.
  * Cheap when it is already current (one TLS read); otherwise push/pop, so a
  * caller's own context stack is left exactly as it was.
