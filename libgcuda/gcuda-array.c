@@ -297,14 +297,8 @@ gcuda_array_descriptor_validate (const GCudaArrayDescriptor  *self,
 static void
 release_array (GCudaArray *self)
 {
-  GCudaContextScope scope;
-
-  /* Errors are ignored: at exit the driver may be shut down already. */
-  if (self->handle == NULL || gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
-  GCUDA_DRV->fn_cuArrayDestroy (self->handle);
-  _gcuda_context_leave (&scope);
+  if (self->handle != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuArrayDestroy (self->handle));
 }
 
 static void
@@ -399,11 +393,9 @@ gcuda_array_new (GCudaContext                *context,
                  GError                     **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUDA_ARRAY3D_DESCRIPTOR d = { 0 };
   CUarray handle = NULL;
   GCudaArray *self;
-  gboolean ok;
 
   if (descriptor == NULL)
     {
@@ -413,9 +405,6 @@ gcuda_array_new (GCudaContext                *context,
     }
   if (!gcuda_array_descriptor_validate (descriptor, error))
     return NULL;
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
-    return NULL;
 
   d.Width = descriptor->width;
   d.Height = descriptor->height;
@@ -423,9 +412,8 @@ gcuda_array_new (GCudaContext                *context,
   d.Format = (CUarray_format) descriptor->format;
   d.NumChannels = descriptor->num_channels;
   d.Flags = descriptor->flags;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuArray3DCreate (&handle, &d), "cuArray3DCreate", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuArray3DCreate (&handle, &d), "cuArray3DCreate", error))
     return NULL;
 
   self = g_object_new (GCUDA_TYPE_ARRAY, NULL);
@@ -584,10 +572,9 @@ whole_copy (GCudaArray   *self,
             GCudaArray   *other,
             GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUDA_MEMCPY3D d = { 0 };
-  GCudaContextScope scope;
   guint64 row_bytes, rows, slices;
-  gboolean ok;
 
   _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
   d.WidthInBytes = row_bytes;
@@ -619,12 +606,9 @@ whole_copy (GCudaArray   *self,
       d.dstHeight = rows;
     }
 
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpy3D (&d), "cuMemcpy3D", error) &&
-       _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return _gcuda_context_enter (self->context, &scope, error) &&
+         GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpy3D (&d), "cuMemcpy3D", error) &&
+         _gcuda_legacy_stream_synchronize (error);
 }
 
 static gboolean
@@ -999,8 +983,8 @@ range_copy (GCudaArray      *self,
             guint64          size,
             GError         **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   gboolean ok = FALSE;
 
   if (size == 0)
@@ -1029,7 +1013,6 @@ range_copy (GCudaArray      *self,
     }
   if (ok && direction != RANGE_ATOH)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
   return ok;
 }
 

@@ -277,7 +277,7 @@ _gcuda_wait_task_start (GTask        *task,
                         CUevent       event)
 {
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUstream wait_stream = NULL;
 
   if (!_gcuda_context_enter (context, &scope, &error))
@@ -294,7 +294,6 @@ _gcuda_wait_task_start (GTask        *task,
   /* Returns at once; the queued wait and host function still run. */
   if (wait_stream != NULL)
     GCUDA_DRV->fn_cuStreamDestroy (wait_stream);
-  _gcuda_context_leave (&scope);
 }
 
 gboolean

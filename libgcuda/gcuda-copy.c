@@ -756,20 +756,19 @@ copy_execute (const CopySpec  *spec,
               gboolean         aligned,
               GError         **error)
 {
+  g_autoptr(GCudaContext) context = NULL;  /* declared first: dropped after the scope is left */
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CopyPlan plan;
   CUstream h;
   gboolean ok = FALSE;
 
   if (!copy_plan (spec, form, stream, &plan, error))
     return FALSE;
+  context = plan.context;
   h = _gcuda_stream_get_handle (stream);  /* @stream is known to be a stream now */
-  if (!_gcuda_context_enter (plan.context, &scope, error))
-    {
-      g_object_unref (plan.context);
-      return FALSE;
-    }
+  if (!_gcuda_context_enter (context, &scope, error))
+    return FALSE;
 
   drv = GCUDA_DRV;
   switch (form)
@@ -814,8 +813,6 @@ copy_execute (const CopySpec  *spec,
 
   if (ok && stream == NULL)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  g_object_unref (plan.context);
   return ok;
 }
 
