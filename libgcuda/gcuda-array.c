@@ -7,7 +7,10 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaArray:

@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
 
 typedef struct {
   GMainContext  *main_context;

@@ -7,7 +7,11 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaBuffer:

@@ -50,9 +50,9 @@
 
 #include <gio/gio.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-nvrtc-private.h"
-#include "gcuda-private.h"
 
 #define KEY_TAG             "gcuda-compile-cache-key-1"
 #define FORMAT_VERSION      1u

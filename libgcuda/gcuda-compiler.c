@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-compiler-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-nvrtc-private.h"
 #include "gcuda-program-private.h"
 

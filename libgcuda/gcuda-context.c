@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
 
 /**
  * GCudaContext:

@@ -7,7 +7,11 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-host-buffer-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaCopy2D:

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
 
 /**
  * gcuda_error_quark:

@@ -5,7 +5,12 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
+#include "gcuda-kernel-args-private.h"
+#include "gcuda-launch-config-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaFunction:

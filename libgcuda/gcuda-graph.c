@@ -5,7 +5,10 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-graph-exec-private.h"
+#include "gcuda-graph-private.h"
 
 /**
  * GCudaGraph:

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-host-buffer-private.h"
 
 /**
  * GCudaHostBuffer:

@@ -7,8 +7,11 @@
 
 #include <string.h>
 
-#include "gcuda-function-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-compiler-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-module-private.h"
 
 /**
  * GCudaLinker:

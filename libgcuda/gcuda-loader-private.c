@@ -7,7 +7,7 @@
 
 #include <dlfcn.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
 
 static GCudaDriver driver;
 static const GCudaDriver *loaded_driver;  /* set once, on success */

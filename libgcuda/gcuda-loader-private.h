@@ -182,9 +182,6 @@ const GCudaDriver *_gcuda_driver_peek (void);
  * once _gcuda_driver_get() has succeeded (every object that exists did). */
 #define GCUDA_DRV (_gcuda_driver_peek ())
 
-G_END_DECLS
-
-G_BEGIN_DECLS
 /* The driver's description of @res, or a fallback when the driver cannot
  * give one (stub library, not loaded). Untranslated. */
 const char *_gcuda_driver_describe (CUresult res);

@@ -7,8 +7,12 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-module-private.h"
 
 /**
  * GCudaModule:

@@ -9,8 +9,8 @@
 
 #include <dlfcn.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-nvrtc-private.h"
-#include "gcuda-private.h"
 
 static GCudaNvrtc nvrtc;
 static const GCudaNvrtc *loaded;  /* set once, on success */

@@ -11,7 +11,8 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-pool-bins-private.h"
 
 #define MANTISSA_BITS 4

@@ -5,7 +5,8 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 
 static gboolean
 profiler_call (GCudaContext  *context,

@@ -5,7 +5,11 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaStreamPool:

@@ -5,7 +5,12 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-event-private.h"
+#include "gcuda-graph-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaStream:

@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
 
 /**
  * GCudaSurface:

@@ -7,7 +7,9 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
 
 /**
  * GCudaTexture:
