@@ -134,7 +134,7 @@ G_BEGIN_DECLS
   X (cuGraphExecDestroy, 10000) \
   X (cuGraphGetNodes, 10000) \
   X (cuGraphDebugDotPrint, 11030) \
-  /* pools (issue 6) */ \
+  /* pools */ \
   X (cuMemPoolCreate, 11020) \
   X (cuMemPoolDestroy, 11020) \
   X (cuMemPoolSetAttribute, 11020) \
@@ -142,10 +142,10 @@ G_BEGIN_DECLS
   X (cuMemAllocFromPoolAsync, 11020) \
   X (cuMemFreeAsync, 11020) \
   X (cuMemPoolTrimTo, 11020) \
-  /* device tools (issue 6) */ \
+  /* device tools */ \
   X (cuProfilerStart, 4000) \
   X (cuProfilerStop, 4000) \
-  /* arrays and textures (issue 6) */ \
+  /* arrays and textures */ \
   X (cuMemcpyHtoA, 3020) \
   X (cuMemcpyAtoH, 3020) \
   X (cuMemcpyDtoA, 3020) \
