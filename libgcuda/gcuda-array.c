@@ -648,8 +648,6 @@ check_buffer_bytes (GCudaArray   *self,
                     guint64       size,
                     GError      **error)
 {
-  guint64 total;
-
   if (!GCUDA_IS_BUFFER (buffer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
@@ -666,16 +664,7 @@ check_buffer_bytes (GCudaArray   *self,
                            _("The buffer and the array belong to different contexts"));
       return FALSE;
     }
-  total = gcuda_buffer_get_size (buffer);
-  if (offset > total || size > total - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, total);
-      return FALSE;
-    }
-  return TRUE;
+  return _gcuda_check_range (offset, size, gcuda_buffer_get_size (buffer), _("the buffer"), error);
 }
 
 static gboolean
@@ -927,14 +916,8 @@ check_array_range (GCudaArray   *self,
       return FALSE;
     }
   _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
-  if (offset > row_bytes || size > row_bytes - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside %s of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, what, row_bytes);
-      return FALSE;
-    }
+  if (!_gcuda_check_range (offset, size, row_bytes, what, error))
+    return FALSE;
   element = gcuda_array_descriptor_get_element_size (&self->desc);
   if (offset % element != 0 || size % element != 0)
     {

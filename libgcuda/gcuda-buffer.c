@@ -243,25 +243,6 @@ _gcuda_buffer_new_pooled (GCudaContext          *context,
   return self;
 }
 
-static gboolean
-check_size (guint64   size,
-            GError  **error)
-{
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Cannot allocate 0 bytes"));
-      return FALSE;
-    }
-  if (size > G_MAXSIZE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /**
  * gcuda_buffer_new:
  * @context: (nullable): the context, or %NULL for the default context
@@ -284,7 +265,7 @@ gcuda_buffer_new (GCudaContext  *context,
   g_autoptr(GCudaContext) ctx = NULL;
   CUdeviceptr ptr = 0;
 
-  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+  if (!_gcuda_check_alloc_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error))
     return NULL;
   return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE);
@@ -398,7 +379,7 @@ gcuda_buffer_new_managed (GCudaContext         *context,
                    _("Managed memory is allocated with GLOBAL or HOST, not flags 0x%x"), flags);
       return NULL;
     }
-  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+  if (!_gcuda_check_alloc_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error))
     return NULL;
   return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED);
@@ -442,17 +423,7 @@ buffer_check_range (GCudaBuffer  *self,
                     guint64       size,
                     GError      **error)
 {
-  if (!buffer_check (self, error))
-    return FALSE;
-  if (offset > self->size || size > self->size - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, self->size);
-      return FALSE;
-    }
-  return TRUE;
+  return buffer_check (self, error) && _gcuda_check_range (offset, size, self->size, _("the buffer"), error);
 }
 
 /**

@@ -330,20 +330,31 @@ endpoint_set_address (Endpoint     *ep,
   ep->size = size;
 }
 
+/* Makes @object (NULL: none) the memory @ep copies from or to, kept in
+ * @slot, @ep's member for @kind. The reference is taken before the old
+ * one goes: @object may be what @ep holds already. */
+static void
+endpoint_set_object (Endpoint      *ep,
+                     EndpointKind   kind,
+                     gpointer      *slot,
+                     gpointer       object)
+{
+  if (object != NULL)
+    g_object_ref (object);
+  endpoint_forget_memory (ep);
+  if (object != NULL)
+    {
+      ep->kind = kind;
+      *slot = object;
+    }
+}
+
 static void
 endpoint_set_host_buffer (Endpoint        *ep,
                           GCudaHostBuffer *buffer)
 {
   g_return_if_fail (buffer == NULL || GCUDA_IS_HOST_BUFFER (buffer));
-
-  if (buffer != NULL)
-    g_object_ref (buffer);
-  endpoint_forget_memory (ep);
-  if (buffer != NULL)
-    {
-      ep->kind = ENDPOINT_HOST_BUFFER;
-      ep->host_buffer = buffer;
-    }
+  endpoint_set_object (ep, ENDPOINT_HOST_BUFFER, (gpointer *) &ep->host_buffer, buffer);
 }
 
 static void
@@ -351,15 +362,7 @@ endpoint_set_buffer (Endpoint    *ep,
                      GCudaBuffer *buffer)
 {
   g_return_if_fail (buffer == NULL || GCUDA_IS_BUFFER (buffer));
-
-  if (buffer != NULL)
-    g_object_ref (buffer);
-  endpoint_forget_memory (ep);
-  if (buffer != NULL)
-    {
-      ep->kind = ENDPOINT_BUFFER;
-      ep->buffer = buffer;
-    }
+  endpoint_set_object (ep, ENDPOINT_BUFFER, (gpointer *) &ep->buffer, buffer);
 }
 
 static void
@@ -367,15 +370,7 @@ endpoint_set_array (Endpoint   *ep,
                     GCudaArray *array)
 {
   g_return_if_fail (array == NULL || GCUDA_IS_ARRAY (array));
-
-  if (array != NULL)
-    g_object_ref (array);
-  endpoint_forget_memory (ep);
-  if (array != NULL)
-    {
-      ep->kind = ENDPOINT_ARRAY;
-      ep->array = array;
-    }
+  endpoint_set_object (ep, ENDPOINT_ARRAY, (gpointer *) &ep->array, array);
 }
 
 static void

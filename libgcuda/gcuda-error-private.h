@@ -29,6 +29,19 @@ gboolean _gcuda_check_ready (CUresult     res,
                              const char  *call,
                              GError     **error);
 
+/* The size of a device allocation: at least one byte, at most what a
+ * size_t holds; else GCUDA_ERROR_INVALID_ARGUMENT. */
+gboolean _gcuda_check_alloc_size (guint64   size,
+                                  GError  **error);
+
+/* @offset + @size within the @total bytes of @what ("the buffer"), without
+ * overflow; else GCUDA_ERROR_OUT_OF_BOUNDS. */
+gboolean _gcuda_check_range (guint64      offset,
+                             guint64      size,
+                             guint64      total,
+                             const char  *what,
+                             GError     **error);
+
 /* Copies an IPC handle of @size bytes out of @bytes, or says which kind of
  * handle (@what) has which size. */
 gboolean _gcuda_ipc_handle_from_bytes (GBytes      *bytes,

@@ -134,6 +134,20 @@ event_check (GCudaEvent  *self,
   return FALSE;
 }
 
+/* Takes @context's reference and @handle. */
+static GCudaEvent *
+event_wrap (GCudaContext    *context,
+            CUevent          handle,
+            GCudaEventFlags  flags)
+{
+  GCudaEvent *self = g_object_new (GCUDA_TYPE_EVENT, NULL);
+
+  self->context = context;
+  self->handle = handle;
+  self->flags = flags;
+  return self;
+}
+
 /**
  * gcuda_event_new:
  * @context: (nullable): the context, or %NULL for the default context
@@ -155,7 +169,6 @@ gcuda_event_new (GCudaContext     *context,
   const guint known = GCUDA_EVENT_FLAGS_BLOCKING_SYNC | GCUDA_EVENT_FLAGS_DISABLE_TIMING |
                       GCUDA_EVENT_FLAGS_INTERPROCESS;
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaEvent *self;
   CUevent handle = NULL;
 
   if ((flags & ~known) != 0)
@@ -175,12 +188,7 @@ gcuda_event_new (GCudaContext     *context,
   if (ctx == NULL ||
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuEventCreate (&handle, flags), "cuEventCreate", error))
     return NULL;
-
-  self = g_object_new (GCUDA_TYPE_EVENT, NULL);
-  self->context = g_steal_pointer (&ctx);
-  self->handle = handle;
-  self->flags = flags;
-  return self;
+  return event_wrap (g_steal_pointer (&ctx), handle, flags);
 }
 
 /**
@@ -215,10 +223,7 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuIpcOpenEventHandle (&event, ipc), "cuIpcOpenEventHandle", error))
     return NULL;
 
-  self = g_object_new (GCUDA_TYPE_EVENT, NULL);
-  self->context = g_steal_pointer (&ctx);
-  self->handle = event;
-  self->flags = GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING;
+  self = event_wrap (g_steal_pointer (&ctx), event, GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING);
   self->recorded = TRUE;  /* recorded, or not, by the other process */
   return self;
 }

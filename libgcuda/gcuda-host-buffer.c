@@ -398,17 +398,8 @@ host_buffer_check_range (GCudaHostBuffer  *self,
                          guint64           size,
                          GError          **error)
 {
-  if (!_gcuda_host_buffer_check (self, error))
-    return FALSE;
-  if (offset > self->size || size > self->size - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the host buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, self->size);
-      return FALSE;
-    }
-  return TRUE;
+  return _gcuda_host_buffer_check (self, error) &&
+         _gcuda_check_range (offset, size, self->size, _("the host buffer"), error);
 }
 
 /**

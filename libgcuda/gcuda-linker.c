@@ -232,20 +232,6 @@ linker_result (GCudaLinker  *self,
   return FALSE;
 }
 
-/* The end of every add: counts the input, or reports the failed @call. */
-static gboolean
-input_added (GCudaLinker  *self,
-             CUresult      res,
-             const char   *call,
-             const char   *what,
-             GError      **error)
-{
-  if (!linker_result (self, res, call, what, error))
-    return FALSE;
-  self->n_inputs++;
-  return TRUE;
-}
-
 static GCudaLinkInputType
 detect_data_type (const guint8 *data,
                   gsize         size)
@@ -328,12 +314,13 @@ gcuda_linker_add_data (GCudaLinker         *self,
       bytes = copy;
       size++;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!_gcuda_context_enter (self->context, &scope, error) ||
+      !linker_result (self, GCUDA_DRV->fn_cuLinkAddData (self->state, (CUjitInputType) type, (void *) bytes, size,
+                                                         name ? name : "gcuda-input", 0, NULL, NULL),
+                      "cuLinkAddData", name ? name : _("Linking data"), error))
     return FALSE;
-  return input_added (self,
-                      GCUDA_DRV->fn_cuLinkAddData (self->state, (CUjitInputType) type, (void *) bytes, size,
-                                                   name ? name : "gcuda-input", 0, NULL, NULL),
-                      "cuLinkAddData", name ? name : _("Linking data"), error);
+  self->n_inputs++;
+  return TRUE;
 }
 
 static GCudaLinkInputType
@@ -399,10 +386,12 @@ gcuda_linker_add_file (GCudaLinker         *self,
     }
   if (!valid_type (type, error))
     return FALSE;
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!_gcuda_context_enter (self->context, &scope, error) ||
+      !linker_result (self, GCUDA_DRV->fn_cuLinkAddFile (self->state, (CUjitInputType) type, path, 0, NULL, NULL),
+                      "cuLinkAddFile", path, error))
     return FALSE;
-  return input_added (self, GCUDA_DRV->fn_cuLinkAddFile (self->state, (CUjitInputType) type, path, 0, NULL, NULL),
-                      "cuLinkAddFile", path, error);
+  self->n_inputs++;
+  return TRUE;
 }
 
 /**

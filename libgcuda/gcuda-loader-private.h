@@ -172,6 +172,21 @@ typedef struct {
   int driver_version;
 } GCudaDriver;
 
+/* A library opened once per process and kept open: what the driver's and
+ * NVRTC's loaders share. */
+typedef struct {
+  gsize    once;
+  gpointer table;  /* atomic: the entry points, once they loaded */
+  GError  *error;  /* why they did not, for every later caller */
+} GCudaLibrary;
+
+/* The first call runs @load (thread-safe), which fills @table; returns
+ * @table when that succeeded, else NULL with a copy of its error. */
+gpointer _gcuda_library_get (GCudaLibrary  *library,
+                             gboolean     (*load) (GError **error),
+                             gpointer       table,
+                             GError       **error);
+
 /* The loaded driver, or NULL with @error set. Thread-safe; loads once. */
 const GCudaDriver *_gcuda_driver_get (GError **error);
 

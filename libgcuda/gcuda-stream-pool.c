@@ -316,20 +316,8 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_created (self, error))
+  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error))
     return NULL;
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Cannot allocate 0 bytes"));
-      return NULL;
-    }
-  if (size > G_MAXSIZE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
-      return NULL;
-    }
   if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
