@@ -5,7 +5,8 @@
 
 #pragma once
 
-#include "gcuda-private.h"
+#include "gcuda.h"
+#include "gcuda-loader-private.h"
 
 G_BEGIN_DECLS
 

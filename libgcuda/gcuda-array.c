@@ -7,7 +7,10 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaArray:
@@ -322,14 +325,8 @@ gcuda_array_descriptor_validate (const GCudaArrayDescriptor  *self,
 static void
 release_array (GCudaArray *self)
 {
-  GCudaContextScope scope;
-
-  /* Errors are ignored: at exit the driver may be shut down already. */
-  if (self->handle == NULL || gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
-  GCUDA_DRV->fn_cuArrayDestroy (self->handle);
-  _gcuda_context_leave (&scope);
+  if (self->handle != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuArrayDestroy (self->handle));
 }
 
 static void
@@ -425,11 +422,9 @@ gcuda_array_new (GCudaContext                *context,
                  GError                     **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUDA_ARRAY3D_DESCRIPTOR d = { 0 };
   CUarray handle = NULL;
   GCudaArray *self;
-  gboolean ok;
 
   if (descriptor == NULL)
     {
@@ -439,9 +434,6 @@ gcuda_array_new (GCudaContext                *context,
     }
   if (!gcuda_array_descriptor_validate (descriptor, error))
     return NULL;
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
-    return NULL;
 
   d.Width = descriptor->width;
   d.Height = descriptor->height;
@@ -449,9 +441,8 @@ gcuda_array_new (GCudaContext                *context,
   d.Format = (CUarray_format) descriptor->format;
   d.NumChannels = descriptor->num_channels;
   d.Flags = descriptor->flags;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuArray3DCreate (&handle, &d), "cuArray3DCreate", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuArray3DCreate (&handle, &d), "cuArray3DCreate", error))
     return NULL;
 
   self = g_object_new (GCUDA_TYPE_ARRAY, NULL);
@@ -610,10 +601,9 @@ whole_copy (GCudaArray   *self,
             GCudaArray   *other,
             GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUDA_MEMCPY3D d = { 0 };
-  GCudaContextScope scope;
   guint64 row_bytes, rows, slices;
-  gboolean ok;
 
   _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
   d.WidthInBytes = row_bytes;
@@ -645,12 +635,9 @@ whole_copy (GCudaArray   *self,
       d.dstHeight = rows;
     }
 
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpy3D (&d), "cuMemcpy3D", error) &&
-       _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return _gcuda_context_enter (self->context, &scope, error) &&
+         GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpy3D (&d), "cuMemcpy3D", error) &&
+         _gcuda_legacy_stream_synchronize (error);
 }
 
 static gboolean
@@ -687,8 +674,6 @@ check_buffer_bytes (GCudaArray   *self,
                     guint64       size,
                     GError      **error)
 {
-  guint64 total;
-
   if (!GCUDA_IS_BUFFER (buffer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
@@ -705,16 +690,7 @@ check_buffer_bytes (GCudaArray   *self,
                            _("The buffer and the array belong to different contexts"));
       return FALSE;
     }
-  total = gcuda_buffer_get_size (buffer);
-  if (offset > total || size > total - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, total);
-      return FALSE;
-    }
-  return TRUE;
+  return _gcuda_check_range (offset, size, gcuda_buffer_get_size (buffer), _("the buffer"), error);
 }
 
 static gboolean
@@ -966,14 +942,8 @@ check_array_range (GCudaArray   *self,
       return FALSE;
     }
   _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
-  if (offset > row_bytes || size > row_bytes - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside %s of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, what, row_bytes);
-      return FALSE;
-    }
+  if (!_gcuda_check_range (offset, size, row_bytes, what, error))
+    return FALSE;
   element = gcuda_array_descriptor_get_element_size (&self->desc);
   if (offset % element != 0 || size % element != 0)
     {
@@ -1025,8 +995,8 @@ range_copy (GCudaArray      *self,
             guint64          size,
             GError         **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   gboolean ok = FALSE;
 
   if (size == 0)
@@ -1055,7 +1025,6 @@ range_copy (GCudaArray      *self,
     }
   if (ok && direction != RANGE_ATOH)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
   return ok;
 }
 

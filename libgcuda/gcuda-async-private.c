@@ -5,14 +5,48 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
 
+/* What a host function hands over to the main context. */
 typedef struct {
   GMainContext  *main_context;
   GSourceFunc    func;
   gpointer       data;
   GDestroyNotify notify;
 } HostCall;
+
+static void
+host_call_init (HostCall       *call,
+                GMainContext   *main_context,
+                GSourceFunc     func,
+                gpointer        data,
+                GDestroyNotify  notify)
+{
+  call->main_context = g_main_context_ref (main_context ? main_context : g_main_context_default ());
+  call->func = func;
+  call->data = data;
+  call->notify = notify;
+}
+
+/* The driver's thread: only wakes the main context up, to run @dispatch
+ * and then @finish (with @data) there. */
+static void
+host_call_attach (HostCall       *call,
+                  GSourceFunc     dispatch,
+                  GDestroyNotify  finish,
+                  gpointer        data,
+                  const char     *name)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, dispatch, data, finish);
+  g_source_set_static_name (source, name);
+  g_source_attach (source, call->main_context);
+  g_source_unref (source);
+}
 
 static gboolean
 host_call_dispatch (gpointer user_data)
@@ -34,18 +68,12 @@ host_call_free (gpointer user_data)
   g_free (call);
 }
 
-/* The driver's thread: only wakes the main context up. */
 static void CUDA_CB
 host_call_trampoline (void *user_data)
 {
   HostCall *call = user_data;
-  GSource *source = g_idle_source_new ();
 
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, host_call_dispatch, call, host_call_free);
-  g_source_set_static_name (source, "[gcuda] stream callback");
-  g_source_attach (source, call->main_context);
-  g_source_unref (source);
+  host_call_attach (call, host_call_dispatch, host_call_free, call, "[gcuda] stream callback");
 }
 
 gboolean
@@ -58,11 +86,7 @@ _gcuda_host_notify (CUstream       stream,
 {
   HostCall *call = g_new (HostCall, 1);
 
-  call->main_context = g_main_context_ref (main_context ? main_context : g_main_context_default ());
-  call->func = func;
-  call->data = data;
-  call->notify = notify;
-
+  host_call_init (call, main_context, func, data, notify);
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuLaunchHostFunc (stream, host_call_trampoline, call),
                     "cuLaunchHostFunc", error))
     {
@@ -77,14 +101,11 @@ _gcuda_host_notify (CUstream       stream,
  * the main context has run the callback. Shared by that thread and the
  * idle source: two references. */
 typedef struct {
+  HostCall call;
   gatomicrefcount ref_count;
   GMutex lock;
   GCond cond;
   gboolean finished;
-  GMainContext *main_context;
-  GSourceFunc func;
-  gpointer data;
-  GDestroyNotify notify;
 } BlockingCall;
 
 static void
@@ -103,7 +124,7 @@ blocking_call_dispatch (gpointer user_data)
 {
   BlockingCall *call = user_data;
 
-  call->func (call->data);
+  call->call.func (call->call.data);
   return G_SOURCE_REMOVE;
 }
 
@@ -111,10 +132,9 @@ static void
 blocking_call_finish (gpointer user_data)
 {
   BlockingCall *call = user_data;
-  GMainContext *main_context = call->main_context;
-
-  GDestroyNotify notify = call->notify;
-  gpointer data = call->data;
+  GMainContext *main_context = call->call.main_context;
+  GDestroyNotify notify = call->call.notify;
+  gpointer data = call->call.data;
 
   /* Main context: after the callback ran, or when its source is destroyed
    * unrun. Let the stream go on first: freeing the data may drop the last
@@ -133,14 +153,9 @@ static void CUDA_CB
 blocking_call_trampoline (void *user_data)
 {
   BlockingCall *call = user_data;
-  GSource *source = g_idle_source_new ();
 
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, blocking_call_dispatch, call, blocking_call_finish);
-  g_source_set_static_name (source, "[gcuda] blocking stream callback");
-  g_source_attach (source, call->main_context);
-  g_source_unref (source);
-
+  host_call_attach (&call->call, blocking_call_dispatch, blocking_call_finish, call,
+                    "[gcuda] blocking stream callback");
   g_mutex_lock (&call->lock);
   while (!call->finished)
     g_cond_wait (&call->cond, &call->lock);
@@ -162,15 +177,11 @@ _gcuda_host_notify_blocking (CUstream       stream,
   g_atomic_ref_count_inc (&call->ref_count);
   g_mutex_init (&call->lock);
   g_cond_init (&call->cond);
-  call->main_context = g_main_context_ref (main_context ? main_context : g_main_context_default ());
-  call->func = func;
-  call->data = data;
-  call->notify = notify;
-
+  host_call_init (&call->call, main_context, func, data, notify);
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuLaunchHostFunc (stream, blocking_call_trampoline, call),
                     "cuLaunchHostFunc", error))
     {
-      g_main_context_unref (call->main_context);
+      g_main_context_unref (call->call.main_context);
       g_mutex_clear (&call->lock);
       g_cond_clear (&call->cond);
       g_free (call);
@@ -277,7 +288,7 @@ _gcuda_wait_task_start (GTask        *task,
                         CUevent       event)
 {
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUstream wait_stream = NULL;
 
   if (!_gcuda_context_enter (context, &scope, &error))
@@ -294,7 +305,6 @@ _gcuda_wait_task_start (GTask        *task,
   /* Returns at once; the queued wait and host function still run. */
   if (wait_stream != NULL)
     GCUDA_DRV->fn_cuStreamDestroy (wait_stream);
-  _gcuda_context_leave (&scope);
 }
 
 gboolean

@@ -7,7 +7,8 @@
 
 #include <gio/gio.h>
 
-#include "gcuda-private.h"
+#include "gcuda.h"
+#include "gcuda-loader-private.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,11 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaBuffer:
@@ -102,8 +106,6 @@ static GParamSpec *properties[N_PROPS];
 static void
 release_memory (GCudaBuffer *self)
 {
-  GCudaContextScope scope;
-
   if (self->release != NULL)
     {
       self->release (self->owner, self->ptr, self->size);
@@ -111,16 +113,10 @@ release_memory (GCudaBuffer *self)
     }
   if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
     return;
-  /* After gcuda_context_destroy() the memory went with the context. Errors
-   * are ignored: at exit the driver may be shut down already. */
-  if (gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
   if (self->kind == GCUDA_BUFFER_KIND_IPC)
-    GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr));
   else
-    GCUDA_DRV->fn_cuMemFree (self->ptr);
-  _gcuda_context_leave (&scope);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFree (self->ptr));
 }
 
 static void
@@ -284,25 +280,6 @@ _gcuda_buffer_new_pooled (GCudaContext          *context,
   return self;
 }
 
-static gboolean
-check_size (guint64   size,
-            GError  **error)
-{
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Cannot allocate 0 bytes"));
-      return FALSE;
-    }
-  if (size > G_MAXSIZE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /**
  * gcuda_buffer_new:
  * @context: (nullable): the context, or %NULL for the default context
@@ -323,16 +300,12 @@ gcuda_buffer_new (GCudaContext  *context,
                   GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
-  gboolean ok;
 
-  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
+  if (!_gcuda_check_alloc_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAlloc (&ptr, size), "cuMemAlloc", error);
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE) : NULL;
+  return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_DEVICE);
 }
 
 /**
@@ -358,11 +331,9 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
                           GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
   size_t pitch = 0;
   GCudaBuffer *self;
-  gboolean ok;
 
   if (width == 0 || height == 0 || width > G_MAXSIZE || height > G_MAXSIZE)
     {
@@ -377,12 +348,9 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
                    _("The access size of a pitched allocation is 4, 8 or 16 bytes, not %u"), access_size);
       return NULL;
     }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocPitch (&ptr, &pitch, width, height, access_size),
-                    "cuMemAllocPitch", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocPitch (&ptr, &pitch, width, height, access_size),
+                           "cuMemAllocPitch", error))
     return NULL;
   self = buffer_wrap (ctx, ptr, (guint64) pitch * height, GCUDA_BUFFER_KIND_PITCHED);
   self->pitch = pitch;
@@ -441,9 +409,7 @@ gcuda_buffer_new_managed (GCudaContext         *context,
                           GError              **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
-  gboolean ok;
 
   if (flags != GCUDA_MEM_ATTACH_FLAGS_GLOBAL && flags != GCUDA_MEM_ATTACH_FLAGS_HOST)
     {
@@ -451,12 +417,10 @@ gcuda_buffer_new_managed (GCudaContext         *context,
                    _("Managed memory is allocated with GLOBAL or HOST, not flags 0x%x"), flags);
       return NULL;
     }
-  if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
+  if (!_gcuda_check_alloc_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error);
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED) : NULL;
+  return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED);
 }
 
 /* The buffer, or one it views, was freed? */
@@ -497,17 +461,7 @@ buffer_check_range (GCudaBuffer  *self,
                     guint64       size,
                     GError      **error)
 {
-  if (!buffer_check (self, error))
-    return FALSE;
-  if (offset > self->size || size > self->size - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, self->size);
-      return FALSE;
-    }
-  return TRUE;
+  return buffer_check (self, error) && _gcuda_check_range (offset, size, self->size, _("the buffer"), error);
 }
 
 /**
@@ -570,26 +524,24 @@ gcuda_buffer_open_ipc_handle (GCudaContext  *context,
                               GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUipcMemHandle ipc;
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0, base = 0;
   size_t size = 0;
-  gboolean ok;
 
   if (!_gcuda_ipc_handle_from_bytes (handle, &ipc, sizeof ipc, _("A memory"), error))
     return NULL;
 
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error) ||
+      !GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenMemHandle (&ptr, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+                    "cuIpcOpenMemHandle", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenMemHandle (&ptr, ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
-                    "cuIpcOpenMemHandle", error);
-  if (ok && !GCUDA_CHECK (GCUDA_DRV->fn_cuMemGetAddressRange (&base, &size, ptr), "cuMemGetAddressRange", error))
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemGetAddressRange (&base, &size, ptr), "cuMemGetAddressRange", error))
     {
       GCUDA_DRV->fn_cuIpcCloseMemHandle (ptr);
-      ok = FALSE;
+      return NULL;
     }
-  _gcuda_context_leave (&scope);
-  return ok ? buffer_wrap (ctx, ptr, size - (ptr - base), GCUDA_BUFFER_KIND_IPC) : NULL;
+  return buffer_wrap (ctx, ptr, size - (ptr - base), GCUDA_BUFFER_KIND_IPC);
 }
 
 /**
@@ -760,13 +712,11 @@ gcuda_buffer_free (GCudaBuffer  *self,
   return TRUE;
 }
 
-/* Enters the buffer's context for a transfer on @stream, which must be in
- * the same context. */
+/* A transfer on @stream: it must be in the buffer's context. */
 static gboolean
-enter_for_stream (GCudaBuffer        *self,
-                  GCudaStream        *stream,
-                  GCudaContextScope  *scope,
-                  GError            **error)
+check_stream (GCudaBuffer  *self,
+              GCudaStream  *stream,
+              GError      **error)
 {
   if (stream != NULL)
     {
@@ -783,7 +733,7 @@ enter_for_stream (GCudaBuffer        *self,
           return FALSE;
         }
     }
-  return _gcuda_context_enter (self->context, scope, error);
+  return TRUE;
 }
 
 static gboolean
@@ -795,8 +745,7 @@ upload (GCudaBuffer  *self,
         GCudaStream  *stream,
         GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   if (!buffer_check_range (self, offset, size, error))
     return FALSE;
@@ -807,17 +756,14 @@ upload (GCudaBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   if (on_stream)
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
-                                                        _gcuda_stream_get_handle (stream)),
-                      "cuMemcpyHtoDAsync", error);
-  else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error) &&
+    return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoDAsync (self->ptr + offset, data, size,
+                                                          _gcuda_stream_get_handle (stream)),
+                        "cuMemcpyHtoDAsync", error);
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyHtoD (self->ptr + offset, data, size), "cuMemcpyHtoD", error) &&
          _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  return ok;
 }
 
 static gboolean
@@ -829,8 +775,7 @@ download (GCudaBuffer  *self,
           GCudaStream  *stream,
           GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   if (!buffer_check_range (self, offset, size, error))
     return FALSE;
@@ -841,16 +786,13 @@ download (GCudaBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   if (on_stream)
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (data, self->ptr + offset, size,
-                                                        _gcuda_stream_get_handle (stream)),
-                      "cuMemcpyDtoHAsync", error);
-  else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoH (data, self->ptr + offset, size), "cuMemcpyDtoH", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+    return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoHAsync (data, self->ptr + offset, size,
+                                                          _gcuda_stream_get_handle (stream)),
+                        "cuMemcpyDtoHAsync", error);
+  return GCUDA_CHECK (GCUDA_DRV->fn_cuMemcpyDtoH (data, self->ptr + offset, size), "cuMemcpyDtoH", error);
 }
 
 /**
@@ -1066,8 +1008,8 @@ copy_from (GCudaBuffer  *self,
            GCudaStream  *stream,
            GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CUstream h;
   gboolean ok;
 
@@ -1076,7 +1018,7 @@ copy_from (GCudaBuffer  *self,
     return FALSE;
   if (size == 0)
     return TRUE;
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
 
   drv = GCUDA_DRV;
@@ -1109,7 +1051,6 @@ copy_from (GCudaBuffer  *self,
     }
   if (ok && !on_stream)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
   return ok;
 }
 
@@ -1183,8 +1124,8 @@ memset_elements (GCudaBuffer  *self,
                  GCudaStream  *stream,
                  GError      **error)
 {
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CUdeviceptr p;
   CUstream h;
   guint64 extent;
@@ -1226,7 +1167,7 @@ memset_elements (GCudaBuffer  *self,
     return FALSE;
   if (extent == 0)
     return TRUE;
-  if (!enter_for_stream (self, stream, &scope, error))
+  if (!check_stream (self, stream, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
 
   drv = GCUDA_DRV;
@@ -1261,13 +1202,9 @@ memset_elements (GCudaBuffer  *self,
                      : drv->fn_cuMemsetD2D32 (p, pitch, value, width, height);
         break;
       }
-  if (res == CUDA_SUCCESS && stream == NULL && !_gcuda_legacy_stream_synchronize (error))
-    {
-      _gcuda_context_leave (&scope);
-      return FALSE;
-    }
-  _gcuda_context_leave (&scope);
-  return _gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error);
+  if (!_gcuda_check (res, pitch ? "cuMemsetD2D" : "cuMemsetD", error))
+    return FALSE;
+  return stream != NULL || _gcuda_legacy_stream_synchronize (error);
 }
 
 /**
@@ -1454,16 +1391,10 @@ static void
 pinned_memory_free (gpointer data)
 {
   PinnedMemory *pinned = data;
-  GCudaContextScope scope;
 
   /* Never on the driver's thread: the last reference goes in a main
    * context or wherever the caller drops the bytes. */
-  if (!gcuda_context_is_destroyed (pinned->context) &&
-      _gcuda_context_enter (pinned->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuMemFreeHost (pinned->host);
-      _gcuda_context_leave (&scope);
-    }
+  GCUDA_CONTEXT_RELEASE (pinned->context, GCUDA_DRV->fn_cuMemFreeHost (pinned->host));
   g_object_unref (pinned->context);
   g_free (pinned);
 }
@@ -1497,7 +1428,7 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   PinnedMemory *pinned;
   void *host = NULL;
 
@@ -1507,22 +1438,20 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_buffer_download_async);
 
-  if (!buffer_check_range (self, offset, size, &error) ||
-      !enter_for_stream (self, stream, &scope, &error))
+  if (!buffer_check_range (self, offset, size, &error) || !check_stream (self, stream, &error) ||
+      !_gcuda_context_enter (self->context, &scope, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
   if (size == 0)
     {
-      _gcuda_context_leave (&scope);
       g_task_set_task_data (task, g_bytes_new (NULL, 0), (GDestroyNotify) g_bytes_unref);
       g_task_return_boolean (task, TRUE);
       return;
     }
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocHost (&host, size), "cuMemAllocHost", &error))
     {
-      _gcuda_context_leave (&scope);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1539,7 +1468,6 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
     _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
   else
     g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
 }
 
 /**
@@ -1598,7 +1526,7 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   gconstpointer data;
   gsize size = 0;
 
@@ -1614,8 +1542,8 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
       return;
     }
   data = g_bytes_get_data (bytes, &size);
-  if (!buffer_check_range (self, offset, size, &error) ||
-      !enter_for_stream (self, stream, &scope, &error))
+  if (!buffer_check_range (self, offset, size, &error) || !check_stream (self, stream, &error) ||
+      !_gcuda_context_enter (self->context, &scope, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -1629,7 +1557,6 @@ gcuda_buffer_upload_async (GCudaBuffer         *self,
     _gcuda_task_complete_on_stream (task, _gcuda_stream_get_handle (stream));
   else
     g_task_return_error (task, g_steal_pointer (&error));
-  _gcuda_context_leave (&scope);
 }
 
 /**
@@ -1673,8 +1600,6 @@ gcuda_buffer_get_ipc_handle (GCudaBuffer  *self,
                              GError      **error)
 {
   CUipcMemHandle ipc;
-  GCudaContextScope scope;
-  gboolean ok;
 
   if (!buffer_check (self, error))
     return NULL;
@@ -1684,11 +1609,10 @@ gcuda_buffer_get_ipc_handle (GCudaBuffer  *self,
                            _("Only whole device allocations have an IPC handle (not views, managed or IPC memory)"));
       return NULL;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuIpcGetMemHandle (&ipc, self->ptr),
+                           "cuIpcGetMemHandle", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcGetMemHandle (&ipc, self->ptr), "cuIpcGetMemHandle", error);
-  _gcuda_context_leave (&scope);
-  return ok ? g_bytes_new (&ipc, sizeof ipc) : NULL;
+  return g_bytes_new (&ipc, sizeof ipc);
 }
 
 /* The allocation a managed buffer (or a view of one) belongs to. */
@@ -1749,9 +1673,7 @@ gcuda_buffer_attach (GCudaBuffer          *self,
                      GCudaStream          *stream,
                      GError              **error)
 {
-  GCudaContextScope scope;
   GCudaBuffer *root = self;
-  gboolean ok;
 
   if (!check_managed (self, error))
     return FALSE;
@@ -1770,13 +1692,12 @@ gcuda_buffer_attach (GCudaBuffer          *self,
     }
   while (root->parent != NULL)
     root = root->parent;
-  if (!enter_for_stream (self, stream, &scope, error))
-    return FALSE;
   /* Attachment applies to whole allocations: length 0 means all of it. */
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamAttachMemAsync (_gcuda_stream_get_handle (stream), root->ptr, 0, flags),
-                    "cuStreamAttachMemAsync", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_stream (self, stream, error) &&
+         GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuStreamAttachMemAsync (_gcuda_stream_get_handle (stream), root->ptr,
+                                                                   0, flags),
+                             "cuStreamAttachMemAsync", error);
 }
 
 /**
@@ -1799,9 +1720,6 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
                        GCudaStream  *stream,
                        GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   if (!check_managed (self, error))
     return FALSE;
   if (device != NULL && !GCUDA_IS_DEVICE (device))
@@ -1810,13 +1728,11 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
                            _("Expected a GCudaDevice, or NULL for the host"));
       return FALSE;
     }
-  if (!enter_for_stream (self, stream, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPrefetchAsync (self->ptr, self->size, location_of (device), 0,
-                                                       _gcuda_stream_get_handle (stream)),
-                    "cuMemPrefetchAsync", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_stream (self, stream, error) &&
+         GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemPrefetchAsync (self->ptr, self->size, location_of (device), 0,
+                                                               _gcuda_stream_get_handle (stream)),
+                             "cuMemPrefetchAsync", error);
 }
 
 /**
@@ -1838,9 +1754,6 @@ gcuda_buffer_advise (GCudaBuffer        *self,
                      GCudaDevice        *device,
                      GError            **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   if (!check_managed (self, error))
     return FALSE;
   if (advice < GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY || advice > GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY)
@@ -1855,10 +1768,8 @@ gcuda_buffer_advise (GCudaBuffer        *self,
                            _("Expected a GCudaDevice, or NULL for the host"));
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAdvise (self->ptr, self->size, (CUmem_advise) advice, location_of (device)),
-                    "cuMemAdvise", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemAdvise (self->ptr, self->size, (CUmem_advise) advice,
+                                                        location_of (device)),
+                             "cuMemAdvise", error);
 }

@@ -2,6 +2,20 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
+ * Why the disk cache is guarded
+ *   A cached image is code: GCuda loads it and runs its kernels in the
+ *   user's process, on the user's data. Whoever can write an entry can make
+ *   a later compile return their kernels instead (reading or corrupting any
+ *   device memory of the context, or just computing wrong results), and
+ *   whoever can read the cache sees what the user compiles. So only the
+ *   user may write or read it: the directory must be the user's and mode
+ *   0700 (open_private_dir()), each entry the user's and a regular file,
+ *   opened without following links (disk_lookup()), and all of it reached
+ *   through one directory descriptor, so a path swapped for a symlink after
+ *   the check changes nothing. The SHA-256 inside an entry detects damage
+ *   (a torn write, a truncated file, a bad disk), not tampering: anyone able
+ *   to write an entry could write its digest too. Ownership is the guard.
+ *
  * The key
  *   A SHA-256 over length-prefixed, tagged fields: a format tag, the program
  *   name, source, options, include dirs, in-memory headers (sorted by name),
@@ -14,9 +28,10 @@
  *   only the first, so no search-order subtlety can make a key stale.
  *
  *   Headers under the toolkit's include directory are recorded by file
- *   identity (path, size, mtime, inode) and not read or followed: NVRTC
- *   ships those headers built in (its own identity is in the key), and
- *   reading cuda_runtime.h's closure would cost more than a cache hit may.
+ *   identity (path, size, mtime: see hash_stat()) and not read or
+ *   followed: NVRTC ships those headers built in (its own identity is in
+ *   the key), and reading cuda_runtime.h's closure would cost more than a
+ *   cache hit may.
  *
  * The disk format (little-endian), file "<key>.bin" in the cache directory:
  *   0   magic "GCUDA-CACHE\0" (12 bytes)
@@ -29,8 +44,9 @@
  *   The file size must be exactly 140 + the three lengths.
  *
  * Writes go to a temporary file in the cache directory (O_EXCL, 0600),
- * renamed over "<key>.bin"; they are not fsync()ed: a torn entry after a
- * crash fails verification, is deleted and recompiled.
+ * renamed over "<key>.bin", so a reader sees a whole entry or none; they
+ * are not fsync()ed: a torn entry after a crash fails verification, is
+ * deleted and recompiled.
  */
 
 #define _GNU_SOURCE 1  /* dl_iterate_phdr, memmem */
@@ -50,9 +66,9 @@
 
 #include <gio/gio.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-nvrtc-private.h"
-#include "gcuda-private.h"
 
 #define KEY_TAG             "gcuda-compile-cache-key-1"
 #define FORMAT_VERSION      1u
@@ -129,6 +145,9 @@ hash_stat (GChecksum         *cs,
   hash_string (cs, tag, identity);
 }
 
+/* The key becomes a file name: exactly 64 lower-case hex digits, so that
+ * no key (they come from callers too) can name "../elsewhere", a hidden
+ * temporary file or anything but "<key>.bin" in the cache directory. */
 static gboolean
 is_valid_key (const char *key)
 {
@@ -981,7 +1000,17 @@ _gcuda_compile_cache_default_dir (void)
 }
 
 /* The cache directory, opened, when it is private to the user (mode 0700,
- * owned by the user); else -1 with @error set. */
+ * owned by the user); else -1 with @error set.
+ *
+ * Without the owner check, a directory made by someone else (a shared
+ * GCUDA_CACHE_DIR such as /tmp/cache, say) lets its owner plant entries,
+ * that is, their kernels in our process. Without the mode check, group or
+ * others could do the same through write bits, or read what the user
+ * compiles through read bits; exactly 0700 is what ensure_dir() creates,
+ * and a directory opened up on purpose is better left unused than half
+ * trusted. The checks are made on the opened descriptor (fstat(), not
+ * stat()), and entries are then reached only relative to it, so the
+ * directory checked is the directory used, whatever happens to the path. */
 static int
 open_private_dir (const char  *dir,
                   GError     **error)
@@ -1145,7 +1174,8 @@ payload_digest (const guint8 *log,
 }
 
 /* Parses and verifies an entry; on success returns the image (a view into
- * @file) and sets the strings. */
+ * @file) and sets the strings. Any doubt is a miss: the caller deletes the
+ * entry and NVRTC compiles again, which costs time, never correctness. */
 static GBytes *
 parse_entry (GBytes      *file,
              const char  *key,
@@ -1159,6 +1189,9 @@ parse_entry (GBytes      *file,
   const guint8 *log, *lowered, *payload;
   guint8 digest[32];
 
+  /* Magic and version: another format is not misread. The key inside: an
+   * entry copied or renamed under another key's name is not served as that
+   * compile's code. */
   if (size < HEADER_SIZE ||
       memcmp (data, MAGIC, MAGIC_LENGTH) != 0 ||
       get_u32 (data + 12) != FORMAT_VERSION ||
@@ -1168,6 +1201,9 @@ parse_entry (GBytes      *file,
   log_len = get_u64 (data + 84);
   lowered_len = get_u64 (data + 92);
   payload_len = get_u64 (data + 100);
+  /* The lengths come from the file: each is bounded by the size first, so
+   * their sum cannot wrap around, and the sum must be the size exactly, so
+   * nothing is read past the end and nothing trails the payload. */
   if ((flags & ~(FLAG_LOG | FLAG_LOWERED)) != 0 ||
       (!(flags & FLAG_LOG) && log_len != 0) ||
       (!(flags & FLAG_LOWERED) && lowered_len != 0) ||
@@ -1177,9 +1213,12 @@ parse_entry (GBytes      *file,
   log = data + HEADER_SIZE;
   lowered = log + log_len;
   payload = lowered + lowered_len;
+  /* Damage, not tampering (see the top of the file): a torn or bit-rotten
+   * entry is never loaded as code. */
   payload_digest (log, log_len, lowered, lowered_len, payload, payload_len, digest);
   if (memcmp (digest, data + 108, 32) != 0)
     return NULL;
+  /* Both become C strings: an embedded NUL would cut them short silently. */
   if (memchr (log, '\0', log_len) != NULL || memchr (lowered, '\0', lowered_len) != NULL)
     return NULL;
 
@@ -1228,12 +1267,19 @@ disk_lookup (const char  *dir,
   if (dir_fd < 0)
     return NULL;
 
+  /* O_NOFOLLOW: a symlink in the entry's place is not followed to a file
+   * elsewhere. O_NONBLOCK: a FIFO there would block open() until someone
+   * writes to it; opened at once, it fails the regular-file check below.
+   * O_NOCTTY: a terminal there never becomes the process's. */
   fd = openat (dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     {
       close (dir_fd);
       return NULL;
     }
+  /* fstat() of what was opened, not of the name: no race between check and
+   * read. Another user's file (left from before the directory was private,
+   * or root's) could be anyone's code. */
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != getuid ())
     {
       /* someone else's, or not a file: never read, never deleted */
@@ -1242,6 +1288,7 @@ disk_lookup (const char  *dir,
       return NULL;
     }
 
+  /* The whole entry is read into memory: a huge file must not exhaust it. */
   ok = st.st_size >= HEADER_SIZE && (guint64) st.st_size <= MAX_ENTRY_BYTES;
   if (ok)
     {
@@ -1254,7 +1301,9 @@ disk_lookup (const char  *dir,
     {
       struct stat now;
 
-      /* Corrupt: delete it, unless another writer has just replaced it */
+      /* Corrupt: delete it (else it fails on every run), unless another
+       * writer has just renamed a good entry over it: same inode or hands
+       * off. unlinkat() removes the name only; our descriptor stays valid. */
       if (fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
           now.st_dev == st.st_dev && now.st_ino == st.st_ino)
         unlinkat (dir_fd, name, 0);
@@ -1285,8 +1334,10 @@ write_all (int           fd,
 }
 
 /* The directory exists afterwards, or @error is set. A directory this
- * creates is 0700; an existing one is left as it is (and, when it is not
- * private, open_private_dir() refuses it). */
+ * creates is 0700, and so are the parents it creates (~/.cache, say); an
+ * existing one is left as it is (and, when it is not private,
+ * open_private_dir() refuses it): its mode may be someone's choice, and
+ * taking over a directory another user made would not make it safe. */
 static gboolean
 ensure_dir (const char  *dir,
             GError     **error)
@@ -1313,7 +1364,10 @@ ensure_dir (const char  *dir,
                    _("Could not create the compile cache directory %s: %s"), dir, g_strerror (saved));
       return FALSE;
     }
-  /* in spite of any umask; harmless when another process made it first */
+  /* In spite of any umask (one masking the owner's own bits would leave it
+   * unusable, and refused); harmless when another process made it first.
+   * lstat(): chmod() follows symlinks, so only the user's own directory,
+   * not a link put in its place, has its mode set. */
   if (lstat (dir, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == getuid ())
     chmod (dir, 0700);
   return TRUE;
@@ -1338,6 +1392,8 @@ disk_store (const char  *dir,
   int dir_fd, fd = -1, saved;
   gboolean ok;
 
+  /* The same check as for reading: code written where others can write
+   * could be swapped before it is read back. */
   if (!ensure_dir (dir, error))
     return FALSE;
   dir_fd = open_private_dir (dir, error);
@@ -1354,6 +1410,11 @@ disk_store (const char  *dir,
   payload_digest ((const guint8 *) log, log_len, (const guint8 *) lowered, lowered_len,
                   payload, payload_len, header + 108);
 
+  /* The temporary file: in the cache directory itself, since rename() is
+   * atomic only within one file system; hidden (lookups open "<key>.bin"
+   * only); named unpredictably (pid, random); O_EXCL | O_NOFOLLOW, so the
+   * write never goes into an existing file or through a planted link; 0600,
+   * readable by the user alone. A name taken (EEXIST) is tried again. */
   for (guint attempt = 0; attempt < 100 && fd < 0; attempt++)
     {
       g_free (tmp_name);
@@ -1381,6 +1442,9 @@ disk_store (const char  *dir,
       ok = FALSE;
       saved = errno;
     }
+  /* Atomic: a reader opens the old entry or the whole new one, never a
+   * part; concurrent writers of one key each rename a complete file, and
+   * the last one stays. */
   if (ok && renameat (dir_fd, tmp_name, dir_fd, name) != 0)
     {
       ok = FALSE;
@@ -1388,7 +1452,7 @@ disk_store (const char  *dir,
     }
   if (!ok)
     {
-      unlinkat (dir_fd, tmp_name, 0);
+      unlinkat (dir_fd, tmp_name, 0);  /* no litter in the directory */
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
                    _("Could not write the compile cache entry %s/%s: %s"), dir, name,
                    saved != 0 ? g_strerror (saved) : _("short write"));

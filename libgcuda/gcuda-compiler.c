@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-compiler-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-nvrtc-private.h"
 #include "gcuda-program-private.h"
 
@@ -878,59 +881,70 @@ keep_files (const char  *dir,
                error ? error->message : g_strerror (errno));
 }
 
-static GCudaProgram *
-compile_job (GCudaCompiler  *self,
-             Job            *job,
-             GError        **error)
+/* One compile, step by step. @inputs points into the state and its job. */
+typedef struct {
+  Job *job;
+  char *arch;                /* what it compiles for */
+  GCudaProgramKind kind;
+  GPtrArray *options;        /* NVRTC's, NULL-terminated */
+  char *source;              /* the source as NVRTC sees it */
+  char *cache_dir;           /* NULL: no cache */
+  char *key;                 /* NULL: not cached */
+  GCudaCompileInputs inputs; /* what the key covers */
+  char *log;                 /* NVRTC's, once it ran */
+} CompileState;
+
+static void
+compile_state_clear (CompileState *state)
 {
-  g_autofree char *arch = NULL;
-  g_autofree char *full_source = NULL;
-  g_autofree char *cache_dir = NULL;
-  g_autofree char *key = NULL;
-  g_autofree char *log = NULL;
-  g_autofree char *lowered_text = NULL;
-  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) lowered = NULL;
-  g_autoptr(GBytes) image = NULL;
-  g_auto(GStrv) default_flags = NULL;
-  const GCudaNvrtc *nv;
-  GCudaProgramKind kind = job->target;
-  const char *env_flags = g_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
-  GCudaCompileInputs inputs;
-  nvrtcProgram prog = NULL;
-  g_autofree const char **header_names = NULL;
-  g_autofree const char **header_texts = NULL;
-  guint n_headers = 0;
-  gboolean ok = FALSE;
-  nvrtcResult res;
-  GHashTableIter iter;
-  gpointer k, v;
+  g_clear_pointer (&state->arch, g_free);
+  g_clear_pointer (&state->options, g_ptr_array_unref);
+  g_clear_pointer (&state->source, g_free);
+  g_clear_pointer (&state->cache_dir, g_free);
+  g_clear_pointer (&state->key, g_free);
+  g_clear_pointer (&state->log, g_free);
+}
 
-  if (job->source == NULL)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No source given"));
-      return NULL;
-    }
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CompileState, compile_state_clear)
 
-  /* What to compile for: code wins over arch; neither means the device's own. */
+/* What to compile for: code wins over arch; neither means the device's own.
+ * A virtual architecture has no cubin, so its @kind is PTX. */
+static char *
+compile_arch (Job               *job,
+              GCudaProgramKind  *kind,
+              GError           **error)
+{
+  char *arch;
+
   if (job->code != NULL && *job->code != '\0')
     arch = g_strdup (job->code);
   else if (job->arch != NULL && *job->arch != '\0')
     arch = g_strdup (job->arch);
   else if ((arch = default_arch (job, error)) == NULL)
     return NULL;
-  if (g_str_has_prefix (arch, "compute_"))
-    kind = GCUDA_PROGRAM_KIND_PTX;  /* a virtual architecture has no cubin */
+  *kind = g_str_has_prefix (arch, "compute_") ? GCUDA_PROGRAM_KIND_PTX : job->target;
+  return arch;
+}
+
+/* NVRTC's options, NULL-terminated: GCUDA_DEFAULT_NVRTC_FLAGS first, then
+ * the compiler's options, its include directories and the architecture. */
+static GPtrArray *
+compile_options (Job         *job,
+                 const char  *arch,
+                 GError     **error)
+{
+  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
+  const char *env_flags = g_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
 
   if (env_flags != NULL && *env_flags != '\0')
     {
-      GError *parse_error = NULL;
+      g_auto(GStrv) default_flags = NULL;
+      g_autoptr(GError) parse_error = NULL;
 
       if (!g_shell_parse_argv (env_flags, NULL, &default_flags, &parse_error))
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                        _("GCUDA_DEFAULT_NVRTC_FLAGS cannot be parsed: %s"), parse_error->message);
-          g_error_free (parse_error);
           return NULL;
         }
       for (guint i = 0; default_flags[i] != NULL; i++)
@@ -942,135 +956,239 @@ compile_job (GCudaCompiler  *self,
     g_ptr_array_add (options, g_strconcat ("-I", job->include_dirs[i], NULL));
   g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
   g_ptr_array_add (options, NULL);
+  return g_steal_pointer (&options);
+}
+
+/* What the job's settings come to: the target, NVRTC's options, the source
+ * as NVRTC sees it and, when the cache is on, the key. */
+static gboolean
+compile_state_init (CompileState  *state,
+                    GError       **error)
+{
+  Job *job = state->job;
+
+  if (job->source == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No source given"));
+      return FALSE;
+    }
+  if ((state->arch = compile_arch (job, &state->kind, error)) == NULL ||
+      (state->options = compile_options (job, state->arch, error)) == NULL)
+    return FALSE;
 
   /* PyCUDA wraps the whole source, so kernels keep their plain names; the
    * #line keeps the log's line numbers those of the caller's source. */
-  full_source = job->no_extern_c ? g_strdup (job->source)
-                                 : g_strconcat ("extern \"C\" {\n#line 1 \"kernel.cu\"\n", job->source, "\n}\n", NULL);
+  state->source = job->no_extern_c ? g_strdup (job->source)
+                                   : g_strconcat ("extern \"C\" {\n#line 1 \"kernel.cu\"\n", job->source, "\n}\n",
+                                                  NULL);
 
   /* The cache: "" turns it off; NULL means the default (or none when the
    * environment says so). */
   if (job->cache_dir != NULL)
-    cache_dir = *job->cache_dir ? g_strdup (job->cache_dir) : NULL;
+    state->cache_dir = *job->cache_dir ? g_strdup (job->cache_dir) : NULL;
   else
-    cache_dir = _gcuda_compile_cache_default_dir ();
-  inputs.source = full_source;
-  inputs.source_name = "kernel.cu";
-  inputs.options = (const char * const *) options->pdata;
-  inputs.include_dirs = (const char * const *) job->include_dirs;
-  inputs.headers = job->headers;
-  inputs.name_expressions = (const char * const *) job->name_expressions;
-  inputs.target = kind == GCUDA_PROGRAM_KIND_PTX ? "ptx" : "cubin";
-  if (cache_dir != NULL && (key = _gcuda_compile_cache_key (&inputs)) != NULL)
-    {
-      g_autofree char *cached_log = NULL;
+    state->cache_dir = _gcuda_compile_cache_default_dir ();
+  state->inputs.source = state->source;
+  state->inputs.source_name = "kernel.cu";
+  state->inputs.options = (const char * const *) state->options->pdata;
+  state->inputs.include_dirs = (const char * const *) job->include_dirs;
+  state->inputs.headers = job->headers;
+  state->inputs.name_expressions = (const char * const *) job->name_expressions;
+  state->inputs.target = state->kind == GCUDA_PROGRAM_KIND_PTX ? "ptx" : "cubin";
+  if (state->cache_dir != NULL)
+    state->key = _gcuda_compile_cache_key (&state->inputs);
+  return TRUE;
+}
 
-      image = _gcuda_compile_cache_lookup (cache_dir, key, &cached_log, &lowered_text);
-      if (image != NULL)
-        {
-          g_autoptr(GHashTable) cached_lowered = parse_lowered (lowered_text);
+/* The program from the cache, or NULL on a miss (or with no key). */
+static GCudaProgram *
+cache_lookup (GCudaCompiler *self,
+              CompileState  *state)
+{
+  g_autofree char *log = NULL;
+  g_autofree char *lowered_text = NULL;
+  g_autoptr(GBytes) image = NULL;
+  g_autoptr(GHashTable) lowered = NULL;
 
-          set_last_log (self, cached_log);
-          keep_files (job->keep, full_source, cached_log, image, kind == GCUDA_PROGRAM_KIND_PTX);
-          return _gcuda_program_new (image, kind, cached_log, arch, cached_lowered, TRUE);
-        }
-    }
-
-  if ((nv = _gcuda_nvrtc_get (error)) == NULL)
+  if (state->key == NULL)
     return NULL;
+  image = _gcuda_compile_cache_lookup (state->cache_dir, state->key, &log, &lowered_text);
+  if (image == NULL)
+    return NULL;
+  lowered = parse_lowered (lowered_text);
+  set_last_log (self, log);
+  keep_files (state->job->keep, state->source, log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
+  return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
+}
 
-  header_names = g_new0 (const char *, g_hash_table_size (job->headers) + 1);
-  header_texts = g_new0 (const char *, g_hash_table_size (job->headers) + 1);
-  g_hash_table_iter_init (&iter, job->headers);
+/* NVRTC's program: the source, the in-memory headers, the name
+ * expressions. */
+static nvrtcProgram
+nvrtc_program_new (const GCudaNvrtc  *nv,
+                   CompileState      *state,
+                   GError           **error)
+{
+  GHashTable *headers = state->job->headers;
+  g_autofree const char **names = g_new0 (const char *, g_hash_table_size (headers) + 1);
+  g_autofree const char **texts = g_new0 (const char *, g_hash_table_size (headers) + 1);
+  char **name_expressions = state->job->name_expressions;
+  nvrtcProgram prog = NULL;
+  guint n = 0;
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&iter, headers);
   while (g_hash_table_iter_next (&iter, &k, &v))
     {
-      header_names[n_headers] = k;
-      header_texts[n_headers] = v;
-      n_headers++;
+      names[n] = k;
+      texts[n] = v;
+      n++;
     }
-
-  res = nv->fn_nvrtcCreateProgram (&prog, full_source, "kernel.cu", (int) n_headers,
-                                   header_texts, header_names);
-  if (!set_compile_error (res, nv, "nvrtcCreateProgram", error))
+  if (!set_compile_error (nv->fn_nvrtcCreateProgram (&prog, state->source, "kernel.cu", (int) n, texts, names),
+                          nv, "nvrtcCreateProgram", error))
     return NULL;
-  for (guint i = 0; job->name_expressions[i] != NULL; i++)
-    if (!set_compile_error (nv->fn_nvrtcAddNameExpression (prog, job->name_expressions[i]), nv,
+  for (guint i = 0; name_expressions[i] != NULL; i++)
+    if (!set_compile_error (nv->fn_nvrtcAddNameExpression (prog, name_expressions[i]), nv,
                             "nvrtcAddNameExpression", error))
-      goto out;
-
-  res = nv->fn_nvrtcCompileProgram (prog, (int) options->len - 1, (const char * const *) options->pdata);
-  {
-    size_t size = 0;
-
-    if (nv->fn_nvrtcGetProgramLogSize (prog, &size) == NVRTC_SUCCESS && size > 0)
       {
-        log = g_malloc0 (size + 1);
-        if (nv->fn_nvrtcGetProgramLog (prog, log) != NVRTC_SUCCESS)
-          log[0] = '\0';
+        nv->fn_nvrtcDestroyProgram (&prog);
+        return NULL;
       }
-    else
-      log = g_strdup ("");
-  }
-  set_last_log (self, log);
+  return prog;
+}
 
-  if (res != NVRTC_SUCCESS)
+/* Runs NVRTC; its log becomes @state's and the compiler's last log. */
+static gboolean
+nvrtc_compile (GCudaCompiler     *self,
+               const GCudaNvrtc  *nv,
+               nvrtcProgram       prog,
+               CompileState      *state,
+               GError           **error)
+{
+  nvrtcResult res = nv->fn_nvrtcCompileProgram (prog, (int) state->options->len - 1,
+                                                (const char * const *) state->options->pdata);
+  size_t size = 0;
+
+  if (nv->fn_nvrtcGetProgramLogSize (prog, &size) == NVRTC_SUCCESS && size > 0)
     {
-      g_set_error (error, GCUDA_COMPILE_ERROR, (int) res,
-                   _("NVRTC could not compile the source for %s (%s):\n%s"),
-                   arch, nv->fn_nvrtcGetErrorString (res), log);
-      keep_files (job->keep, full_source, log, NULL, FALSE);
-      goto out;
+      state->log = g_malloc0 (size + 1);
+      if (nv->fn_nvrtcGetProgramLog (prog, state->log) != NVRTC_SUCCESS)
+        state->log[0] = '\0';
     }
+  else
+    state->log = g_strdup ("");
+  set_last_log (self, state->log);
 
-  {
-    size_t size = 0;
-    char *data;
+  if (res == NVRTC_SUCCESS)
+    return TRUE;
+  g_set_error (error, GCUDA_COMPILE_ERROR, (int) res, _("NVRTC could not compile the source for %s (%s):\n%s"),
+               state->arch, nv->fn_nvrtcGetErrorString (res), state->log);
+  keep_files (state->job->keep, state->source, state->log, NULL, FALSE);
+  return FALSE;
+}
 
-    if (kind == GCUDA_PROGRAM_KIND_PTX)
-      res = nv->fn_nvrtcGetPTXSize (prog, &size);
-    else
-      res = nv->fn_nvrtcGetCUBINSize (prog, &size);
-    if (!set_compile_error (res, nv, "nvrtcGetCUBINSize", error))
-      goto out;
-    data = g_malloc (MAX (size, 1));
-    res = kind == GCUDA_PROGRAM_KIND_PTX ? nv->fn_nvrtcGetPTX (prog, data) : nv->fn_nvrtcGetCUBIN (prog, data);
-    if (!set_compile_error (res, nv, "nvrtcGetCUBIN", error))
-      {
-        g_free (data);
-        goto out;
-      }
-    image = g_bytes_new_take (data, size);
-  }
+/* The compiled image: PTX or a cubin. */
+static GBytes *
+nvrtc_get_image (const GCudaNvrtc  *nv,
+                 nvrtcProgram       prog,
+                 GCudaProgramKind   kind,
+                 GError           **error)
+{
+  gboolean ptx = kind == GCUDA_PROGRAM_KIND_PTX;
+  g_autofree char *data = NULL;
+  size_t size = 0;
 
-  lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; job->name_expressions[i] != NULL; i++)
+  if (!set_compile_error (ptx ? nv->fn_nvrtcGetPTXSize (prog, &size) : nv->fn_nvrtcGetCUBINSize (prog, &size),
+                          nv, "nvrtcGetCUBINSize", error))
+    return NULL;
+  data = g_malloc (MAX (size, 1));
+  if (!set_compile_error (ptx ? nv->fn_nvrtcGetPTX (prog, data) : nv->fn_nvrtcGetCUBIN (prog, data),
+                          nv, "nvrtcGetCUBIN", error))
+    return NULL;
+  return g_bytes_new_take (g_steal_pointer (&data), size);
+}
+
+/* Name expression -> lowered name, for each of @name_expressions. */
+static GHashTable *
+nvrtc_get_lowered (const GCudaNvrtc  *nv,
+                   nvrtcProgram       prog,
+                   char             **name_expressions,
+                   GError           **error)
+{
+  g_autoptr(GHashTable) lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; name_expressions[i] != NULL; i++)
     {
       const char *name = NULL;
 
-      if (!set_compile_error (nv->fn_nvrtcGetLoweredName (prog, job->name_expressions[i], &name), nv,
+      if (!set_compile_error (nv->fn_nvrtcGetLoweredName (prog, name_expressions[i], &name), nv,
                               "nvrtcGetLoweredName", error))
-        goto out;
-      g_hash_table_insert (lowered, g_strdup (job->name_expressions[i]), g_strdup (name));
+        return NULL;
+      g_hash_table_insert (lowered, g_strdup (name_expressions[i]), g_strdup (name));
     }
+  return g_steal_pointer (&lowered);
+}
 
-  if (key != NULL)
-    {
-      g_autoptr(GError) store_error = NULL;
-      g_autofree char *serialized = serialize_lowered (lowered);
-      g_autofree char *key_after = _gcuda_compile_cache_key (&inputs);
+/* Caches a fresh compile. Failing costs only the entry, so it is not an
+ * error. */
+static void
+cache_store (CompileState *state,
+             GBytes       *image,
+             GHashTable   *lowered)
+{
+  g_autoptr(GError) store_error = NULL;
+  g_autofree char *serialized = NULL;
+  g_autofree char *key_after = NULL;
 
-      /* A header edited while NVRTC ran: the output matches neither key. */
-      if (g_strcmp0 (key, key_after) != 0)
-        g_debug ("not cached: a header changed during the compile");
-      else if (!_gcuda_compile_cache_store (cache_dir, key, image, log, serialized, &store_error))
-        g_debug ("not cached: %s", store_error->message);
-    }
-  keep_files (job->keep, full_source, log, image, kind == GCUDA_PROGRAM_KIND_PTX);
-  ok = TRUE;
+  if (state->key == NULL)
+    return;
+  serialized = serialize_lowered (lowered);
+  key_after = _gcuda_compile_cache_key (&state->inputs);
+  /* A header edited while NVRTC ran: the output matches neither key. */
+  if (g_strcmp0 (state->key, key_after) != 0)
+    g_debug ("not cached: a header changed during the compile");
+  else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, serialized, &store_error))
+    g_debug ("not cached: %s", store_error->message);
+}
 
-out:
+/* A cache miss: NVRTC compiles, the result is cached and kept. */
+static GCudaProgram *
+nvrtc_run (GCudaCompiler  *self,
+           CompileState   *state,
+           GError        **error)
+{
+  const GCudaNvrtc *nv = _gcuda_nvrtc_get (error);
+  g_autoptr(GBytes) image = NULL;
+  g_autoptr(GHashTable) lowered = NULL;
+  nvrtcProgram prog;
+  gboolean ok;
+
+  if (nv == NULL || (prog = nvrtc_program_new (nv, state, error)) == NULL)
+    return NULL;
+  ok = nvrtc_compile (self, nv, prog, state, error) &&
+       (image = nvrtc_get_image (nv, prog, state->kind, error)) != NULL &&
+       (lowered = nvrtc_get_lowered (nv, prog, state->job->name_expressions, error)) != NULL;
   nv->fn_nvrtcDestroyProgram (&prog);
-  return ok ? _gcuda_program_new (image, kind, log, arch, lowered, FALSE) : NULL;
+  if (!ok)
+    return NULL;
+
+  cache_store (state, image, lowered);
+  keep_files (state->job->keep, state->source, state->log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
+  return _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
+}
+
+static GCudaProgram *
+compile_job (GCudaCompiler  *self,
+             Job            *job,
+             GError        **error)
+{
+  g_auto(CompileState) state = { .job = job };
+  GCudaProgram *program;
+
+  if (!compile_state_init (&state, error))
+    return NULL;
+  program = cache_lookup (self, &state);
+  return program != NULL ? program : nvrtc_run (self, &state, error);
 }
 
 /**

@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
 
 /**
  * GCudaContext:
@@ -553,19 +556,6 @@ gcuda_context_is_destroyed (GCudaContext *self)
   return g_atomic_int_get (&self->destroyed);
 }
 
-/* Runs one driver call with @self current. */
-#define WITH_CONTEXT(self, error, call_expr, name) \
-  G_STMT_START { \
-    GCudaContextScope scope_; \
-    gboolean ok_; \
-    if (!_gcuda_context_enter ((self), &scope_, (error))) \
-      return FALSE; \
-    ok_ = GCUDA_CHECK ((call_expr), (name), (error)); \
-    _gcuda_context_leave (&scope_); \
-    if (!ok_) \
-      return FALSE; \
-  } G_STMT_END
-
 /**
  * gcuda_context_synchronize:
  * @self: a [class@GCuda.Context]
@@ -584,8 +574,7 @@ gcuda_context_synchronize (GCudaContext  *self,
                            GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSynchronize (), "cuCtxSynchronize");
-  return TRUE;
+  return GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxSynchronize (), "cuCtxSynchronize", error);
 }
 
 static gboolean
@@ -622,9 +611,9 @@ gcuda_context_get_limit (GCudaContext  *self,
 
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), 0);
 
-  if (!check_limit (limit, error))
+  if (!check_limit (limit, error) ||
+      !GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxGetLimit (&value, (CUlimit) limit), "cuCtxGetLimit", error))
     return 0;
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetLimit (&value, (CUlimit) limit), "cuCtxGetLimit");
   return value;
 }
 
@@ -650,10 +639,9 @@ gcuda_context_set_limit (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  if (!check_limit (limit, error))
-    return FALSE;
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSetLimit ((CUlimit) limit, (size_t) value), "cuCtxSetLimit");
-  return TRUE;
+  return check_limit (limit, error) &&
+         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxSetLimit ((CUlimit) limit, (size_t) value),
+                             "cuCtxSetLimit", error);
 }
 
 /**
@@ -674,7 +662,8 @@ gcuda_context_get_cache_config (GCudaContext  *self,
   CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
 
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), GCUDA_CACHE_CONFIG_PREFER_NONE);
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetCacheConfig (&config), "cuCtxGetCacheConfig");
+  if (!GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxGetCacheConfig (&config), "cuCtxGetCacheConfig", error))
+    return GCUDA_CACHE_CONFIG_PREFER_NONE;
   return (GCudaCacheConfig) config;
 }
 
@@ -703,8 +692,8 @@ gcuda_context_set_cache_config (GCudaContext      *self,
                    _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
       return FALSE;
     }
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxSetCacheConfig ((CUfunc_cache) config), "cuCtxSetCacheConfig");
-  return TRUE;
+  return GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxSetCacheConfig ((CUfunc_cache) config),
+                             "cuCtxSetCacheConfig", error);
 }
 
 /**
@@ -729,7 +718,8 @@ gcuda_context_get_memory_info (GCudaContext  *self,
   size_t f = 0, t = 0;
 
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuMemGetInfo (&f, &t), "cuMemGetInfo");
+  if (!GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuMemGetInfo (&f, &t), "cuMemGetInfo", error))
+    return FALSE;
   if (free)
     *free = f;
   if (total)
@@ -760,8 +750,9 @@ gcuda_context_get_stream_priority_range (GCudaContext  *self,
   int l = 0, g = 0;
 
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxGetStreamPriorityRange (&l, &g),
-                "cuCtxGetStreamPriorityRange");
+  if (!GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxGetStreamPriorityRange (&l, &g),
+                           "cuCtxGetStreamPriorityRange", error))
+    return FALSE;
   if (least)
     *least = l;
   if (greatest)
@@ -846,10 +837,9 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  if (!check_peer (self, peer, error))
-    return FALSE;
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0), "cuCtxEnablePeerAccess");
-  return TRUE;
+  return check_peer (self, peer, error) &&
+         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0),
+                             "cuCtxEnablePeerAccess", error);
 }
 
 /**
@@ -871,10 +861,9 @@ gcuda_context_disable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  if (!check_peer (self, peer, error))
-    return FALSE;
-  WITH_CONTEXT (self, error, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle), "cuCtxDisablePeerAccess");
-  return TRUE;
+  return check_peer (self, peer, error) &&
+         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle),
+                             "cuCtxDisablePeerAccess", error);
 }
 
 /**
@@ -1196,9 +1185,9 @@ gcuda_context_get_address_range (GCudaContext  *self,
   CUdeviceptr b = 0;
   size_t s = 0;
 
-  if (ctx == NULL)
+  if (ctx == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemGetAddressRange (&b, &s, address), "cuMemGetAddressRange", error))
     return FALSE;
-  WITH_CONTEXT (ctx, error, GCUDA_DRV->fn_cuMemGetAddressRange (&b, &s, address), "cuMemGetAddressRange");
   if (base)
     *base = b;
   if (size)

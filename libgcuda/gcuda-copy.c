@@ -7,7 +7,11 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-host-buffer-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaCopy2D:
@@ -427,20 +431,31 @@ endpoint_set_address (Endpoint     *ep,
   ep->size = size;
 }
 
+/* Makes @object (NULL: none) the memory @ep copies from or to, kept in
+ * @slot, @ep's member for @kind. The reference is taken before the old
+ * one goes: @object may be what @ep holds already. */
+static void
+endpoint_set_object (Endpoint      *ep,
+                     EndpointKind   kind,
+                     gpointer      *slot,
+                     gpointer       object)
+{
+  if (object != NULL)
+    g_object_ref (object);
+  endpoint_forget_memory (ep);
+  if (object != NULL)
+    {
+      ep->kind = kind;
+      *slot = object;
+    }
+}
+
 static void
 endpoint_set_host_buffer (Endpoint        *ep,
                           GCudaHostBuffer *buffer)
 {
   g_return_if_fail (buffer == NULL || GCUDA_IS_HOST_BUFFER (buffer));
-
-  if (buffer != NULL)
-    g_object_ref (buffer);
-  endpoint_forget_memory (ep);
-  if (buffer != NULL)
-    {
-      ep->kind = ENDPOINT_HOST_BUFFER;
-      ep->host_buffer = buffer;
-    }
+  endpoint_set_object (ep, ENDPOINT_HOST_BUFFER, (gpointer *) &ep->host_buffer, buffer);
 }
 
 static void
@@ -448,15 +463,7 @@ endpoint_set_buffer (Endpoint    *ep,
                      GCudaBuffer *buffer)
 {
   g_return_if_fail (buffer == NULL || GCUDA_IS_BUFFER (buffer));
-
-  if (buffer != NULL)
-    g_object_ref (buffer);
-  endpoint_forget_memory (ep);
-  if (buffer != NULL)
-    {
-      ep->kind = ENDPOINT_BUFFER;
-      ep->buffer = buffer;
-    }
+  endpoint_set_object (ep, ENDPOINT_BUFFER, (gpointer *) &ep->buffer, buffer);
 }
 
 static void
@@ -464,15 +471,7 @@ endpoint_set_array (Endpoint   *ep,
                     GCudaArray *array)
 {
   g_return_if_fail (array == NULL || GCUDA_IS_ARRAY (array));
-
-  if (array != NULL)
-    g_object_ref (array);
-  endpoint_forget_memory (ep);
-  if (array != NULL)
-    {
-      ep->kind = ENDPOINT_ARRAY;
-      ep->array = array;
-    }
+  endpoint_set_object (ep, ENDPOINT_ARRAY, (gpointer *) &ep->array, array);
 }
 
 static void
@@ -857,20 +856,19 @@ copy_execute (const CopySpec  *spec,
               gboolean         aligned,
               GError         **error)
 {
+  g_autoptr(GCudaContext) context = NULL;  /* declared first: dropped after the scope is left */
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const GCudaDriver *drv;
-  GCudaContextScope scope;
   CopyPlan plan;
   CUstream h;
   gboolean ok = FALSE;
 
   if (!copy_plan (spec, form, stream, &plan, error))
     return FALSE;
+  context = plan.context;
   h = _gcuda_stream_get_handle (stream);  /* @stream is known to be a stream now */
-  if (!_gcuda_context_enter (plan.context, &scope, error))
-    {
-      g_object_unref (plan.context);
-      return FALSE;
-    }
+  if (!_gcuda_context_enter (context, &scope, error))
+    return FALSE;
 
   drv = GCUDA_DRV;
   switch (form)
@@ -915,8 +913,6 @@ copy_execute (const CopySpec  *spec,
 
   if (ok && stream == NULL)
     ok = _gcuda_legacy_stream_synchronize (error);
-  _gcuda_context_leave (&scope);
-  g_object_unref (plan.context);
   return ok;
 }
 

@@ -7,7 +7,9 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
 
 /**
  * GCudaDevice:

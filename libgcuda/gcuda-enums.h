@@ -442,9 +442,7 @@ typedef enum {
   GCUDA_CAPTURE_STATUS_INVALIDATED = 2,
 } GCudaCaptureStatus;
 
-/* pools (issue 6) */
-
-/* device tools (issue 6) */
+/* device tools */
 
 /**
  * GCudaOccupancyLimit:
@@ -467,7 +465,7 @@ typedef enum {
   GCUDA_OCCUPANCY_LIMIT_SHARED_MEMORY = 3,
 } GCudaOccupancyLimit;
 
-/* arrays and textures (issue 6) */
+/* arrays and textures */
 
 /**
  * GCudaArrayFormat:

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
 
 /**
  * gcuda_error_quark:
@@ -116,6 +116,49 @@ _gcuda_check (CUresult     res,
   g_set_error (error, GCUDA_DRIVER_ERROR, (int) res, _("%s failed: %s (%s)"),
                call, name ? name : "CUDA_ERROR_?", _(_gcuda_driver_describe (res)));
   return FALSE;
+}
+
+gboolean
+_gcuda_check_alloc_size (guint64   size,
+                         GError  **error)
+{
+  if (size == 0)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Cannot allocate 0 bytes"));
+      return FALSE;
+    }
+  if (size > G_MAXSIZE)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_gcuda_check_range (guint64      offset,
+                    guint64      size,
+                    guint64      total,
+                    const char  *what,
+                    GError     **error)
+{
+  if (offset <= total && size <= total - offset)
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
+               /* Translators: "Bytes 0 to 10 are outside the buffer of 8 bytes" */
+               _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside %s of %" G_GUINT64_FORMAT " bytes"),
+               offset, offset + size, what, total);
+  return FALSE;
+}
+
+gboolean
+_gcuda_check_ready (CUresult     res,
+                    const char  *call,
+                    GError     **error)
+{
+  return res != CUDA_ERROR_NOT_READY && _gcuda_check (res, call, error);
 }
 
 /**

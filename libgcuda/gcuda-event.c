@@ -7,7 +7,11 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-event-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaEvent:
@@ -157,6 +161,20 @@ event_check (GCudaEvent  *self,
   return FALSE;
 }
 
+/* Takes @context's reference and @handle. */
+static GCudaEvent *
+event_wrap (GCudaContext    *context,
+            CUevent          handle,
+            GCudaEventFlags  flags)
+{
+  GCudaEvent *self = g_object_new (GCUDA_TYPE_EVENT, NULL);
+
+  self->context = context;
+  self->handle = handle;
+  self->flags = flags;
+  return self;
+}
+
 /**
  * gcuda_event_new:
  * @context: (nullable): the context, or %NULL for the default context
@@ -179,10 +197,7 @@ gcuda_event_new (GCudaContext     *context,
   const guint known = GCUDA_EVENT_FLAGS_BLOCKING_SYNC | GCUDA_EVENT_FLAGS_DISABLE_TIMING |
                       GCUDA_EVENT_FLAGS_INTERPROCESS;
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
-  GCudaEvent *self;
   CUevent handle = NULL;
-  gboolean ok;
 
   if ((flags & ~known) != 0)
     {
@@ -198,18 +213,10 @@ gcuda_event_new (GCudaContext     *context,
     }
 
   ctx = _gcuda_context_resolve (context, error);
-  if (ctx == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if (ctx == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuEventCreate (&handle, flags), "cuEventCreate", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventCreate (&handle, flags), "cuEventCreate", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
-    return NULL;
-
-  self = g_object_new (GCUDA_TYPE_EVENT, NULL);
-  self->context = g_steal_pointer (&ctx);
-  self->handle = handle;
-  self->flags = flags;
-  return self;
+  return event_wrap (g_steal_pointer (&ctx), handle, flags);
 }
 
 /**
@@ -233,26 +240,18 @@ gcuda_event_new_from_ipc_handle (GCudaContext  *context,
 {
   g_autoptr(GCudaContext) ctx = NULL;
   CUipcEventHandle ipc;
-  GCudaContextScope scope;
   GCudaEvent *self;
   CUevent event = NULL;
-  gboolean ok;
 
   if (!_gcuda_ipc_handle_from_bytes (handle, &ipc, sizeof ipc, _("An event"), error))
     return NULL;
 
   ctx = _gcuda_context_resolve (context, error);
-  if (ctx == NULL || !_gcuda_context_enter (ctx, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcOpenEventHandle (&event, ipc), "cuIpcOpenEventHandle", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (ctx == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuIpcOpenEventHandle (&event, ipc), "cuIpcOpenEventHandle", error))
     return NULL;
 
-  self = g_object_new (GCUDA_TYPE_EVENT, NULL);
-  self->context = g_steal_pointer (&ctx);
-  self->handle = event;
-  self->flags = GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING;
+  self = event_wrap (g_steal_pointer (&ctx), event, GCUDA_EVENT_FLAGS_INTERPROCESS | GCUDA_EVENT_FLAGS_DISABLE_TIMING);
   self->recorded = TRUE;  /* recorded, or not, by the other process */
   return self;
 }
@@ -328,9 +327,6 @@ gcuda_event_record (GCudaEvent   *self,
                     GCudaStream  *stream,
                     GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_EVENT (self), NULL);
 
   if (!event_check (self, error))
@@ -341,12 +337,8 @@ gcuda_event_record (GCudaEvent   *self,
                            _("An event can only be recorded in a stream of its own context"));
       return NULL;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventRecord (self->handle, _gcuda_stream_get_handle (stream)),
-                    "cuEventRecord", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuEventRecord (self->handle, _gcuda_stream_get_handle (stream)),
+                           "cuEventRecord", error))
     return NULL;
   g_atomic_int_set (&self->recorded, TRUE);
   return self;
@@ -369,16 +361,12 @@ GCudaEvent *
 gcuda_event_synchronize (GCudaEvent  *self,
                          GError     **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_EVENT (self), NULL);
 
-  if (!event_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+  if (!event_check (self, error) ||
+      !GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuEventSynchronize (self->handle), "cuEventSynchronize", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventSynchronize (self->handle), "cuEventSynchronize", error);
-  _gcuda_context_leave (&scope);
-  return ok ? self : NULL;
+  return self;
 }
 
 /**
@@ -396,19 +384,13 @@ gboolean
 gcuda_event_query (GCudaEvent  *self,
                    GError     **error)
 {
-  GCudaContextScope scope;
-  CUresult res;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   g_return_val_if_fail (GCUDA_IS_EVENT (self), FALSE);
 
   if (!event_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
-  res = GCUDA_DRV->fn_cuEventQuery (self->handle);
-  _gcuda_context_leave (&scope);
-
-  if (res == CUDA_ERROR_NOT_READY)
-    return FALSE;
-  return _gcuda_check (res, "cuEventQuery", error);
+  return _gcuda_check_ready (GCUDA_DRV->fn_cuEventQuery (self->handle), "cuEventQuery", error);
 }
 
 static gboolean
@@ -460,9 +442,7 @@ gcuda_event_elapsed (GCudaEvent  *start,
                      GCudaEvent  *end,
                      GError     **error)
 {
-  GCudaContextScope scope;
   float ms = 0.f;
-  gboolean ok;
 
   if (!check_timing (start, "start", error) || !check_timing (end, "end", error))
     return 0.f;
@@ -472,12 +452,10 @@ gcuda_event_elapsed (GCudaEvent  *start,
                            _("Events from different contexts cannot be timed against each other"));
       return 0.f;
     }
-  if (!_gcuda_context_enter (start->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (start->context, GCUDA_DRV->fn_cuEventElapsedTime (&ms, start->handle, end->handle),
+                           "cuEventElapsedTime", error))
     return 0.f;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventElapsedTime (&ms, start->handle, end->handle),
-                    "cuEventElapsedTime", error);
-  _gcuda_context_leave (&scope);
-  return ok ? ms : 0.f;
+  return ms;
 }
 
 /**
@@ -542,8 +520,6 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
                             GError     **error)
 {
   CUipcEventHandle ipc;
-  GCudaContextScope scope;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_EVENT (self), NULL);
 
@@ -555,11 +531,10 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
                            _("Only an event created with INTERPROCESS (and DISABLE_TIMING) has an IPC handle"));
       return NULL;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuIpcGetEventHandle (&ipc, self->handle),
+                           "cuIpcGetEventHandle", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuIpcGetEventHandle (&ipc, self->handle), "cuIpcGetEventHandle", error);
-  _gcuda_context_leave (&scope);
-  return ok ? g_bytes_new (&ipc, sizeof ipc) : NULL;
+  return g_bytes_new (&ipc, sizeof ipc);
 }
 
 /**

@@ -5,7 +5,12 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
+#include "gcuda-kernel-args-private.h"
+#include "gcuda-launch-config-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaFunction:
@@ -287,20 +292,18 @@ _gcuda_function_new (GCudaModule  *module,
   g_autoptr(GCudaFunction) self = g_object_new (GCUDA_TYPE_FUNCTION, NULL);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   self->module = g_object_ref (module);
   self->context = g_object_ref (gcuda_module_get_context (module));
   self->handle = handle;
   self->name = g_strdup (name);
 
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!_gcuda_context_enter (self->context, &scope, error) || !read_attributes (self, error))
     return NULL;
-  ok = read_attributes (self, error);
   /* The parameters: cuFuncGetParamInfo answers until the index is past the
    * last one (CUDA_ERROR_INVALID_VALUE). */
-  for (guint i = 0; ok; i++)
+  for (guint i = 0; ; i++)
     {
       size_t offset = 0, size = 0;
       CUresult res = GCUDA_DRV->fn_cuFuncGetParamInfo (handle, i, &offset, &size);
@@ -308,19 +311,11 @@ _gcuda_function_new (GCudaModule  *module,
       if (res == CUDA_ERROR_INVALID_VALUE)
         break;
       if (!_gcuda_check (res, "cuFuncGetParamInfo", error))
-        ok = FALSE;
-      else
-        {
-          gsize s = size, o = offset;
-
-          g_array_append_val (sizes, s);
-          g_array_append_val (offsets, o);
-          self->params_size = MAX (self->params_size, offset + size);
-        }
+        return NULL;
+      g_array_append_vals (sizes, &(gsize) { size }, 1);
+      g_array_append_vals (offsets, &(gsize) { offset }, 1);
+      self->params_size = MAX (self->params_size, offset + size);
     }
-  _gcuda_context_leave (&scope);
-  if (!ok)
-    return NULL;
 
   self->n_params = sizes->len;
   self->param_sizes = (gsize *) g_array_free (g_steal_pointer (&sizes), FALSE);
@@ -460,9 +455,7 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
                                                          guint64         dynamic_shared_bytes,
                                                          GError        **error)
 {
-  GCudaContextScope scope;
   int blocks = 0;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
@@ -478,13 +471,13 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
                    _("%" G_GUINT64_FORMAT " bytes is too much shared memory"), dynamic_shared_bytes);
       return 0;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context,
+                           GCUDA_DRV->fn_cuOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, self->handle,
+                                                                                      (int) block_size,
+                                                                                      dynamic_shared_bytes),
+                           "cuOccupancyMaxActiveBlocksPerMultiprocessor", error))
     return 0;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, self->handle, (int) block_size,
-                                                                               dynamic_shared_bytes),
-                    "cuOccupancyMaxActiveBlocksPerMultiprocessor", error);
-  _gcuda_context_leave (&scope);
-  return ok ? blocks : 0;
+  return blocks;
 }
 
 /**
@@ -505,9 +498,6 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
                                  GCudaCacheConfig   config,
                                  GError           **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
@@ -516,12 +506,22 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
                    _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetCacheConfig (self->handle, (CUfunc_cache) config),
-                    "cuFuncSetCacheConfig", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuFuncSetCacheConfig (self->handle, (CUfunc_cache) config),
+                             "cuFuncSetCacheConfig", error);
+}
+
+/* Sets an attribute, then reads back those the properties show. */
+static gboolean
+set_attribute (GCudaFunction         *self,
+               CUfunction_attribute   attribute,
+               int                    value,
+               GError               **error)
+{
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
+
+  return _gcuda_context_enter (self->context, &scope, error) &&
+         GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, attribute, value), "cuFuncSetAttribute", error) &&
+         read_attributes (self, error);
 }
 
 /**
@@ -542,9 +542,6 @@ gcuda_function_set_max_dynamic_shared_size (GCudaFunction  *self,
                                              guint           bytes,
                                              GError        **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
   if (bytes > G_MAXINT)
@@ -552,14 +549,7 @@ gcuda_function_set_max_dynamic_shared_size (GCudaFunction  *self,
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("%u bytes is too much shared memory"), bytes);
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                       (int) bytes),
-                    "cuFuncSetAttribute", error) &&
-       read_attributes (self, error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return set_attribute (self, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int) bytes, error);
 }
 
 /* The checks every launch shares; cheap (no driver call). */
@@ -643,9 +633,7 @@ gcuda_function_launch (GCudaFunction    *self,
                        GError          **error)
 {
   GError *local_error = NULL;
-  GCudaContextScope scope;
   void **params;
-  CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
@@ -662,12 +650,11 @@ gcuda_function_launch (GCudaFunction    *self,
       g_propagate_error (error, local_error);
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  res = GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y, block_z,
-                                      shared_bytes, _gcuda_stream_get_handle (stream), params, NULL);
-  _gcuda_context_leave (&scope);
-  return _gcuda_check (res, "cuLaunchKernel", error);
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y,
+                                                           block_z, shared_bytes, _gcuda_stream_get_handle (stream),
+                                                           params, NULL),
+                             "cuLaunchKernel", error);
 }
 
 /**
@@ -708,14 +695,12 @@ gcuda_function_launch_packed (GCudaFunction  *self,
                               gsize           params_size,
                               GError        **error)
 {
-  GCudaContextScope scope;
   size_t size = params_size;
   void *extra[] = {
     CU_LAUNCH_PARAM_BUFFER_POINTER, (void *) params,
     CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
     CU_LAUNCH_PARAM_END,
   };
-  CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
@@ -728,13 +713,11 @@ gcuda_function_launch_packed (GCudaFunction  *self,
                    self->name, self->params_size, self->n_params, params_size);
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  res = GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y, block_z,
-                                      shared_bytes, _gcuda_stream_get_handle (stream), NULL,
-                                      params_size > 0 ? extra : NULL);
-  _gcuda_context_leave (&scope);
-  return _gcuda_check (res, "cuLaunchKernel", error);
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuLaunchKernel (self->handle, grid_x, grid_y, grid_z, block_x, block_y,
+                                                           block_z, shared_bytes, _gcuda_stream_get_handle (stream),
+                                                           NULL, params_size > 0 ? extra : NULL),
+                             "cuLaunchKernel", error);
 }
 
 /**
@@ -768,9 +751,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
   CUlaunchAttribute attrs[2];
   CUlaunchConfig cfg = { 0 };
   GError *local_error = NULL;
-  GCudaContextScope scope;
   void **params;
-  CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
@@ -821,11 +802,8 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
       cfg.numAttrs++;
     }
 
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  res = GCUDA_DRV->fn_cuLaunchKernelEx (&cfg, self->handle, params, NULL);
-  _gcuda_context_leave (&scope);
-  return _gcuda_check (res, "cuLaunchKernelEx", error);
+  return GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuLaunchKernelEx (&cfg, self->handle, params, NULL),
+                             "cuLaunchKernelEx", error);
 }
 
 /**
@@ -867,15 +845,14 @@ gcuda_function_launch_timed (GCudaFunction    *self,
 {
   CUevent start = NULL, end = NULL;
   CUstream handle = _gcuda_stream_get_handle (stream);
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   float ms = -1.0f;
   gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), -1.0);
 
-  if (!check_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z, stream, error))
-    return -1.0;
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!check_launch (self, grid_x, grid_y, grid_z, block_x, block_y, block_z, stream, error) ||
+      !_gcuda_context_enter (self->context, &scope, error))
     return -1.0;
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuEventCreate (&start, CU_EVENT_DEFAULT), "cuEventCreate", error) &&
        GCUDA_CHECK (GCUDA_DRV->fn_cuEventCreate (&end, CU_EVENT_DEFAULT), "cuEventCreate", error) &&
@@ -889,7 +866,6 @@ gcuda_function_launch_timed (GCudaFunction    *self,
     GCUDA_DRV->fn_cuEventDestroy (start);
   if (end != NULL)
     GCUDA_DRV->fn_cuEventDestroy (end);
-  _gcuda_context_leave (&scope);
   return ok ? (double) ms : -1.0;
 }
 
@@ -922,20 +898,16 @@ gcuda_function_get_attribute (GCudaFunction           *self,
                               GCudaFunctionAttribute   attribute,
                               GError                 **error)
 {
-  GCudaContextScope scope;
   int value = 0;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
-  if (!check_attribute (attribute, error))
+  if (!check_attribute (attribute, error) ||
+      !GCUDA_CONTEXT_CALL (self->context,
+                           GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
+                           "cuFuncGetAttribute", error))
     return 0;
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return 0;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
-                    "cuFuncGetAttribute", error);
-  _gcuda_context_leave (&scope);
-  return ok ? value : 0;
+  return value;
 }
 
 /**
@@ -965,20 +937,10 @@ gcuda_function_set_attribute (GCudaFunction           *self,
                               int                      value,
                               GError                 **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
-  if (!check_attribute (attribute, error))
-    return FALSE;
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, (CUfunction_attribute) attribute, value),
-                    "cuFuncSetAttribute", error) &&
-       read_attributes (self, error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_attribute (attribute, error) &&
+         set_attribute (self, (CUfunction_attribute) attribute, value, error);
 }
 
 /**
@@ -1005,7 +967,7 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
                                          int            *block_size,
                                          GError        **error)
 {
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   int grid = 0, block = 0;
   gboolean ok;
 
@@ -1022,7 +984,6 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
   ok = GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxPotentialBlockSize (&grid, &block, self->handle, NULL,
                                                                     dynamic_shared_bytes, (int) block_size_limit),
                     "cuOccupancyMaxPotentialBlockSize", error);
-  _gcuda_context_leave (&scope);
   if (min_grid_size != NULL)
     *min_grid_size = grid;
   if (block_size != NULL)

@@ -5,7 +5,11 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-graph-exec-private.h"
+#include "gcuda-graph-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaGraphExec:
@@ -74,14 +78,9 @@ static void
 gcuda_graph_exec_finalize (GObject *object)
 {
   GCudaGraphExec *self = GCUDA_GRAPH_EXEC (object);
-  GCudaContextScope scope;
 
-  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context) &&
-      _gcuda_context_enter (self->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuGraphExecDestroy (self->handle);
-      _gcuda_context_leave (&scope);
-    }
+  if (self->handle != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuGraphExecDestroy (self->handle));
   g_clear_object (&self->context);
 
   G_OBJECT_CLASS (gcuda_graph_exec_parent_class)->finalize (object);
@@ -178,9 +177,6 @@ gcuda_graph_exec_launch (GCudaGraphExec  *self,
                          GCudaStream     *stream,
                          GError         **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_GRAPH_EXEC (self), FALSE);
 
   if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
@@ -189,12 +185,9 @@ gcuda_graph_exec_launch (GCudaGraphExec  *self,
                            _("Launching a graph on a stream that is not of the graph's context"));
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuGraphLaunch (self->handle, _gcuda_stream_get_handle (stream)),
-                    "cuGraphLaunch", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuGraphLaunch (self->handle, _gcuda_stream_get_handle (stream)),
+                             "cuGraphLaunch", error);
 }
 
 static const char *
@@ -244,7 +237,7 @@ gcuda_graph_exec_update (GCudaGraphExec  *self,
                          GError         **error)
 {
   CUgraphExecUpdateResultInfo info = { 0 };
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_GRAPH_EXEC (self), FALSE);
@@ -263,7 +256,6 @@ gcuda_graph_exec_update (GCudaGraphExec  *self,
   if (!_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
   res = GCUDA_DRV->fn_cuGraphExecUpdate (self->handle, _gcuda_graph_get_handle (graph), &info);
-  _gcuda_context_leave (&scope);
   if (!_gcuda_check (res, "cuGraphExecUpdate", error))
     {
       if (res == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE)

@@ -5,7 +5,10 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-graph-exec-private.h"
+#include "gcuda-graph-private.h"
 
 /**
  * GCudaGraph:
@@ -208,18 +211,14 @@ GCudaGraphExec *
 gcuda_graph_instantiate (GCudaGraph  *self,
                          GError     **error)
 {
-  GCudaContextScope scope;
   CUgraphExec exec = NULL;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_GRAPH (self), NULL);
 
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuGraphInstantiateWithFlags (&exec, self->handle, 0),
+                           "cuGraphInstantiate", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuGraphInstantiateWithFlags (&exec, self->handle, 0),
-                    "cuGraphInstantiate", error);
-  _gcuda_context_leave (&scope);
-  return ok ? _gcuda_graph_exec_new_for_handle (self->context, exec) : NULL;
+  return _gcuda_graph_exec_new_for_handle (self->context, exec);
 }
 
 /**

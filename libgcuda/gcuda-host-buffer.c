@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-host-buffer-private.h"
 
 /**
  * GCudaHostBuffer:
@@ -96,8 +98,6 @@ static GParamSpec *properties[N_PROPS];
 static void
 release_memory (GCudaHostBuffer *self)
 {
-  GCudaContextScope scope;
-
   if (self->release != NULL)
     {
       self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
@@ -108,15 +108,10 @@ release_memory (GCudaHostBuffer *self)
       free (self->ptr);
       return;
     }
-  /* Driver errors are ignored: at exit the driver may be shut down. */
-  if (gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
-    GCUDA_DRV->fn_cuMemFreeHost (self->ptr);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFreeHost (self->ptr));
   else
-    GCUDA_DRV->fn_cuMemHostUnregister (self->ptr);
-  _gcuda_context_leave (&scope);
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemHostUnregister (self->ptr));
 }
 
 static void
@@ -294,9 +289,7 @@ gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
   const guint known = GCUDA_HOST_ALLOC_FLAGS_PORTABLE | GCUDA_HOST_ALLOC_FLAGS_DEVICEMAP |
                       GCUDA_HOST_ALLOC_FLAGS_WRITECOMBINED;
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
   void *ptr = NULL;
-  gboolean ok;
 
   if ((flags & ~known) != 0)
     {
@@ -305,11 +298,9 @@ gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
       return NULL;
     }
   if (!check_size (size, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL ||
-      !_gcuda_context_enter (ctx, &scope, error))
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemHostAlloc (&ptr, size, flags), "cuMemHostAlloc", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostAlloc (&ptr, size, flags), "cuMemHostAlloc", error);
-  _gcuda_context_leave (&scope);
-  return ok ? host_buffer_wrap (ctx, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags) : NULL;
+  return host_buffer_wrap (ctx, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags);
 }
 
 /**
@@ -382,8 +373,6 @@ gcuda_host_buffer_register (GCudaContext            *context,
                       GCUDA_HOST_REGISTER_FLAGS_IOMEMORY | GCUDA_HOST_REGISTER_FLAGS_READ_ONLY;
   const guint64 page = (guint64) sysconf (_SC_PAGESIZE);
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
-  gboolean ok;
 
   if ((flags & ~known) != 0)
     {
@@ -405,13 +394,11 @@ gcuda_host_buffer_register (GCudaContext            *context,
                    _("Cannot register %" G_GUINT64_FORMAT " bytes"), size);
       return NULL;
     }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
+      !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemHostRegister (GSIZE_TO_POINTER (address), size, flags),
+                           "cuMemHostRegister", error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostRegister (GSIZE_TO_POINTER (address), size, flags),
-                    "cuMemHostRegister", error);
-  _gcuda_context_leave (&scope);
-  return ok ? host_buffer_wrap (ctx, GSIZE_TO_POINTER (address), size, GCUDA_HOST_BUFFER_KIND_REGISTERED, flags)
-            : NULL;
+  return host_buffer_wrap (ctx, GSIZE_TO_POINTER (address), size, GCUDA_HOST_BUFFER_KIND_REGISTERED, flags);
 }
 
 gboolean
@@ -447,17 +434,8 @@ host_buffer_check_range (GCudaHostBuffer  *self,
                          guint64           size,
                          GError          **error)
 {
-  if (!_gcuda_host_buffer_check (self, error))
-    return FALSE;
-  if (offset > self->size || size > self->size - offset)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside the host buffer of %"
-                     G_GUINT64_FORMAT " bytes"),
-                   offset, offset + size, self->size);
-      return FALSE;
-    }
-  return TRUE;
+  return _gcuda_host_buffer_check (self, error) &&
+         _gcuda_check_range (offset, size, self->size, _("the host buffer"), error);
 }
 
 /**
@@ -563,9 +541,7 @@ guint64
 gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
                                       GError          **error)
 {
-  GCudaContextScope scope;
   CUdeviceptr dptr = 0;
-  gboolean ok;
 
   if (!_gcuda_host_buffer_check (self, error))
     return 0;
@@ -575,12 +551,10 @@ gcuda_host_buffer_get_device_address (GCudaHostBuffer  *self,
                            _("Only page-locked memory made with DEVICEMAP has a device address"));
       return 0;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuMemHostGetDevicePointer (&dptr, self->ptr, 0),
+                           "cuMemHostGetDevicePointer", error))
     return 0;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemHostGetDevicePointer (&dptr, self->ptr, 0),
-                    "cuMemHostGetDevicePointer", error);
-  _gcuda_context_leave (&scope);
-  return ok ? dptr : 0;
+  return dptr;
 }
 
 /**

@@ -5,7 +5,8 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-host-buffer-private.h"
 #include "gcuda-pool-bins-private.h"
 
 /**

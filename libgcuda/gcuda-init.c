@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
 
 /**
  * gcuda_init:

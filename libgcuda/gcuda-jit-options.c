@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-jit-options-private.h"
 
 /**

@@ -7,7 +7,8 @@
 
 #include <string.h>
 
-#include "gcuda-function-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-kernel-args-private.h"
 
 /**
  * GCudaKernelArgs:

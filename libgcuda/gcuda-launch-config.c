@@ -5,7 +5,8 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-launch-config-private.h"
 
 /**
  * GCudaLaunchConfig:

@@ -7,8 +7,11 @@
 
 #include <string.h>
 
-#include "gcuda-function-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-compiler-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-module-private.h"
 
 /**
  * GCudaLinker:
@@ -81,14 +84,8 @@ static GParamSpec *properties[N_PROPS];
 static void
 destroy_state (GCudaLinker *self)
 {
-  GCudaContextScope scope;
-
-  if (self->state != NULL && !gcuda_context_is_destroyed (self->context) &&
-      _gcuda_context_enter (self->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuLinkDestroy (self->state);
-      _gcuda_context_leave (&scope);
-    }
+  if (self->state != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuLinkDestroy (self->state));
   self->state = NULL;
 }
 
@@ -196,8 +193,6 @@ gcuda_linker_new (GCudaContext     *context,
 {
   g_autoptr(GCudaLinker) self = NULL;
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
-  gboolean ok;
   guint n;
 
   if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
@@ -205,14 +200,15 @@ gcuda_linker_new (GCudaContext     *context,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
       return NULL;
     }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   self = g_object_new (GCUDA_TYPE_LINKER, NULL);
   self->context = g_steal_pointer (&ctx);
   n = _gcuda_jit_options_build (options, &self->logs, self->keys, self->values);
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuLinkCreate (n, self->keys, self->values, &self->state), "cuLinkCreate", error);
-  _gcuda_context_leave (&scope);
-  return ok ? g_steal_pointer (&self) : NULL;
+  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuLinkCreate (n, self->keys, self->values, &self->state),
+                           "cuLinkCreate", error))
+    return NULL;
+  return g_steal_pointer (&self);
 }
 
 /**
@@ -314,10 +310,9 @@ gcuda_linker_add_data (GCudaLinker         *self,
                        GError             **error)
 {
   g_autofree guint8 *copy = NULL;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   const guint8 *bytes;
   gsize size = 0;
-  GCudaContextScope scope;
-  CUresult res;
 
   g_return_val_if_fail (GCUDA_IS_LINKER (self), FALSE);
 
@@ -346,12 +341,10 @@ gcuda_linker_add_data (GCudaLinker         *self,
       bytes = copy;
       size++;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  res = GCUDA_DRV->fn_cuLinkAddData (self->state, (CUjitInputType) type, (void *) bytes, size,
-                                     name ? name : "gcuda-input", 0, NULL, NULL);
-  _gcuda_context_leave (&scope);
-  if (!linker_result (self, res, "cuLinkAddData", name ? name : _("Linking data"), error))
+  if (!_gcuda_context_enter (self->context, &scope, error) ||
+      !linker_result (self, GCUDA_DRV->fn_cuLinkAddData (self->state, (CUjitInputType) type, (void *) bytes, size,
+                                                         name ? name : "gcuda-input", 0, NULL, NULL),
+                      "cuLinkAddData", name ? name : _("Linking data"), error))
     return FALSE;
   self->n_inputs++;
   return TRUE;
@@ -398,8 +391,7 @@ gcuda_linker_add_file (GCudaLinker         *self,
                        const char          *path,
                        GError             **error)
 {
-  GCudaContextScope scope;
-  CUresult res;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   g_return_val_if_fail (GCUDA_IS_LINKER (self), FALSE);
 
@@ -422,11 +414,9 @@ gcuda_linker_add_file (GCudaLinker         *self,
     }
   if (!valid_type (type, error))
     return FALSE;
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  res = GCUDA_DRV->fn_cuLinkAddFile (self->state, (CUjitInputType) type, path, 0, NULL, NULL);
-  _gcuda_context_leave (&scope);
-  if (!linker_result (self, res, "cuLinkAddFile", path, error))
+  if (!_gcuda_context_enter (self->context, &scope, error) ||
+      !linker_result (self, GCUDA_DRV->fn_cuLinkAddFile (self->state, (CUjitInputType) type, path, 0, NULL, NULL),
+                      "cuLinkAddFile", path, error))
     return FALSE;
   self->n_inputs++;
   return TRUE;
@@ -606,12 +596,13 @@ GCudaModule *
 gcuda_linker_complete (GCudaLinker  *self,
                        GError      **error)
 {
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   void *image = NULL;
   size_t size = 0;
   CUmodule handle = NULL;
   const char *call = "cuLinkComplete";
   CUresult res;
+  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_LINKER (self), NULL);
 
@@ -631,14 +622,11 @@ gcuda_linker_complete (GCudaLinker  *self,
       call = "cuModuleLoadDataEx";
       res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, image, 0, NULL, NULL);
     }
-  _gcuda_context_leave (&scope);
   self->completed = TRUE;
-  if (!linker_result (self, res, call, _("Linking"), error))
-    {
-      destroy_state (self);
-      return NULL;
-    }
+  ok = linker_result (self, res, call, _("Linking"), error);
   destroy_state (self);
+  if (!ok)
+    return NULL;
   return _gcuda_module_new_for_handle (self->context, handle,
                                        g_strdup (self->logs.info), g_strdup (self->logs.error));
 }

@@ -7,11 +7,10 @@
 
 #include <dlfcn.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
 
 static GCudaDriver driver;
-static const GCudaDriver *loaded_driver;  /* set once, on success */
-static GError *load_error;                /* set once, on failure */
+static GCudaLibrary driver_library;
 
 typedef CUresult (*GetErrorStringFunc) (CUresult, const char **);
 static GetErrorStringFunc early_get_error_string;
@@ -29,8 +28,9 @@ missing_entry_point (void)
 const char *
 _gcuda_driver_describe (CUresult res)
 {
+  const GCudaDriver *loaded = _gcuda_driver_peek ();
   const char *desc = NULL;
-  GetErrorStringFunc get = loaded_driver ? loaded_driver->fn_cuGetErrorString : early_get_error_string;
+  GetErrorStringFunc get = loaded ? loaded->fn_cuGetErrorString : early_get_error_string;
 
   if (get != NULL && get (res, &desc) == CUDA_SUCCESS && desc != NULL)
     return desc;
@@ -117,32 +117,39 @@ load_driver (GError **error)
   return TRUE;
 }
 
-const GCudaDriver *
-_gcuda_driver_get (GError **error)
+gpointer
+_gcuda_library_get (GCudaLibrary  *library,
+                    gboolean     (*load) (GError **error),
+                    gpointer       table,
+                    GError       **error)
 {
-  static gsize once;
-
-  if (g_once_init_enter (&once))
+  if (g_once_init_enter (&library->once))
     {
       GError *local = NULL;
 
-      if (load_driver (&local))
-        g_atomic_pointer_set (&loaded_driver, &driver);
+      if (load (&local))
+        g_atomic_pointer_set (&library->table, table);
       else
-        load_error = local;
-      g_once_init_leave (&once, 1);
+        library->error = local;
+      g_once_init_leave (&library->once, 1);
     }
 
-  if (loaded_driver == NULL)
+  if (library->table == NULL)
     {
-      g_propagate_error (error, g_error_copy (load_error));
+      g_propagate_error (error, g_error_copy (library->error));
       return NULL;
     }
-  return loaded_driver;
+  return library->table;
+}
+
+const GCudaDriver *
+_gcuda_driver_get (GError **error)
+{
+  return _gcuda_library_get (&driver_library, load_driver, &driver, error);
 }
 
 const GCudaDriver *
 _gcuda_driver_peek (void)
 {
-  return g_atomic_pointer_get (&loaded_driver);
+  return g_atomic_pointer_get (&driver_library.table);
 }

@@ -134,7 +134,7 @@ G_BEGIN_DECLS
   X (cuGraphExecDestroy, 10000) \
   X (cuGraphGetNodes, 10000) \
   X (cuGraphDebugDotPrint, 11030) \
-  /* pools (issue 6) */ \
+  /* pools */ \
   X (cuMemPoolCreate, 11020) \
   X (cuMemPoolDestroy, 11020) \
   X (cuMemPoolSetAttribute, 11020) \
@@ -142,10 +142,10 @@ G_BEGIN_DECLS
   X (cuMemAllocFromPoolAsync, 11020) \
   X (cuMemFreeAsync, 11020) \
   X (cuMemPoolTrimTo, 11020) \
-  /* device tools (issue 6) */ \
+  /* device tools */ \
   X (cuProfilerStart, 4000) \
   X (cuProfilerStop, 4000) \
-  /* arrays and textures (issue 6) */ \
+  /* arrays and textures */ \
   X (cuMemcpyHtoA, 3020) \
   X (cuMemcpyAtoH, 3020) \
   X (cuMemcpyDtoA, 3020) \
@@ -172,6 +172,21 @@ typedef struct {
   int driver_version;
 } GCudaDriver;
 
+/* A library opened once per process and kept open: what the driver's and
+ * NVRTC's loaders share. */
+typedef struct {
+  gsize    once;
+  gpointer table;  /* atomic: the entry points, once they loaded */
+  GError  *error;  /* why they did not, for every later caller */
+} GCudaLibrary;
+
+/* The first call runs @load (thread-safe), which fills @table; returns
+ * @table when that succeeded, else NULL with a copy of its error. */
+gpointer _gcuda_library_get (GCudaLibrary  *library,
+                             gboolean     (*load) (GError **error),
+                             gpointer       table,
+                             GError       **error);
+
 /* The loaded driver, or NULL with @error set. Thread-safe; loads once. */
 const GCudaDriver *_gcuda_driver_get (GError **error);
 
@@ -182,9 +197,6 @@ const GCudaDriver *_gcuda_driver_peek (void);
  * once _gcuda_driver_get() has succeeded (every object that exists did). */
 #define GCUDA_DRV (_gcuda_driver_peek ())
 
-G_END_DECLS
-
-G_BEGIN_DECLS
 /* The driver's description of @res, or a fallback when the driver cannot
  * give one (stub library, not loaded). Untranslated. */
 const char *_gcuda_driver_describe (CUresult res);

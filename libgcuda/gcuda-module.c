@@ -7,8 +7,12 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-module-private.h"
 
 /**
  * GCudaModule:
@@ -85,15 +89,10 @@ static void
 gcuda_module_finalize (GObject *object)
 {
   GCudaModule *self = GCUDA_MODULE (object);
-  GCudaContextScope scope;
 
   g_clear_pointer (&self->functions, g_hash_table_unref);
-  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context) &&
-      _gcuda_context_enter (self->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuModuleUnload (self->handle);
-      _gcuda_context_leave (&scope);
-    }
+  if (self->handle != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuModuleUnload (self->handle));
   g_clear_object (&self->context);
   g_free (self->info_log);
   g_free (self->error_log);
@@ -374,10 +373,7 @@ gcuda_module_new_from_data (GCudaContext     *context,
   CUjit_option keys[GCUDA_JIT_MAX_OPTIONS];
   void *values[GCUDA_JIT_MAX_OPTIONS];
   GCudaJitLogs logs;
-  GCudaContextScope scope;
-  GCudaModule *self;
   CUmodule handle = NULL;
-  CUresult res;
   guint n;
 
   if (!check_image (image, error))
@@ -387,13 +383,13 @@ gcuda_module_new_from_data (GCudaContext     *context,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
       return NULL;
     }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL || !_gcuda_context_enter (ctx, &scope, error))
+  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   _gcuda_jit_logs_init (&logs);
   n = _gcuda_jit_options_build (options, &logs, keys, values);
-  res = GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, g_bytes_get_data (image, NULL), n, keys, values);
-  _gcuda_context_leave (&scope);
-  if (!_gcuda_check (res, "cuModuleLoadDataEx", error))
+  if (!GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuModuleLoadDataEx (&handle, g_bytes_get_data (image, NULL), n, keys,
+                                                                  values),
+                           "cuModuleLoadDataEx", error))
     {
       if (logs.error[0] != '\0')
         g_prefix_error (error, "%s\n", logs.error);
@@ -401,8 +397,7 @@ gcuda_module_new_from_data (GCudaContext     *context,
       return NULL;
     }
 
-  self = _gcuda_module_new_for_handle (ctx, handle, g_steal_pointer (&logs.info), g_steal_pointer (&logs.error));
-  return self;
+  return _gcuda_module_new_for_handle (ctx, handle, g_steal_pointer (&logs.info), g_steal_pointer (&logs.error));
 }
 
 /**
@@ -554,44 +549,34 @@ gcuda_module_get_function (GCudaModule  *self,
                            const char   *name,
                            GError      **error)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   GCudaFunction *function;
-  GCudaContextScope scope;
   CUfunction handle = NULL;
-  gboolean ok;
+  GWeakRef *ref;
 
   if (!module_check (self, name, error))
     return NULL;
 
-  g_mutex_lock (&self->lock);
-  {
-    GWeakRef *ref = g_hash_table_lookup (self->functions, name);
-
-    function = ref ? g_weak_ref_get (ref) : NULL;
-  }
+  locker = g_mutex_locker_new (&self->lock);
+  ref = g_hash_table_lookup (self->functions, name);
+  function = ref ? g_weak_ref_get (ref) : NULL;
   if (function != NULL)
-    {
-      g_mutex_unlock (&self->lock);
-      return function;
-    }
+    return function;
   if (!_gcuda_context_enter (self->context, &scope, error))
+    return NULL;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetFunction (&handle, self->handle, name), "cuModuleGetFunction", error))
     {
-      g_mutex_unlock (&self->lock);
+      g_prefix_error (error, _("No kernel “%s” in the module: "), name);
       return NULL;
     }
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetFunction (&handle, self->handle, name), "cuModuleGetFunction", error);
-  _gcuda_context_leave (&scope);
-  if (ok)
-    function = _gcuda_function_new (self, handle, name, error);
-  else
-    g_prefix_error (error, _("No kernel “%s” in the module: "), name);
+  function = _gcuda_function_new (self, handle, name, error);
   if (function != NULL)
     {
-      GWeakRef *ref = g_new0 (GWeakRef, 1);
-
+      ref = g_new0 (GWeakRef, 1);
       g_weak_ref_init (ref, function);
       g_hash_table_insert (self->functions, g_strdup (name), ref);
     }
-  g_mutex_unlock (&self->lock);
   return function;
 }
 
@@ -616,16 +601,13 @@ gcuda_module_get_global (GCudaModule  *self,
                          const char   *name,
                          GError      **error)
 {
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUdeviceptr ptr = 0;
   size_t size = 0;
-  gboolean ok;
 
   if (!module_check (self, name, error) || !_gcuda_context_enter (self->context, &scope, error))
     return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetGlobal (&ptr, &size, self->handle, name), "cuModuleGetGlobal", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuModuleGetGlobal (&ptr, &size, self->handle, name), "cuModuleGetGlobal", error))
     {
       g_prefix_error (error, _("No global “%s” in the module: "), name);
       return NULL;

@@ -9,12 +9,11 @@
 
 #include <dlfcn.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-nvrtc-private.h"
-#include "gcuda-private.h"
 
 static GCudaNvrtc nvrtc;
-static const GCudaNvrtc *loaded;  /* set once, on success */
-static GError *load_error;        /* set once, on failure */
+static GCudaLibrary nvrtc_library;
 
 const char * const *
 _gcuda_nvrtc_candidates (void)
@@ -102,29 +101,11 @@ load_nvrtc (GError **error)
 const GCudaNvrtc *
 _gcuda_nvrtc_get (GError **error)
 {
-  static gsize once;
-
-  if (g_once_init_enter (&once))
-    {
-      GError *local = NULL;
-
-      if (load_nvrtc (&local))
-        g_atomic_pointer_set (&loaded, &nvrtc);
-      else
-        load_error = local;
-      g_once_init_leave (&once, 1);
-    }
-
-  if (loaded == NULL)
-    {
-      g_propagate_error (error, g_error_copy (load_error));
-      return NULL;
-    }
-  return loaded;
+  return _gcuda_library_get (&nvrtc_library, load_nvrtc, &nvrtc, error);
 }
 
 gboolean
 _gcuda_nvrtc_is_loaded (void)
 {
-  return g_atomic_pointer_get (&loaded) != NULL;
+  return g_atomic_pointer_get (&nvrtc_library.table) != NULL;
 }

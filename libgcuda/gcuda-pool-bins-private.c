@@ -11,7 +11,8 @@
 
 #include <string.h>
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 #include "gcuda-pool-bins-private.h"
 
 #define MANTISSA_BITS 4
@@ -90,8 +91,7 @@ driver_alloc (GCudaPoolCore  *core,
               guint64        *address,
               GError        **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   if (size > G_MAXSIZE)
     {
@@ -99,11 +99,8 @@ driver_alloc (GCudaPoolCore  *core,
                    _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
       return FALSE;
     }
-  if (!_gcuda_context_enter (core->context, &scope, error))
-    return FALSE;
-  ok = core->alloc (core->owner, size, address, error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return _gcuda_context_enter (core->context, &scope, error) &&
+         core->alloc (core->owner, size, address, error);
 }
 
 /* Returns a block to the driver, in the pool's context. */
@@ -111,14 +108,7 @@ static void
 driver_free (GCudaPoolCore *core,
              guint64        address)
 {
-  GCudaContextScope scope;
-
-  /* The memory went with a destroyed context; at exit the driver may be
-   * shut down already, so errors are ignored. */
-  if (gcuda_context_is_destroyed (core->context) || !_gcuda_context_enter (core->context, &scope, NULL))
-    return;
-  core->free (core->owner, address);
-  _gcuda_context_leave (&scope);
+  GCUDA_CONTEXT_RELEASE (core->context, core->free (core->owner, address));
 }
 
 /* With the lock held: books a block of @size bytes as active, and as

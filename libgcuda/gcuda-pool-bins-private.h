@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "gcuda-private.h"
+#include "gcuda.h"
 
 G_BEGIN_DECLS
 

@@ -5,7 +5,8 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-context-private.h"
 
 static gboolean
 profiler_call (GCudaContext  *context,
@@ -13,8 +14,6 @@ profiler_call (GCudaContext  *context,
                GError       **error)
 {
   g_autoptr(GCudaContext) ctx = NULL;
-  GCudaContextScope scope;
-  gboolean ok;
 
   g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -22,15 +21,9 @@ profiler_call (GCudaContext  *context,
   ctx = _gcuda_context_resolve (context, error);
   if (ctx == NULL)
     return FALSE;
-  if (!_gcuda_context_enter (ctx, &scope, error))
-    return FALSE;
   if (start)
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuProfilerStart (), "cuProfilerStart", error);
-  else
-    ok = GCUDA_CHECK (GCUDA_DRV->fn_cuProfilerStop (), "cuProfilerStop", error);
-  _gcuda_context_leave (&scope);
-
-  return ok;
+    return GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuProfilerStart (), "cuProfilerStart", error);
+  return GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuProfilerStop (), "cuProfilerStop", error);
 }
 
 /**

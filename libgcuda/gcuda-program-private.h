@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "gcuda-private.h"
+#include "gcuda.h"
 
 G_BEGIN_DECLS
 

@@ -5,7 +5,11 @@
 
 #include "config.h"
 
-#include "gcuda-private.h"
+#include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaStreamPool:
@@ -105,35 +109,24 @@ stream_pool_release (GObject *pool,
   GCudaStreamPool *self = GCUDA_STREAM_POOL (pool);
   g_autoptr(GCudaStream) stream = NULL;
   g_autofree guint64 *key = NULL;
-  GCudaContextScope scope;
 
   g_mutex_lock (&self->lock);
   g_hash_table_steal_extended (self->streams, &address, (gpointer *) &key, (gpointer *) &stream);
   g_mutex_unlock (&self->lock);
 
-  /* After gcuda_context_destroy() the memory went with the context. Errors
-   * are ignored: at exit the driver may be shut down already. */
-  if (gcuda_context_is_destroyed (self->context) ||
-      !_gcuda_context_enter (self->context, &scope, NULL))
-    return;
-  GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream));
-  _gcuda_context_leave (&scope);
+  GCUDA_CONTEXT_RELEASE (self->context,
+                         GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)));
 }
 
 static void
 gcuda_stream_pool_finalize (GObject *object)
 {
   GCudaStreamPool *self = GCUDA_STREAM_POOL (object);
-  GCudaContextScope scope;
 
   /* Every buffer of the pool holds it: all were freed (frees still queued
    * on streams complete; the driver releases the pool after them). */
-  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context) &&
-      _gcuda_context_enter (self->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuMemPoolDestroy (self->handle);
-      _gcuda_context_leave (&scope);
-    }
+  if (self->handle != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemPoolDestroy (self->handle));
   g_clear_pointer (&self->streams, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_clear_object (&self->context);
@@ -287,11 +280,10 @@ gcuda_stream_pool_new (GCudaContext  *context,
 {
   g_autoptr(GCudaContext) ctx = NULL;
   g_autoptr(GCudaStreamPool) self = NULL;
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUmemPoolProps props = { 0 };
   cuuint64_t threshold = G_MAXUINT64;
   CUmemoryPool handle = NULL;
-  gboolean ok;
 
   g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -304,17 +296,14 @@ gcuda_stream_pool_new (GCudaContext  *context,
   props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   props.location.id = (int) _gcuda_device_get_handle (gcuda_context_get_device (ctx));
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolCreate (&handle, &props), "cuMemPoolCreate", error);
-  if (ok &&
-      !GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolSetAttribute (handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolCreate (&handle, &props), "cuMemPoolCreate", error))
+    return NULL;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolSetAttribute (handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
                     "cuMemPoolSetAttribute", error))
     {
       GCUDA_DRV->fn_cuMemPoolDestroy (handle);
-      ok = FALSE;
+      return NULL;
     }
-  _gcuda_context_leave (&scope);
-  if (!ok)
-    return NULL;
 
   self = g_object_new (GCUDA_TYPE_STREAM_POOL, NULL);
   self->context = g_steal_pointer (&ctx);
@@ -351,40 +340,23 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
                             GCudaStream      *stream,
                             GError          **error)
 {
-  GCudaContextScope scope;
   CUdeviceptr ptr = 0;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_created (self, error))
+  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error))
     return NULL;
-  if (size == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Cannot allocate 0 bytes"));
-      return NULL;
-    }
-  if (size > G_MAXSIZE)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
-      return NULL;
-    }
   if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                            _("Allocating from a stream pool on a stream that is not of its context"));
       return NULL;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemAllocFromPoolAsync (&ptr, (size_t) size, self->handle,
-                                                          _gcuda_stream_get_handle (stream)),
-                    "cuMemAllocFromPoolAsync", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (!GCUDA_CONTEXT_CALL (self->context,
+                           GCUDA_DRV->fn_cuMemAllocFromPoolAsync (&ptr, (size_t) size, self->handle,
+                                                                  _gcuda_stream_get_handle (stream)),
+                           "cuMemAllocFromPoolAsync", error))
     return NULL;
 
   if (stream != NULL)
@@ -416,18 +388,13 @@ gcuda_stream_pool_trim (GCudaStreamPool  *self,
                         guint64           keep_bytes,
                         GError          **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolTrimTo (self->handle, (size_t) MIN (keep_bytes, G_MAXSIZE)),
-                    "cuMemPoolTrimTo", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return check_created (self, error) &&
+         GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemPoolTrimTo (self->handle, (size_t) MIN (keep_bytes, G_MAXSIZE)),
+                             "cuMemPoolTrimTo", error);
 }
 
 /**
@@ -486,24 +453,24 @@ gcuda_stream_pool_set_release_threshold (GCudaStreamPool  *self,
                                          guint64           release_threshold,
                                          GError          **error)
 {
-  GCudaContextScope scope;
   cuuint64_t value = release_threshold;
-  gboolean ok;
 
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+  if (!check_created (self, error) ||
+      !GCUDA_CONTEXT_CALL (self->context,
+                           GCUDA_DRV->fn_cuMemPoolSetAttribute (self->handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                                                &value),
+                           "cuMemPoolSetAttribute", error))
     return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolSetAttribute (self->handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value),
-                    "cuMemPoolSetAttribute", error);
-  _gcuda_context_leave (&scope);
-  if (ok && self->release_threshold != release_threshold)
+  /* Notified outside the context scope: handlers are the caller's code. */
+  if (self->release_threshold != release_threshold)
     {
       self->release_threshold = release_threshold;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELEASE_THRESHOLD]);
     }
-  return ok;
+  return TRUE;
 }
 
 static guint64
@@ -511,16 +478,13 @@ get_attribute (GCudaStreamPool     *self,
                CUmemPool_attribute  attribute,
                GError             **error)
 {
-  GCudaContextScope scope;
   cuuint64_t value = 0;
-  gboolean ok;
 
-  if (!check_created (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+  if (!check_created (self, error) ||
+      !GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuMemPoolGetAttribute (self->handle, attribute, &value),
+                           "cuMemPoolGetAttribute", error))
     return 0;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuMemPoolGetAttribute (self->handle, attribute, &value),
-                    "cuMemPoolGetAttribute", error);
-  _gcuda_context_leave (&scope);
-  return ok ? value : 0;
+  return value;
 }
 
 /**

@@ -5,7 +5,12 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
+#include "gcuda-context-private.h"
+#include "gcuda-event-private.h"
+#include "gcuda-graph-private.h"
+#include "gcuda-stream-private.h"
 
 /**
  * GCudaStream:
@@ -226,7 +231,6 @@ gcuda_stream_new (GCudaContext      *context,
                   GError           **error)
 {
   g_autoptr(GCudaContext) ctx = _gcuda_context_resolve (context, error);
-  GCudaContextScope scope;
   GCudaStream *self;
   CUstream handle = NULL;
   int least = 0, greatest = 0;
@@ -250,15 +254,9 @@ gcuda_stream_new (GCudaContext      *context,
       return NULL;
     }
 
-  if (!_gcuda_context_enter (ctx, &scope, error))
+  if (!GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuStreamCreateWithPriority (&handle, flags, priority),
+                           "cuStreamCreateWithPriority", error))
     return NULL;
-  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuStreamCreateWithPriority (&handle, flags, priority),
-                    "cuStreamCreateWithPriority", error))
-    {
-      _gcuda_context_leave (&scope);
-      return NULL;
-    }
-  _gcuda_context_leave (&scope);
 
   self = g_object_new (GCUDA_TYPE_STREAM, NULL);
   self->context = g_steal_pointer (&ctx);
@@ -384,16 +382,11 @@ gboolean
 gcuda_stream_synchronize (GCudaStream  *self,
                           GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
 
-  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamSynchronize (self->handle), "cuStreamSynchronize", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return stream_check (self, error) &&
+         GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuStreamSynchronize (self->handle),
+                             "cuStreamSynchronize", error);
 }
 
 /**
@@ -412,19 +405,13 @@ gboolean
 gcuda_stream_is_done (GCudaStream  *self,
                       GError      **error)
 {
-  GCudaContextScope scope;
-  CUresult res;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
   g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
 
   if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
     return FALSE;
-  res = GCUDA_DRV->fn_cuStreamQuery (self->handle);
-  _gcuda_context_leave (&scope);
-
-  if (res == CUDA_ERROR_NOT_READY)
-    return FALSE;
-  return _gcuda_check (res, "cuStreamQuery", error);
+  return _gcuda_check_ready (GCUDA_DRV->fn_cuStreamQuery (self->handle), "cuStreamQuery", error);
 }
 
 /**
@@ -446,9 +433,6 @@ gcuda_stream_wait_event (GCudaStream  *self,
                          GCudaEvent   *event,
                          GError      **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
 
   if (!GCUDA_IS_EVENT (event))
@@ -470,12 +454,9 @@ gcuda_stream_wait_event (GCudaStream  *self,
                            _("The event's context was destroyed"));
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamWaitEvent (self->handle, _gcuda_event_get_handle (event), 0),
-                    "cuStreamWaitEvent", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuStreamWaitEvent (self->handle, _gcuda_event_get_handle (event), 0),
+                             "cuStreamWaitEvent", error);
 }
 
 typedef struct {
@@ -505,6 +486,26 @@ stream_callback_free (gpointer data)
   g_free (cb);
 }
 
+/* Queues @cb's dispatch on the stream, for the calling thread's main
+ * context. On failure @cb still belongs to the caller. */
+static gboolean
+queue_callback (GCudaStream     *self,
+                gboolean         blocking,
+                StreamCallback  *cb,
+                GError         **error)
+{
+  g_autoptr(GMainContext) main_context = g_main_context_ref_thread_default ();
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
+
+  if (!_gcuda_context_enter (self->context, &scope, error))
+    return FALSE;
+  if (blocking)
+    return _gcuda_host_notify_blocking (self->handle, main_context, stream_callback_dispatch, cb,
+                                        stream_callback_free, error);
+  return _gcuda_host_notify (self->handle, main_context, stream_callback_dispatch, cb,
+                             stream_callback_free, error);
+}
+
 static gboolean
 add_callback (GCudaStream          *self,
               gboolean              blocking,
@@ -513,10 +514,7 @@ add_callback (GCudaStream          *self,
               GDestroyNotify        destroy,
               GError              **error)
 {
-  g_autoptr(GMainContext) main_context = NULL;
-  GCudaContextScope scope;
   StreamCallback *cb;
-  gboolean ok;
 
   if (!GCUDA_IS_STREAM (self) || callback == NULL)
     {
@@ -526,7 +524,7 @@ add_callback (GCudaStream          *self,
         destroy (user_data);
       return FALSE;
     }
-  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+  if (!stream_check (self, error))
     {
       if (destroy)
         destroy (user_data);
@@ -538,18 +536,13 @@ add_callback (GCudaStream          *self,
   cb->callback = callback;
   cb->user_data = user_data;
   cb->destroy = destroy;
-  main_context = g_main_context_ref_thread_default ();
-
-  if (blocking)
-    ok = _gcuda_host_notify_blocking (self->handle, main_context, stream_callback_dispatch, cb,
-                                      stream_callback_free, error);
-  else
-    ok = _gcuda_host_notify (self->handle, main_context, stream_callback_dispatch, cb,
-                             stream_callback_free, error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
-    stream_callback_free (cb);  /* calls @destroy: bindings free their closure */
-  return ok;
+  /* Freed outside the context scope: @destroy is the caller's code. */
+  if (!queue_callback (self, blocking, cb, error))
+    {
+      stream_callback_free (cb);  /* calls @destroy: bindings free their closure */
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -719,9 +712,6 @@ gcuda_stream_begin_capture (GCudaStream       *self,
                             GCudaCaptureMode   mode,
                             GError           **error)
 {
-  GCudaContextScope scope;
-  gboolean ok;
-
   g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
 
   if (!stream_check (self, error))
@@ -733,12 +723,9 @@ gcuda_stream_begin_capture (GCudaStream       *self,
                    _("%d is not a graph capture mode"), (int) mode);
       return FALSE;
     }
-  if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuStreamBeginCapture (self->handle, (CUstreamCaptureMode) mode),
-                    "cuStreamBeginCapture", error);
-  _gcuda_context_leave (&scope);
-  return ok;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuStreamBeginCapture (self->handle, (CUstreamCaptureMode) mode),
+                             "cuStreamBeginCapture", error);
 }
 
 /**
@@ -767,7 +754,7 @@ GCudaGraph *
 gcuda_stream_end_capture (GCudaStream  *self,
                           GError      **error)
 {
-  GCudaContextScope scope;
+  g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   CUgraph graph = NULL;
   CUresult res;
 
@@ -776,7 +763,6 @@ gcuda_stream_end_capture (GCudaStream  *self,
   if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
     return NULL;
   res = GCUDA_DRV->fn_cuStreamEndCapture (self->handle, &graph);
-  _gcuda_context_leave (&scope);
   if (res == CUDA_SUCCESS && graph == NULL)
     res = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   if (!_gcuda_check (res, "cuStreamEndCapture", error))
@@ -806,14 +792,12 @@ gcuda_stream_get_capture_status (GCudaStream  *self,
                                  GError      **error)
 {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  GCudaContextScope scope;
 
   g_return_val_if_fail (GCUDA_IS_STREAM (self), GCUDA_CAPTURE_STATUS_NONE);
 
-  if (!stream_check (self, error) || !_gcuda_context_enter (self->context, &scope, error))
+  if (!stream_check (self, error) ||
+      !GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuStreamIsCapturing (self->handle, &status),
+                           "cuStreamIsCapturing", error))
     return GCUDA_CAPTURE_STATUS_NONE;
-  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuStreamIsCapturing (self->handle, &status), "cuStreamIsCapturing", error))
-    status = CU_STREAM_CAPTURE_STATUS_NONE;
-  _gcuda_context_leave (&scope);
   return (GCudaCaptureStatus) status;
 }

@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
 
 /**
  * GCudaSurface:
@@ -80,18 +82,9 @@ static void
 gcuda_surface_finalize (GObject *object)
 {
   GCudaSurface *self = GCUDA_SURFACE (object);
-  GCudaContextScope scope;
 
   if (self->handle != 0 && self->array != NULL)
-    {
-      GCudaContext *context = gcuda_array_get_context (self->array);
-
-      if (!gcuda_context_is_destroyed (context) && _gcuda_context_enter (context, &scope, NULL))
-        {
-          GCUDA_DRV->fn_cuSurfObjectDestroy (self->handle);
-          _gcuda_context_leave (&scope);
-        }
-    }
+    GCUDA_CONTEXT_RELEASE (gcuda_array_get_context (self->array), GCUDA_DRV->fn_cuSurfObjectDestroy (self->handle));
   g_clear_object (&self->array);
 
   G_OBJECT_CLASS (gcuda_surface_parent_class)->finalize (object);
@@ -176,10 +169,8 @@ gcuda_surface_new (GCudaArray  *array,
 {
   g_autoptr(GCudaArrayDescriptor) desc = NULL;
   CUDA_RESOURCE_DESC res = { 0 };
-  GCudaContextScope scope;
   CUsurfObject handle = 0;
   GCudaSurface *self;
-  gboolean ok;
 
   if (!_gcuda_array_check (array, error))
     return NULL;
@@ -192,11 +183,8 @@ gcuda_surface_new (GCudaArray  *array,
     }
   res.resType = CU_RESOURCE_TYPE_ARRAY;
   res.res.array.hArray = _gcuda_array_get_handle (array);
-  if (!_gcuda_context_enter (gcuda_array_get_context (array), &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuSurfObjectCreate (&handle, &res), "cuSurfObjectCreate", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (!GCUDA_CONTEXT_CALL (gcuda_array_get_context (array), GCUDA_DRV->fn_cuSurfObjectCreate (&handle, &res),
+                           "cuSurfObjectCreate", error))
     return NULL;
 
   self = g_object_new (GCUDA_TYPE_SURFACE, NULL);

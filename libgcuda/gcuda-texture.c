@@ -7,7 +7,9 @@
 
 #include <string.h>
 
+#include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-context-private.h"
 
 /**
  * GCudaTexture:
@@ -208,14 +210,9 @@ static void
 gcuda_texture_finalize (GObject *object)
 {
   GCudaTexture *self = GCUDA_TEXTURE (object);
-  GCudaContextScope scope;
 
-  if (self->handle != 0 && self->context != NULL && !gcuda_context_is_destroyed (self->context) &&
-      _gcuda_context_enter (self->context, &scope, NULL))
-    {
-      GCUDA_DRV->fn_cuTexObjectDestroy (self->handle);
-      _gcuda_context_leave (&scope);
-    }
+  if (self->handle != 0 && self->context != NULL)
+    GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuTexObjectDestroy (self->handle));
   g_clear_object (&self->array);
   g_clear_object (&self->buffer);
   g_clear_object (&self->context);
@@ -313,10 +310,8 @@ texture_create (GCudaContext                  *context,
                 GError                       **error)
 {
   CUDA_TEXTURE_DESC tex;
-  GCudaContextScope scope;
   CUtexObject handle = 0;
   GCudaTexture *self;
-  gboolean ok;
 
   if (!descriptor_to_driver (descriptor, &tex, error))
     return NULL;
@@ -326,11 +321,8 @@ texture_create (GCudaContext                  *context,
                            _("The context of the texture's memory was destroyed"));
       return NULL;
     }
-  if (!_gcuda_context_enter (context, &scope, error))
-    return NULL;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuTexObjectCreate (&handle, res, &tex, NULL), "cuTexObjectCreate", error);
-  _gcuda_context_leave (&scope);
-  if (!ok)
+  if (!GCUDA_CONTEXT_CALL (context, GCUDA_DRV->fn_cuTexObjectCreate (&handle, res, &tex, NULL),
+                           "cuTexObjectCreate", error))
     return NULL;
 
   self = g_object_new (GCUDA_TYPE_TEXTURE, NULL);

@@ -29,14 +29,14 @@ typedef struct _GCudaLaunchConfig GCudaLaunchConfig;
 typedef struct _GCudaLinker GCudaLinker;
 typedef struct _GCudaGraph GCudaGraph;
 typedef struct _GCudaGraphExec GCudaGraphExec;
-/* pools (issue 6) */
+/* pools */
 typedef struct _GCudaStreamPool GCudaStreamPool;
 typedef struct _GCudaMemoryPool GCudaMemoryPool;
 typedef struct _GCudaHostMemoryPool GCudaHostMemoryPool;
-/* device tools (issue 6) */
+/* device tools */
 typedef struct _GCudaDeviceData GCudaDeviceData;
 typedef struct _GCudaOccupancy GCudaOccupancy;
-/* arrays and textures (issue 6) */
+/* arrays and textures */
 typedef struct _GCudaArrayDescriptor GCudaArrayDescriptor;
 typedef struct _GCudaArray GCudaArray;
 typedef struct _GCudaTextureDescriptor GCudaTextureDescriptor;

@@ -33,15 +33,15 @@
 # include "gcuda-linker.h"
 # include "gcuda-graph.h"
 # include "gcuda-graph-exec.h"
-/* pools (issue 6) */
+/* pools */
 #include "gcuda-stream-pool.h"
 #include "gcuda-memory-pool.h"
 #include "gcuda-host-memory-pool.h"
-/* device tools (issue 6) */
+/* device tools */
 #include "gcuda-device-data.h"
 #include "gcuda-occupancy.h"
 #include "gcuda-profiler.h"
-/* arrays and textures (issue 6) */
+/* arrays and textures */
 #include "gcuda-array.h"
 #include "gcuda-texture.h"
 #include "gcuda-surface.h"

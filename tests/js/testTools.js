@@ -1,4 +1,4 @@
-// Issue 6's classes from GJS: memory pools, device data and occupancy,
+// The tool classes from GJS: memory pools, device data and occupancy,
 // arrays, textures and surfaces. meson runs this script in two situations:
 //   GCUDA_TEST_DRIVER=missing  (unloadable driver, suite nogpu) what needs no
 //                              driver: pool bin arithmetic, a device described

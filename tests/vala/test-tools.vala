@@ -1,4 +1,4 @@
-/* test-tools.vala: issue 6's classes from Vala: memory pools, device data
+/* test-tools.vala: the tool classes from Vala: memory pools, device data
  * and occupancy, arrays, textures and surfaces.
  *
  * meson runs it with GCUDA_TEST_DRIVER=missing (nogpu: pool bin arithmetic,

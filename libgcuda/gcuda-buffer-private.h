@@ -1,0 +1,35 @@
+/* gcuda-buffer-private.h: buffers over memory GCuda does not allocate itself
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "gcuda.h"
+#include "gcuda-loader-private.h"
+
+G_BEGIN_DECLS
+
+/* A buffer over memory someone else owns (a module's global): never freed
+ * by GCuda; @owner is kept alive as long as the buffer. */
+GCudaBuffer *_gcuda_buffer_new_borrowed (GCudaContext    *context,
+                                         CUdeviceptr      ptr,
+                                         guint64          size,
+                                         GCudaBufferKind  kind,
+                                         GObject         *owner);
+
+/* Pooled memory (gcuda-memory-pool.c, gcuda-host-memory-pool.c,
+ * gcuda-stream-pool.c): instead of the driver's free, @release (@pool,
+ * address, size) runs exactly once, on free() or finalization, even after
+ * the context was destroyed; the buffer keeps @pool alive. */
+typedef void (*GCudaPoolReleaseFunc) (GObject  *pool,
+                                      guint64   address,
+                                      guint64   size);
+
+GCudaBuffer *_gcuda_buffer_new_pooled   (GCudaContext          *context,
+                                         CUdeviceptr            ptr,
+                                         guint64                size,
+                                         GObject               *pool,
+                                         GCudaPoolReleaseFunc   release);
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/* gcuda-context-private.h: entering contexts, and what other classes need
+ * of GCudaContext
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "gcuda-error-private.h"
+
+G_BEGIN_DECLS
+
+/* Makes a context current on this thread for the duration of driver calls.
+ * Cheap when it is already current (one TLS read); otherwise push/pop, so a
+ * caller's own context stack is left exactly as it was.
+ *
+ * Declared g_auto(GCudaContextScope) with GCUDA_CONTEXT_SCOPE_INIT, a scope
+ * is left when its block ends, on every path; _gcuda_context_leave() leaves
+ * it earlier (leaving twice is harmless). No allocation: launches use it.
+ * Keep such a block short: nothing in it may drop the context's last
+ * reference (declare the scope after a g_autoptr(GCudaContext)) or run user
+ * code (signals, callbacks), which would find GCuda's context current. */
+typedef struct {
+  CUcontext pushed;  /* NULL when nothing was pushed */
+} GCudaContextScope;
+
+#define GCUDA_CONTEXT_SCOPE_INIT { NULL }
+
+gboolean  _gcuda_context_enter (GCudaContext       *self,
+                                GCudaContextScope  *scope,
+                                GError            **error);
+void      _gcuda_context_leave (GCudaContextScope  *scope);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
+
+/* The common case: one driver call, @call_expr, with @context current just
+ * for it. TRUE on success, else FALSE with @error set, also when @context
+ * cannot be entered (destroyed, say) and @call_expr never ran. */
+#define GCUDA_CONTEXT_CALL(context, call_expr, name, error) \
+  (__extension__ ({ \
+    g_auto(GCudaContextScope) gcuda_call_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
+    _gcuda_context_enter ((context), &gcuda_call_scope_, (error)) && \
+      GCUDA_CHECK ((call_expr), (name), (error)); \
+  }))
+
+/* Finalizers: releases a driver resource, @call_expr, with @context
+ * current. Skipped when the context was destroyed (the resource went with
+ * it); errors are ignored, since at process exit the driver may be shut
+ * down already. */
+#define GCUDA_CONTEXT_RELEASE(context, call_expr) \
+  G_STMT_START { \
+    g_auto(GCudaContextScope) gcuda_release_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
+    if (_gcuda_context_enter ((context), &gcuda_release_scope_, NULL)) \
+      (void) (call_expr); \
+  } G_STMT_END
+
+CUcontext _gcuda_context_get_handle_internal (GCudaContext *self);
+
+GCudaContext *_gcuda_context_new_primary  (GCudaDevice *device,
+                                           GError     **error);
+GCudaContext *_gcuda_context_new_owned    (GCudaDevice *device,
+                                           CUcontext    handle,
+                                           guint        flags);
+
+void      _gcuda_context_add_stream    (GCudaContext *self,
+                                        CUstream      stream);
+void      _gcuda_context_remove_stream (GCudaContext *self,
+                                        CUstream      stream);
+CUstream  _gcuda_context_prepare_wait  (GCudaContext *self,
+                                        CUevent       event,
+                                        GError      **error);
+
+/* @context, or the default context when it is NULL; a new reference. */
+GCudaContext *_gcuda_context_resolve (GCudaContext  *context,
+                                      GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* gcuda-error-private.h: driver results and bad arguments as GErrors, the
+ * one private header every source file uses
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+/* Every message is translated; every file reports driver results. */
+#include <glib/gi18n-lib.h>
+
+#include "gcuda.h"
+#include "gcuda-loader-private.h"
+
+G_BEGIN_DECLS
+
+/* Sets a GCUDA_DRIVER_ERROR "CALL failed: NAME (description)" and returns
+ * FALSE when @res is not CUDA_SUCCESS; returns TRUE otherwise. */
+gboolean _gcuda_check (CUresult     res,
+                       const char  *call,
+                       GError     **error);
+
+#define GCUDA_CHECK(call_expr, name, error) \
+  G_LIKELY (_gcuda_check ((call_expr), (name), (error)))
+
+/* _gcuda_check() for the queries (cuStreamQuery, cuEventQuery): "not
+ * ready" is FALSE, not an error. */
+gboolean _gcuda_check_ready (CUresult     res,
+                             const char  *call,
+                             GError     **error);
+
+/* The size of a device allocation: at least one byte, at most what a
+ * size_t holds; else GCUDA_ERROR_INVALID_ARGUMENT. */
+gboolean _gcuda_check_alloc_size (guint64   size,
+                                  GError  **error);
+
+/* @offset + @size within the @total bytes of @what ("the buffer"), without
+ * overflow; else GCUDA_ERROR_OUT_OF_BOUNDS. */
+gboolean _gcuda_check_range (guint64      offset,
+                             guint64      size,
+                             guint64      total,
+                             const char  *what,
+                             GError     **error);
+
+/* Copies an IPC handle of @size bytes out of @bytes, or says which kind of
+ * handle (@what) has which size. */
+gboolean _gcuda_ipc_handle_from_bytes (GBytes      *bytes,
+                                       void        *handle,
+                                       gsize        size,
+                                       const char  *what,
+                                       GError     **error);
+
+G_END_DECLS
