@@ -19,7 +19,7 @@ _BY_HAND = [
     ('GraphExec', 'launch(None)', 'crash (SIGSEGV)'),
     ('GraphExec', 'update(GObject.new(GCuda.Graph))', 'crash (SIGSEGV)'),
     ('Linker', "add_data(GCuda.LinkInputType.PTX, GLib.Bytes.new(b'.version 8.0\\0'), None)", 'crash (SIGSEGV)'),
-    ('Linker', "add_file(GCuda.LinkInputType.PTX, '/etc/hostname')", 'crash (SIGSEGV)'),
+    ('Linker', "add_file(GCuda.LinkInputType.PTX, '/etc/passwd')", 'crash (SIGSEGV)'),
     ('Linker', 'add_program(GObject.new(GCuda.Program))', None),
     ('Linker', 'complete()', None),
     ('Function', 'get_attribute(GCuda.FunctionAttribute.NUM_REGS)', 'crash (SIGSEGV)'),

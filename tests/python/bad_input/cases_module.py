@@ -47,7 +47,9 @@ case('module/program-none', 'GCuda.Module.new_from_program(None, None)', raises(
 case('module/file-missing', "GCuda.module_from_file('/nonexistent/kernel.cubin')", gerror('g-file-error-quark', 4),
      NODRIVER)
 case('module/file-is-a-directory', "GCuda.module_from_file('/')", gerror('g-file-error-quark', 1), NODRIVER)
-case('module/file-garbage', "GCuda.module_from_file('/etc/hostname')", err('INVALID_ARGUMENT'), NODRIVER)
+case('module/file-garbage', 'GCuda.module_from_file(path)', err('INVALID_ARGUMENT'), NODRIVER,
+     setup="import tempfile\nf = tempfile.NamedTemporaryFile(suffix='.cubin'); f.write(b'not device code'); f.flush()\n"
+           'path = f.name')
 case('module/file-empty', "GCuda.module_from_file('/dev/null')", err('INVALID_ARGUMENT'), NODRIVER)
 case('module/file-none', 'GCuda.module_from_file(None)', raises('TypeError'), NODRIVER)
 
