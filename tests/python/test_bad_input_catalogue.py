@@ -200,8 +200,26 @@ def matches(x, r):
         return False
     if (res['domain'], res['code']) != (x.domain, _code_value(x)):
         return False
-    # GCuda's own domains come as GCuda.CudaError subclasses, with a message
-    return bool(res['gmessage']) and (x.kind == 'gerror' or res['cuda_error'])
+    # GCuda's own domains come with a message, as the CudaError subclass of
+    # their category (PyCUDA's classes: LogicError, MemoryError, ...)
+    return bool(res['gmessage']) and (x.kind == 'gerror' or (res['cuda_error'] and res['type'] == error_class(x)))
+
+
+_CATEGORY_CLASSES = {
+    GCuda.ErrorCategory.LOGIC: 'LogicError', GCuda.ErrorCategory.LAUNCH: 'LaunchError',
+    GCuda.ErrorCategory.MEMORY: 'MemoryError', GCuda.ErrorCategory.RUNTIME: 'RuntimeError',
+    GCuda.ErrorCategory.COMPILE: 'CompileError', GCuda.ErrorCategory.UNKNOWN: 'CudaError',
+}
+
+
+def error_class(x):
+    """The name of the GCuda.CudaError subclass a GError of @x is raised as."""
+    if x.kind == 'compile':
+        return 'CompileError'
+    if x.kind == 'driver':
+        return _CATEGORY_CLASSES[GCuda.driver_error_get_category(_code_value(x))]
+    runtime = (GCuda.Error.DRIVER_NOT_FOUND, GCuda.Error.NVRTC_NOT_FOUND, GCuda.Error.NOT_SUPPORTED)
+    return 'RuntimeError' if _code_value(x) in runtime else 'LogicError'
 
 
 def details(r):
@@ -213,6 +231,8 @@ def details(r):
         lines.append(res.get('where', ''))
     if res.get('outcome') == 'raised' and 'domain' in res and not res.get('cuda_error'):
         lines.append('(a GLib.Error, not a GCuda.CudaError)')
+    elif res.get('outcome') == 'raised' and 'domain' in res:
+        lines.append('(raised as GCuda.%s)' % res['type'])
     if r['stderr'].strip():
         lines.append('stderr:\n' + r['stderr'][-2000:])
     return '\n'.join(lines)

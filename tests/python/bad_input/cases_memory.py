@@ -105,6 +105,13 @@ case('memory/htod-strided-source',
      'a = np.arange(16, dtype=np.uint8)[::2]; b = buf(8); GCuda.memcpy_htod(b, a)\n'
      'assert b.download(0, 8).get_data() == a.tobytes()',
      accepted('a strided source is documented to be copied once into a contiguous array'), MEMORY)
+case('memory/to-device-strided',
+     'a = np.arange(32, dtype=np.float32).reshape(4, 8)[:, ::2]; b = GCuda.to_device(a)\n'
+     'assert (GCuda.from_device(b, a.shape, a.dtype) == a).all()',
+     accepted('to_device() documents that a non-contiguous array is made contiguous (C order) first'), MEMORY)
+case('memory/to-device-fortran', 'a = np.asfortranarray(np.arange(12.0).reshape(3, 4)); b = GCuda.to_device(a)\n'
+     "assert (GCuda.from_device(b, a.shape, a.dtype, order='F') == a).all()",
+     accepted('a Fortran-ordered array is contiguous: uploaded as its memory is, read back with order F'), MEMORY)
 case('memory/htod-object-source', 'GCuda.memcpy_htod(buf(64), np.array([None] * 4))', raises('TypeError'),
      MEMORY)
 case('memory/htod-str-source', "GCuda.memcpy_htod(buf(64), 'text')", raises('TypeError'), MEMORY)
