@@ -109,3 +109,33 @@ case('misc/driver-error-name-unknown', "assert GCuda.DriverError.get_name(123456
      accepted('an unknown CUresult has no name: None, not an exception'), NODRIVER)
 case('misc/error-category-foreign', "assert GCuda.error_category(GLib.Error('x', 'other-domain', 1)) == "
      'GCuda.ErrorCategory.NONE', accepted('a foreign GError has no GCuda category: NONE'), NODRIVER)
+
+# ---------------------------------------------------------------- asynchronous forms: errors arrive at finish
+
+_GIO = ('loop = GLib.MainLoop(); errors = []\n'
+        'def done(obj, res, *unused):\n'
+        '    try:\n'
+        '        {finish}\n'
+        '    except Exception as e:\n'
+        '        errors.append(e)\n'
+        '    loop.quit()\n')
+_RAISE = '\nloop.run()\nraise errors[0] if errors else AssertionError("no error")'
+case('async/download-past-end', 'buf(64).download_async(60, 8, None, None, done)' + _RAISE, err('OUT_OF_BOUNDS'),
+     MEMORY, setup=_GIO.format(finish='obj.download_finish(res)'))
+case('async/upload-freed', "freed_buf().upload_async(0, b'12345678', None, None, done)" + _RAISE, err('FREED'),
+     MEMORY, setup=_GIO.format(finish='obj.upload_finish(res)'))
+case('async/await-download-past-end', 'import asyncio\nasyncio.run(buf(64).download_async(60, 8))',
+     err('OUT_OF_BOUNDS'), MEMORY)
+case('async/await-context-synchronize-destroyed', 'import asyncio\nasyncio.run(destroyed_ctx().synchronize_async())',
+     err('CONTEXT_DESTROYED'), MEMORY)
+case('async/compile-error', "c = GCuda.Compiler.new(None); c.set_arch(ARCH); c.set_cache_dir('')\n"
+     "c.compile_async('__global__ void k( {', None, done)" + _RAISE, nvrtc('COMPILATION'), NODRIVER,
+     setup=_GIO.format(finish='obj.compile_finish(res)'))
+case('async/source-module-compile-error', "GCuda.source_module_new_async(None, '__global__ void k( {', None, None, "
+     'done)' + _RAISE, nvrtc('COMPILATION'), MEMORY, setup=_GIO.format(finish='GCuda.source_module_new_finish(res)'))
+case('async/stream-synchronize-by-hand', 'GObject.new(GCuda.Stream).synchronize_async(None, done)' + _RAISE,
+     err('INVALID_ARGUMENT'), NODRIVER, setup=_GIO.format(finish='obj.synchronize_finish(res)'))
+case('async/event-wait-by-hand', 'import asyncio\nasyncio.run(GObject.new(GCuda.Event).wait_async())',
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('async/context-synchronize-by-hand', 'GObject.new(GCuda.Context).synchronize_async(None, done)' + _RAISE,
+     err('INVALID_ARGUMENT'), NODRIVER, setup=_GIO.format(finish='obj.synchronize_finish(res)'))
