@@ -276,6 +276,8 @@ def _names(tree):
             bound.add((node.asname or node.name).split('.')[0])
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
     return read, bound
 
 
