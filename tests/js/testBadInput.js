@@ -14,9 +14,10 @@
 // skipped without a GPU, failed instead with GCUDA_TEST_REQUIRE_GPU=1).
 //
 // Known library defects keep the correct expectation; while one shows
-// exactly as recorded the case is reported as skipped ("known defect: ...":
-// tap.js has no TODO directive), once it shows the correct outcome the case
-// fails until its mark is removed, and any other outcome fails it.
+// exactly as recorded the case is an expected failure ("not ok ... # TODO
+// known defect: ...", as pytest's strict xfail), once it shows the correct
+// outcome the case fails until its mark is removed, and any other outcome
+// fails it.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -460,7 +461,7 @@ function check(c, run, env) {
         `${res.message ? `: ${res.message}` : ''}\nstderr: ${run.stderr.slice(-1500)}`;
     if (c.defect !== null) {
         if (outcome === c.seen)
-            Tap.skip(`known defect: ${c.defect} (shows ${outcome})`);
+            Tap.todo(`known defect: ${c.defect} (shows ${outcome})`);
         Tap.fail(`known defect, but it no longer shows as recorded (${c.seen}): ${detail}`);
     }
     Tap.fail(detail);

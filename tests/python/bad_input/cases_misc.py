@@ -91,15 +91,16 @@ case('linker/destroyed-context', 'GCuda.Linker.new(destroyed_ctx(), None)', err(
 # ---------------------------------------------------------------- graphs and captures
 
 case('graph/update-with-other-context-graph', 'e.update(g2)', err('CONTEXT_MISMATCH'), GPU,
-     setup='s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(buf(64), 0, 8, s)\n'
+     # allocations first: cuMemAlloc is refused while a global capture runs
+     setup='b = buf(64); s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(b, 0, 8, s)\n'
            'e = s.end_capture().instantiate()\n'
-           's2 = GCuda.Stream(context=new_ctx()); s2.begin_capture(GCuda.CaptureMode.GLOBAL)\n'
-           'GCuda.memset_d8_async(buf(64, s2.get_context()), 0, 8, s2); g2 = s2.end_capture()')
+           's2 = GCuda.Stream(context=new_ctx()); b2 = buf(64, s2.get_context())\n'
+           's2.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(b2, 0, 8, s2); g2 = s2.end_capture()')
 case('graph/launch-on-other-context-stream', 'e.launch(GCuda.Stream(context=new_ctx()))', err('CONTEXT_MISMATCH'), GPU,
-     setup='s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(buf(64), 0, 8, s)\n'
+     setup='b = buf(64); s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(b, 0, 8, s)\n'
            'e = s.end_capture().instantiate()')
 case('graph/write-dot-no-file-name', "g.write_dot('')", err('INVALID_ARGUMENT'), GPU,
-     setup='s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(buf(64), 0, 8, s)\n'
+     setup='b = buf(64); s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL); GCuda.memset_d8_async(b, 0, 8, s)\n'
            'g = s.end_capture()')
 case('graph/sync-copy-during-global-capture', 'GCuda.memcpy_htod(buf(64), np.zeros(8, np.uint8))',
      drv('STREAM_CAPTURE_UNSUPPORTED'), GPU, setup='s = stream(); s.begin_capture(GCuda.CaptureMode.GLOBAL)')
