@@ -405,10 +405,17 @@ function runAll(names) {
     return runs;
 }
 
+// In a sanitizer build a crash is ASan's report and exit, not the signal:
+// SEGV reads as the signal would, any other memory error under its own name.
+const ASAN_SUMMARY = /SUMMARY: AddressSanitizer: ([\w-]+)/;
+
 function describeOutcome(run) {
     const res = run.result || {};
     if (run.hang)
         return 'hang';
+    const asan = ASAN_SUMMARY.exec(run.stderr);
+    if (asan)
+        return ['SEGV', 'BUS', 'FPE'].includes(asan[1]) ? `crash (SIG${asan[1]})` : `crash (ASan ${asan[1]})`;
     if (run.signal !== null) {
         const m = GLIB_MESSAGE.exec(run.stderr);
         return m && m[1] === 'CRITICAL' ? 'critical' : `crash (${SIGNALS[run.signal] || run.signal})`;

@@ -161,10 +161,19 @@ def describe_expect(x):
     return 'accepted (%s)' % x.reason
 
 
+# In a sanitizer build a crash is ASan's report and exit, not the signal:
+# SEGV reads as the signal would, any other memory error under its own name.
+_ASAN_SUMMARY = re.compile(r'SUMMARY: AddressSanitizer: ([\w-]+)')
+
+
 def describe_outcome(r):
     res = r['result'] or {}
     if r['hang']:
         return 'hang'
+    asan = _ASAN_SUMMARY.search(r['stderr'])
+    if asan:
+        kind = asan.group(1)
+        return 'crash (SIG%s)' % kind if kind in ('SEGV', 'BUS', 'FPE') else 'crash (ASan %s)' % kind
     if r['signal'] is not None:
         try:
             name = signal.Signals(r['signal']).name
