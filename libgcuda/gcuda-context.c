@@ -6,7 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
+
+#include <glib/gstdio.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
@@ -365,14 +370,112 @@ _gcuda_context_new_owned (GCudaDevice *device,
   return self;
 }
 
-/* PyCUDA's make_default_context(): CUDA_DEVICE, then ~/.cuda_device (or
- * ~/.cuda-device), else the first device whose primary context works. */
-static GCudaContext *
-make_default_context (GError **error)
+/* The most a device file may hold: a device number and some blanks. */
+#define DEVICE_FILE_MAX 64
+
+/* Reads ~/.cuda_device (or another @path) for make_default_context(). Any
+ * thread asking for the default context comes here, so nothing may block or
+ * grow without bound: the file is opened without waiting (a FIFO there would
+ * hang every caller), only a regular file is read (/dev/zero would never
+ * end), and only DEVICE_FILE_MAX bytes of it. Returns the stripped text, or
+ * NULL: with @error set when the file is there but unusable, without when
+ * it is absent. */
+static char *
+read_device_file (const char  *path,
+                  const char  *name,
+                  GError     **error)
 {
-  g_autofree char *from_file = NULL;
-  const char *choice = g_getenv ("CUDA_DEVICE");
-  const char *source = "CUDA_DEVICE";
+  char text[DEVICE_FILE_MAX + 1];
+  struct stat st;
+  gssize got = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      if (saved == ENOENT || saved == ENOTDIR)
+        return NULL;
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Could not read ~/%s to choose the CUDA device: %s"), name, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("~/%s is not a regular file: it must hold the number of the CUDA device to use"), name);
+      close (fd);
+      return NULL;
+    }
+  while (got < (gssize) sizeof text - 1)
+    {
+      gssize n = read (fd, text + got, sizeof text - 1 - got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += n;
+    }
+  close (fd);
+  if (got == (gssize) sizeof text - 1)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("~/%s is too long: it must hold only the number of the CUDA device to use"), name);
+      return NULL;
+    }
+  text[got] = '\0';
+  return g_strstrip (g_strdup (text));
+}
+
+/* What make_default_context() is asked for: CUDA_DEVICE, else ~/.cuda_device
+ * (or ~/.cuda-device), else nothing (the first device that works). Read
+ * before the default context's lock is taken: a slow home directory (NFS,
+ * say) then delays only this caller. FALSE with @error set when a device
+ * file is there but unusable. */
+static gboolean
+read_device_choice (char       **choice,
+                    const char **source,
+                    GError     **error)
+{
+  const char *names[] = { ".cuda_device", ".cuda-device" };
+  const char *env = g_getenv ("CUDA_DEVICE");
+
+  *choice = NULL;
+  *source = "CUDA_DEVICE";
+  if (env != NULL)
+    {
+      *choice = g_strdup (env);
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (g_get_home_dir (), names[i], NULL);
+      GError *local = NULL;
+
+      *choice = read_device_file (path, names[i], &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      if (*choice != NULL)
+        {
+          *source = names[i];
+          return TRUE;
+        }
+    }
+  return TRUE;
+}
+
+/* PyCUDA's make_default_context(): @choice (from read_device_choice()), else
+ * the first device whose primary context works. */
+static GCudaContext *
+make_default_context (const char  *choice,
+                      const char  *source,
+                      GError     **error)
+{
   int count = gcuda_device_get_count (error);
 
   if (count < 0)
@@ -382,23 +485,6 @@ make_default_context (GError **error)
       g_set_error_literal (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NO_DEVICE,
                            _("No CUDA device found: check the NVIDIA driver installation"));
       return NULL;
-    }
-
-  if (choice == NULL)
-    {
-      const char *names[] = { ".cuda_device", ".cuda-device" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (names) && from_file == NULL; i++)
-        {
-          g_autofree char *path = g_build_filename (g_get_home_dir (), names[i], NULL);
-
-          if (g_file_get_contents (path, &from_file, NULL, NULL))
-            {
-              g_strstrip (from_file);
-              source = names[i];
-            }
-        }
-      choice = from_file;
     }
 
   if (choice != NULL)
@@ -453,13 +539,26 @@ gcuda_context_get_default (GError **error)
 {
   static GMutex lock;
   static GCudaContext *default_context;
-  GCudaContext *context;
+  g_autofree char *choice = NULL;
+  const char *source;
+  GCudaContext *context = NULL;
+
+  g_mutex_lock (&lock);
+  if (default_context != NULL && !g_atomic_int_get (&default_context->destroyed))
+    context = g_object_ref (default_context);
+  g_mutex_unlock (&lock);
+  if (context != NULL)
+    return context;
+
+  /* outside the lock: no file read holds up the other threads */
+  if (!read_device_choice (&choice, &source, error))
+    return NULL;
 
   g_mutex_lock (&lock);
   if (default_context == NULL || g_atomic_int_get (&default_context->destroyed))
     {
       g_clear_object (&default_context);
-      default_context = make_default_context (error);
+      default_context = make_default_context (choice, source, error);
     }
   context = default_context ? g_object_ref (default_context) : NULL;
   g_mutex_unlock (&lock);

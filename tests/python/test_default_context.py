@@ -87,3 +87,38 @@ def test_home_file_out_of_range(tmp_path):
 def test_cuda_device_wins_over_home_file(tmp_path):
     out = probe(tmp_path, '0', files={'.cuda_device': 'abc\n'})
     assert out == {'ordinal': 0, 'primary': True}
+
+
+# ~/.cuda_device is read by whichever thread first asks for the default
+# context: it must never block or grow without bound.
+def test_home_file_fifo_does_not_block(tmp_path):
+    os.mkfifo(tmp_path / '.cuda_device')  # nobody writes: a blocking open would hang
+    out = probe(tmp_path)
+    assert (out.get('domain'), out.get('code')) == ('gcuda-error-quark', 4), out
+    assert 'not a regular file' in out['message'] and '.cuda_device' in out['message']
+
+
+def test_home_file_dev_zero(tmp_path):
+    (tmp_path / '.cuda_device').symlink_to('/dev/zero')  # endless: read whole, it grows until abort
+    out = probe(tmp_path)
+    assert (out.get('domain'), out.get('code')) == ('gcuda-error-quark', 4), out
+    assert 'not a regular file' in out['message']
+
+
+def test_home_file_directory(tmp_path):
+    (tmp_path / '.cuda-device').mkdir()
+    out = probe(tmp_path)
+    assert (out.get('domain'), out.get('code')) == ('gcuda-error-quark', 4), out
+    assert '.cuda-device' in out['message']
+
+
+def test_home_file_too_long(tmp_path):
+    out = probe(tmp_path, files={'.cuda_device': '0' + ' ' * 200 + '\n'})
+    assert (out.get('domain'), out.get('code')) == ('gcuda-error-quark', 4), out
+    assert 'too long' in out['message']
+
+
+def test_home_file_symlink_to_regular_file(tmp_path):
+    (tmp_path / 'device-number').write_text('0\n')
+    (tmp_path / '.cuda_device').symlink_to(tmp_path / 'device-number')
+    assert probe(tmp_path) == {'ordinal': 0, 'primary': True}
