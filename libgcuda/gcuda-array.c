@@ -654,7 +654,7 @@ check_host (GCudaArray  *self,
   if (size != need)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The host data has %" G_GUINT64_FORMAT " bytes; the array holds %" G_GUINT64_FORMAT),
+                   _("The host data has %" PRIu64 " bytes; the array holds %" PRIu64),
                    size, need);
       return FALSE;
     }
@@ -898,9 +898,9 @@ gcuda_array_copy_from_array (GCudaArray  *self,
   if (w1 != w2 || h1 != h2 || d1 != d2)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The source array (%" G_GUINT64_FORMAT " bytes × %" G_GUINT64_FORMAT " × %"
-                     G_GUINT64_FORMAT ") and the destination array (%" G_GUINT64_FORMAT " bytes × %"
-                     G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ") differ in extent"),
+                   _("The source array (%" PRIu64 " bytes × %" PRIu64 " × %"
+                     PRIu64 ") and the destination array (%" PRIu64 " bytes × %"
+                     PRIu64 " × %" PRIu64 ") differ in extent"),
                    w2, h2, d2, w1, h1, d1);
       return FALSE;
     }
@@ -934,8 +934,8 @@ check_array_range (GCudaArray   *self,
   if (self->desc.height != 0 || self->desc.depth != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Byte-range copies need a 1D array (height and depth 0), but %s is %" G_GUINT64_FORMAT
-                     " × %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ": copy all of it with "
+                   _("Byte-range copies need a 1D array (height and depth 0), but %s is %" PRIu64
+                     " × %" PRIu64 " × %" PRIu64 ": copy all of it with "
                      "gcuda_array_upload() and the other whole-array copies, or part of it with "
                      "GCudaCopy2D or GCudaCopy3D"),
                    what, self->desc.width, self->desc.height, self->desc.depth);
@@ -948,7 +948,7 @@ check_array_range (GCudaArray   *self,
   if (offset % element != 0 || size % element != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The offset (%" G_GUINT64_FORMAT ") and size (%" G_GUINT64_FORMAT ") in %s must be "
+                   _("The offset (%" PRIu64 ") and size (%" PRIu64 ") in %s must be "
                      "multiples of its element size, %u bytes"),
                    offset, size, what, element);
       return FALSE;
@@ -973,7 +973,7 @@ check_buffer_range (GCudaArray   *self,
   if ((gcuda_buffer_get_address (buffer) + offset) % element != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The buffer's address at offset %" G_GUINT64_FORMAT " is not aligned to the "
+                   _("The buffer's address at offset %" PRIu64 " is not aligned to the "
                      "array's element size, %u bytes"),
                    offset, element);
       return FALSE;

@@ -338,7 +338,7 @@ gcuda_buffer_new_pitched (GCudaContext  *context,
   if (width == 0 || height == 0 || width > G_MAXSIZE || height > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("A pitched allocation of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " bytes is not possible"),
+                   _("A pitched allocation of %" PRIu64 " × %" PRIu64 " bytes is not possible"),
                    width, height);
       return NULL;
     }
@@ -446,8 +446,8 @@ buffer_check (GCudaBuffer  *self,
   if (buffer_is_freed (self))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                   self->freed ? _("The buffer at 0x%" G_GINT64_MODIFIER "x was freed")
-                               : _("The buffer viewed at 0x%" G_GINT64_MODIFIER "x was freed"),
+                   self->freed ? _("The buffer at 0x%" PRIx64 " was freed")
+                               : _("The buffer viewed at 0x%" PRIx64 " was freed"),
                    (guint64) self->ptr);
       return FALSE;
     }
@@ -936,7 +936,7 @@ gcuda_buffer_download (GCudaBuffer  *self,
   if (data == NULL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FAILED,
-                   _("Could not allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+                   _("Could not allocate %" PRIu64 " bytes of host memory"), size);
       return NULL;
     }
   if (!download (self, offset, data, size, FALSE, NULL, error))
@@ -1142,7 +1142,7 @@ memset_elements (GCudaBuffer  *self,
   if (width > G_MAXUINT64 / elem_size)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("%" G_GUINT64_FORMAT " elements are more than any buffer holds"), width);
+                   _("%" PRIu64 " elements are more than any buffer holds"), width);
       return FALSE;
     }
   if (pitch == 0)
@@ -1152,7 +1152,7 @@ memset_elements (GCudaBuffer  *self,
       if (width * elem_size > pitch)
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("A row of %" G_GUINT64_FORMAT " bytes does not fit the pitch of %" G_GUINT64_FORMAT),
+                       _("A row of %" PRIu64 " bytes does not fit the pitch of %" PRIu64),
                        width * elem_size, pitch);
           return FALSE;
         }

@@ -515,10 +515,10 @@ endpoint_plan_memory (const Endpoint   *ep,
       if (ep->size > 0 && !g_uint64_checked_add (&last, ep->address, ep->size - 1))
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       is_src ? _("The source memory (%" G_GUINT64_FORMAT " bytes at 0x%"
-                                  G_GINT64_MODIFIER "x) wraps around the address space")
-                              : _("The destination memory (%" G_GUINT64_FORMAT " bytes at 0x%"
-                                  G_GINT64_MODIFIER "x) wraps around the address space"),
+                       is_src ? _("The source memory (%" PRIu64 " bytes at 0x%"
+                                  PRIx64 ") wraps around the address space")
+                              : _("The destination memory (%" PRIu64 " bytes at 0x%"
+                                  PRIx64 ") wraps around the address space"),
                        ep->size, ep->address);
           return FALSE;
         }
@@ -594,11 +594,11 @@ endpoint_plan_array_region (const Endpoint   *ep,
       row_end > row_bytes || rows_end > rows || slices_end > slices)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   is_src ? _("The source region reaches outside the source array (%" G_GUINT64_FORMAT
-                              " bytes per row, %" G_GUINT64_FORMAT " rows, %" G_GUINT64_FORMAT " slices)")
+                   is_src ? _("The source region reaches outside the source array (%" PRIu64
+                              " bytes per row, %" PRIu64 " rows, %" PRIu64 " slices)")
                           : _("The destination region reaches outside the destination array (%"
-                              G_GUINT64_FORMAT " bytes per row, %" G_GUINT64_FORMAT " rows, %"
-                              G_GUINT64_FORMAT " slices)"),
+                              PRIu64 " bytes per row, %" PRIu64 " rows, %"
+                              PRIu64 " slices)"),
                    row_bytes, rows, slices);
       return FALSE;
     }
@@ -640,10 +640,10 @@ endpoint_plan_region (const Endpoint   *ep,
   else if (pitch < row_end)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   is_src ? _("src-pitch (%" G_GUINT64_FORMAT ") is smaller than src-x-in-bytes + "
-                              "width-in-bytes (%" G_GUINT64_FORMAT ")")
-                          : _("dst-pitch (%" G_GUINT64_FORMAT ") is smaller than dst-x-in-bytes + "
-                              "width-in-bytes (%" G_GUINT64_FORMAT ")"),
+                   is_src ? _("src-pitch (%" PRIu64 ") is smaller than src-x-in-bytes + "
+                              "width-in-bytes (%" PRIu64 ")")
+                          : _("dst-pitch (%" PRIu64 ") is smaller than dst-x-in-bytes + "
+                              "width-in-bytes (%" PRIu64 ")"),
                    pitch, row_end);
       return FALSE;
     }
@@ -653,10 +653,10 @@ endpoint_plan_region (const Endpoint   *ep,
   else if (rows_per_slice < slice_end)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   is_src ? _("src-height (%" G_GUINT64_FORMAT " rows per slice) is smaller than "
-                              "src-y + height (%" G_GUINT64_FORMAT ")")
-                          : _("dst-height (%" G_GUINT64_FORMAT " rows per slice) is smaller than "
-                              "dst-y + height (%" G_GUINT64_FORMAT ")"),
+                   is_src ? _("src-height (%" PRIu64 " rows per slice) is smaller than "
+                              "src-y + height (%" PRIu64 ")")
+                          : _("dst-height (%" PRIu64 " rows per slice) is smaller than "
+                              "dst-y + height (%" PRIu64 ")"),
                    rows_per_slice, slice_end);
       return FALSE;
     }
@@ -673,10 +673,10 @@ endpoint_plan_region (const Endpoint   *ep,
       /* No overflow: the first byte comes before the last. */
       start = (ep->z * rows_per_slice + ep->y) * pitch + ep->x_in_bytes;
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   is_src ? _("The source region, bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                              ", reaches outside the %" G_GUINT64_FORMAT " bytes of the source memory")
-                          : _("The destination region, bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                              ", reaches outside the %" G_GUINT64_FORMAT " bytes of the destination memory"),
+                   is_src ? _("The source region, bytes %" PRIu64 " to %" PRIu64
+                              ", reaches outside the %" PRIu64 " bytes of the source memory")
+                          : _("The destination region, bytes %" PRIu64 " to %" PRIu64
+                              ", reaches outside the %" PRIu64 " bytes of the destination memory"),
                    start, end, out->size);
       return FALSE;
     }
@@ -690,9 +690,9 @@ endpoint_plan_region (const Endpoint   *ep,
 
 overflow:
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-               is_src ? _("The source region reaches beyond 2^64 bytes, outside the %" G_GUINT64_FORMAT
+               is_src ? _("The source region reaches beyond 2^64 bytes, outside the %" PRIu64
                           " bytes of the source memory")
-                      : _("The destination region reaches beyond 2^64 bytes, outside the %" G_GUINT64_FORMAT
+                      : _("The destination region reaches beyond 2^64 bytes, outside the %" PRIu64
                           " bytes of the destination memory"),
                out->size);
   return FALSE;

@@ -584,7 +584,7 @@ round_up (guint64   value,
   if (rest != 0 && value > G_MAXUINT64 - (multiple - rest))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " rounded up to a multiple of %" G_GUINT64_FORMAT
+                   _("%" PRIu64 " rounded up to a multiple of %" PRIu64
                      " does not fit in 64 bits"), value, multiple);
       return FALSE;
     }

@@ -7,12 +7,22 @@
 #pragma once
 
 /* Every message is translated; every file reports driver results. */
+#include <inttypes.h>  /* PRIu64 & co.: xgettext understands them inside _(), not G_GUINT64_FORMAT */
 #include <glib/gi18n-lib.h>
 
 #include "gcuda.h"
 #include "gcuda-loader-private.h"
 
 G_BEGIN_DECLS
+
+/* gi18n-lib.h's _() with the text domain bound first (once, to the install
+ * prefix's locale directory): without that, installed catalogues would be
+ * found only when the prefix is /usr. The format attribute keeps -Wformat
+ * checking the messages that go through it. */
+const char *_gcuda_gettext (const char *msgid) G_GNUC_FORMAT (1);
+
+#undef _
+#define _(String) _gcuda_gettext (String)
 
 /* Sets a GCUDA_DRIVER_ERROR "CALL failed: NAME (description)" and returns
  * FALSE when @res is not CUDA_SUCCESS; returns TRUE otherwise. */

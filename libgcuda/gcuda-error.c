@@ -9,6 +9,22 @@
 
 #include "gcuda-error-private.h"
 
+#include <libintl.h>
+
+const char *
+_gcuda_gettext (const char *msgid)
+{
+  static gsize bound;
+
+  if (g_once_init_enter (&bound))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&bound, 1);
+    }
+  return g_dgettext (GETTEXT_PACKAGE, msgid);
+}
+
 /**
  * gcuda_error_quark:
  *
@@ -131,7 +147,7 @@ _gcuda_check_alloc_size (guint64   size,
   if (size > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+                   _("%" PRIu64 " bytes is more than this system can address"), size);
       return FALSE;
     }
   return TRUE;
@@ -148,7 +164,7 @@ _gcuda_check_range (guint64      offset,
     return TRUE;
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
                /* Translators: "Bytes 0 to 10 are outside the buffer of 8 bytes" */
-               _("Bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " are outside %s of %" G_GUINT64_FORMAT " bytes"),
+               _("Bytes %" PRIu64 " to %" PRIu64 " are outside %s of %" PRIu64 " bytes"),
                offset, offset + size, what, total);
   return FALSE;
 }

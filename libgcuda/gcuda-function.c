@@ -468,7 +468,7 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
   if (dynamic_shared_bytes > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%" G_GUINT64_FORMAT " bytes is too much shared memory"), dynamic_shared_bytes);
+                   _("%" PRIu64 " bytes is too much shared memory"), dynamic_shared_bytes);
       return 0;
     }
   if (!GCUDA_CONTEXT_CALL (self->context,
@@ -577,7 +577,7 @@ check_launch (GCudaFunction  *self,
   if (G_UNLIKELY (threads > (guint64) max_threads))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Launching %s with %" G_GUINT64_FORMAT " threads per block: it allows at most %d"),
+                   _("Launching %s with %" PRIu64 " threads per block: it allows at most %d"),
                    self->name, threads, max_threads);
       return FALSE;
     }
@@ -709,7 +709,7 @@ gcuda_function_launch_packed (GCudaFunction  *self,
   if (G_UNLIKELY (params_size != self->params_size || (params == NULL && params_size > 0)))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Kernel %s takes %" G_GSIZE_FORMAT " bytes of parameters (%u parameters), not %" G_GSIZE_FORMAT),
+                   _("Kernel %s takes %" "zu" " bytes of parameters (%u parameters), not %" "zu"),
                    self->name, self->params_size, self->n_params, params_size);
       return FALSE;
     }

@@ -261,7 +261,7 @@ check_size (guint64   size,
   if (size == 0 || size > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Cannot allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+                   _("Cannot allocate %" PRIu64 " bytes of host memory"), size);
       return FALSE;
     }
   return TRUE;
@@ -329,7 +329,7 @@ gcuda_host_buffer_new_aligned (guint64   size,
   if ((alignment & (alignment - 1)) != 0 || alignment < sizeof (void *) || alignment > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The alignment must be a power of two of at least %u bytes, not %" G_GUINT64_FORMAT),
+                   _("The alignment must be a power of two of at least %u bytes, not %" PRIu64),
                    (guint) sizeof (void *), alignment);
       return NULL;
     }
@@ -338,7 +338,7 @@ gcuda_host_buffer_new_aligned (guint64   size,
   if (posix_memalign (&ptr, alignment, size) != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FAILED,
-                   _("Could not allocate %" G_GUINT64_FORMAT " bytes of host memory"), size);
+                   _("Could not allocate %" PRIu64 " bytes of host memory"), size);
       return NULL;
     }
   return host_buffer_wrap (NULL, ptr, size, GCUDA_HOST_BUFFER_KIND_ALIGNED, 0);
@@ -383,15 +383,15 @@ gcuda_host_buffer_register (GCudaContext            *context,
   if (address == 0 || address % page != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Host memory to register must start on a page boundary (%" G_GUINT64_FORMAT
-                     " bytes); 0x%" G_GINT64_MODIFIER "x does not: allocate it with gcuda_host_buffer_new_aligned()"),
+                   _("Host memory to register must start on a page boundary (%" PRIu64
+                     " bytes); 0x%" PRIx64 " does not: allocate it with gcuda_host_buffer_new_aligned()"),
                    page, address);
       return NULL;
     }
   if (size == 0 || size > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Cannot register %" G_GUINT64_FORMAT " bytes"), size);
+                   _("Cannot register %" PRIu64 " bytes"), size);
       return NULL;
     }
   if ((ctx = _gcuda_context_resolve (context, error)) == NULL ||
@@ -414,7 +414,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
   if (g_atomic_int_get (&self->freed))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                   _("The host buffer at 0x%" G_GINT64_MODIFIER "x was freed or unregistered"),
+                   _("The host buffer at 0x%" PRIx64 " was freed or unregistered"),
                    (guint64) (guintptr) self->ptr);
       return FALSE;
     }

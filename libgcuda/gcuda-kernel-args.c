@@ -196,7 +196,7 @@ set_bytes (GCudaKernelArgs *self,
   if (arg->size != size)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is %" G_GSIZE_FORMAT " bytes; a %" G_GSIZE_FORMAT "-byte value cannot replace it"),
+                   _("Argument %u is %" "zu" " bytes; a %" "zu" "-byte value cannot replace it"),
                    index, arg->size, size);
       return FALSE;
     }
@@ -678,8 +678,8 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
       if (arg->size != param_sizes[i])
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                       _("Parameter %u of kernel %s is %" G_GSIZE_FORMAT " bytes; the argument given is %"
-                         G_GSIZE_FORMAT), i, kernel_name, param_sizes[i], arg->size);
+                       _("Parameter %u of kernel %s is %" "zu" " bytes; the argument given is %"
+                         "zu"), i, kernel_name, param_sizes[i], arg->size);
           return NULL;
         }
       if (arg->keep != NULL && gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))

@@ -317,7 +317,7 @@ gcuda_occupancy_new (GCudaDeviceData  *devdata,
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("Too many registers: a block of %u threads with %u registers each takes %"
-                     G_GUINT64_FORMAT " registers, the device allows %d per block"),
+                     PRIu64 " registers, the device allows %d per block"),
                    threads, registers, regs_assumed, f.registers_per_block);
       return NULL;
     }
@@ -331,7 +331,7 @@ gcuda_occupancy_new (GCudaDeviceData  *devdata,
   if (smem_alloc > smem_limit)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Too much shared memory: %" G_GUINT64_FORMAT " bytes in a block, the device allows %d"),
+                   _("Too much shared memory: %" PRIu64 " bytes in a block, the device allows %d"),
                    shared_mem, MAX (f.shared_per_block, f.shared_per_block_optin));
       return NULL;
     }

@@ -96,7 +96,7 @@ driver_alloc (GCudaPoolCore  *core,
   if (size > G_MAXSIZE)
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
-                   _("%" G_GUINT64_FORMAT " bytes is more than this system can address"), size);
+                   _("%" PRIu64 " bytes is more than this system can address"), size);
       return FALSE;
     }
   return _gcuda_context_enter (core->context, &scope, error) &&
@@ -228,9 +228,9 @@ allocate_block (GCudaPoolCore  *core,
         {
           g_mutex_unlock (&core->lock);
           g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                      freed_some ? _("Out of memory for a pooled block of %" G_GUINT64_FORMAT
+                                      freed_some ? _("Out of memory for a pooled block of %" PRIu64
                                                      " bytes, even after freeing the blocks the pool held: ")
-                                                 : _("Out of memory for a pooled block of %" G_GUINT64_FORMAT
+                                                 : _("Out of memory for a pooled block of %" PRIu64
                                                      " bytes (the pool held no blocks to free): "),
                                       alloc_size);
           return FALSE;
@@ -363,7 +363,7 @@ set_not_by_address_error (GError     **error,
 {
   /* Freeing twice lands here too: the first free forgot the block. */
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-               _("0x%" G_GINT64_MODIFIER "x is not a block this %s handed out by address, or it was given back already"),
+               _("0x%" PRIx64 " is not a block this %s handed out by address, or it was given back already"),
                address, _(what));
 }
 

@@ -421,8 +421,8 @@ gcuda_texture_new_from_buffer (GCudaBuffer                   *buffer,
   if (size % element != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The buffer's %" G_GUINT64_FORMAT " bytes are not a whole number of %"
-                     G_GUINT64_FORMAT "-byte elements"),
+                   _("The buffer's %" PRIu64 " bytes are not a whole number of %"
+                     PRIu64 "-byte elements"),
                    size, element);
       return NULL;
     }
@@ -485,7 +485,7 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
       row > pitch)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Rows of %" G_GUINT64_FORMAT " elements do not fit a pitch of %" G_GUINT64_FORMAT " bytes"),
+                   _("Rows of %" PRIu64 " elements do not fit a pitch of %" PRIu64 " bytes"),
                    width, pitch);
       return NULL;
     }
@@ -493,8 +493,8 @@ gcuda_texture_new_from_pitched (GCudaBuffer                   *buffer,
       end > gcuda_buffer_get_size (buffer))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS,
-                   _("%" G_GUINT64_FORMAT " rows with a pitch of %" G_GUINT64_FORMAT
-                     " bytes reach outside the buffer of %" G_GUINT64_FORMAT " bytes"),
+                   _("%" PRIu64 " rows with a pitch of %" PRIu64
+                     " bytes reach outside the buffer of %" PRIu64 " bytes"),
                    height, pitch, gcuda_buffer_get_size (buffer));
       return NULL;
     }
