@@ -107,6 +107,12 @@ static const char launch_source[] =
   "  p[threadIdx.x] = value + threadIdx.x;\n"
   "}\n"
   "\n"
+  "/* store() under the name tools/run-compute-sanitizer expects to fault */\n"
+  "__global__ void fault_on_purpose (unsigned int *p, unsigned int value)\n"
+  "{\n"
+  "  p[threadIdx.x] = value + threadIdx.x;\n"
+  "}\n"
+  "\n"
   "/* a hand-made grid barrier: only ends when every block is resident at once,\n"
   " * which a cooperative launch guarantees; then each thread writes the count */\n"
   "__global__ void coop_barrier (unsigned int *counter, unsigned int *out, long long spin_limit)\n"
@@ -1298,7 +1304,7 @@ test_illegal_address (void)
 
   if (g_test_subprocess ())
     {
-      g_autoptr(GCudaFunction) f = kernel ("store");
+      g_autoptr(GCudaFunction) f = kernel ("fault_on_purpose");
       g_autoptr(GCudaStream) stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
       g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
       GCudaBuffer *after;
