@@ -196,7 +196,19 @@ typedef struct {
   GCancellable *cancellable;
   gulong cancel_id;
   int done;  /* atomic: the task was completed */
+  /* A stream made for this wait alone (_gcuda_wait_task_start), destroyed
+   * once the wait is over, in @context. */
+  GCudaContext *context;
+  CUstream wait_stream;
 } TaskWait;
+
+static void
+task_wait_destroy_stream (TaskWait *wait)
+{
+  if (wait->wait_stream != NULL)
+    GCUDA_CONTEXT_RELEASE (wait->context, GCUDA_DRV->fn_cuStreamDestroy (wait->wait_stream));
+  wait->wait_stream = NULL;
+}
 
 static TaskWait *
 task_wait_ref (TaskWait *wait)
@@ -212,6 +224,8 @@ task_wait_unref (gpointer data)
 
   if (g_atomic_ref_count_dec (&wait->ref_count))
     {
+      task_wait_destroy_stream (wait);
+      g_clear_object (&wait->context);
       g_clear_object (&wait->cancellable);
       g_object_unref (wait->task);
       g_free (wait);
@@ -241,14 +255,21 @@ task_wait_reached (gpointer data)
       g_cancellable_disconnect (wait->cancellable, wait->cancel_id);
       wait->cancel_id = 0;
     }
+  /* in the task's context, after the host function: the stream is idle */
+  task_wait_destroy_stream (wait);
   if (g_atomic_int_compare_and_exchange (&wait->done, FALSE, TRUE))
     g_task_return_boolean (wait->task, TRUE);
   return G_SOURCE_REMOVE;
 }
 
-void
-_gcuda_task_complete_on_stream (GTask    *task,
-                                CUstream  stream)
+/* Completes @task when the work queued so far on @stream is done; a
+ * @wait_stream (the same stream, made for this wait alone) is destroyed
+ * then. Call with the stream's context current. */
+static void
+task_complete_on_stream (GTask        *task,
+                         CUstream      stream,
+                         GCudaContext *context,
+                         CUstream      wait_stream)
 {
   g_autoptr(GError) error = NULL;
   TaskWait *wait;
@@ -263,6 +284,11 @@ _gcuda_task_complete_on_stream (GTask    *task,
   wait->cancellable = g_task_get_cancellable (task);
   if (wait->cancellable)
     g_object_ref (wait->cancellable);
+  if (wait_stream != NULL)
+    {
+      wait->context = g_object_ref (context);
+      wait->wait_stream = wait_stream;
+    }
 
   /* Connect before queuing: the completion may be dispatched by another
    * thread iterating the task's context before this function returns. */
@@ -282,6 +308,13 @@ _gcuda_task_complete_on_stream (GTask    *task,
 }
 
 void
+_gcuda_task_complete_on_stream (GTask    *task,
+                                CUstream  stream)
+{
+  task_complete_on_stream (task, stream, NULL, NULL);
+}
+
+void
 _gcuda_wait_task_start (GTask        *task,
                         GCudaContext *context,
                         CUstream      stream,
@@ -289,22 +322,30 @@ _gcuda_wait_task_start (GTask        *task,
 {
   g_autoptr(GError) error = NULL;
   g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
-  CUstream wait_stream = NULL;
+  CUstream wait_stream;
 
   if (!_gcuda_context_enter (context, &scope, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  if (stream == NULL)
-    stream = wait_stream = _gcuda_context_prepare_wait (context, event, &error);
   if (stream != NULL)
-    _gcuda_task_complete_on_stream (task, stream);
-  else
-    g_task_return_error (task, g_steal_pointer (&error));
-  /* Returns at once; the queued wait and host function still run. */
-  if (wait_stream != NULL)
-    GCUDA_DRV->fn_cuStreamDestroy (wait_stream);
+    {
+      _gcuda_task_complete_on_stream (task, stream);
+      return;
+    }
+  wait_stream = _gcuda_context_prepare_wait (context, event, &error);
+  if (wait_stream == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  /* Returns at once. The wait stream goes when the wait is over, not now:
+   * destroying a stream with work queued is allowed, but a tool that makes
+   * driver calls synchronous (compute-sanitizer) would then wait here for
+   * a blocking callback ahead in the streams it follows, which waits for
+   * this thread's main loop. */
+  task_complete_on_stream (task, wait_stream, context, wait_stream);
 }
 
 gboolean
