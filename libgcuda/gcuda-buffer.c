@@ -718,14 +718,11 @@ check_stream (GCudaBuffer  *self,
               GCudaStream  *stream,
               GError      **error)
 {
+  /* not a stream, or one made by hand: INVALID_ARGUMENT, not a mismatch */
+  if (!_gcuda_stream_check_arg (stream, error))
+    return FALSE;
   if (stream != NULL)
     {
-      if (!GCUDA_IS_STREAM (stream))
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("Expected a GCudaStream or NULL for the default stream"));
-          return FALSE;
-        }
       if (gcuda_stream_get_context (stream) != self->context)
         {
           g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,

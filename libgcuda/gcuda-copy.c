@@ -744,22 +744,10 @@ copy_plan (const CopySpec  *spec,
 
   memset (plan, 0, sizeof *plan);
 
+  if (!_gcuda_stream_check_arg (stream, error))
+    return FALSE;
   if (stream != NULL)
-    {
-      if (!GCUDA_IS_STREAM (stream))
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("Expected a GCudaStream, or NULL to copy synchronously"));
-          return FALSE;
-        }
-      stream_ctx = gcuda_stream_get_context (stream);
-      if (stream_ctx == NULL)
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
-          return FALSE;
-        }
-    }
+    stream_ctx = gcuda_stream_get_context (stream);
 
   if (!endpoint_plan_memory (&spec->src, TRUE, &plan->src, error) ||
       !endpoint_plan_memory (&spec->dst, FALSE, &plan->dst, error))

@@ -581,8 +581,11 @@ check_launch (GCudaFunction  *self,
                    self->name, threads, max_threads);
       return FALSE;
     }
-  if (G_UNLIKELY (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context)))
+  if (G_UNLIKELY (stream != NULL && !_gcuda_stream_is_of (stream, self->context)))
     {
+      /* not a stream, or one made by hand: INVALID_ARGUMENT */
+      if (!_gcuda_stream_check_arg (stream, error))
+        return FALSE;
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                    _("Launching %s on a stream that is not of its module's context"), self->name);
       return FALSE;

@@ -8,7 +8,7 @@ from gi.module import get_introspection_module
 from gi.repository import GLib, Gio
 
 from . import OVERRIDE_MODULE
-from .errors import _convert, _raising
+from .errors import _convert, _library_error, _raising
 
 GCuda = get_introspection_module('GCuda')
 
@@ -141,6 +141,10 @@ class Stream(GCuda.Stream):
         (a per-thread default stream is that thread's own), and awaits it."""
         if callback is not None:
             return GCuda.Stream.synchronize_async(self, cancellable, callback, *user_data)
+        if self.get_context() is None:
+            # made by hand: the event below would be of the default context
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'This GCuda.Stream has no CUDA stream behind it: create streams with GCuda.Stream()')
         event = Event(GCuda.EventFlags.DISABLE_TIMING, self.get_context()).record(self)
         return event.wait_async(cancellable)
 
