@@ -805,7 +805,11 @@ default_arch (Job     *job,
   g_autoptr(GCudaContext) context = _gcuda_context_resolve (job->context, error);
   int major = 0, minor = 0;
 
-  if (context == NULL)
+  /* a context made by hand has no device */
+  if (context == NULL ||
+      !GCUDA_CHECK_MADE (gcuda_context_get_device (context) != NULL, error,
+                         _("The compiler's GCudaContext has no CUDA context behind it: obtain contexts from "
+                           "gcuda_context_get_default() or a GCudaDevice")))
     {
       g_prefix_error (error, _("No architecture was given and the device's cannot be found: "));
       return NULL;

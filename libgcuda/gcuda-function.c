@@ -323,6 +323,15 @@ _gcuda_function_new (GCudaModule  *module,
   return g_steal_pointer (&self);
 }
 
+static gboolean
+function_check (GCudaFunction  *self,
+                GError        **error)
+{
+  return GCUDA_CHECK_MADE (self->handle != NULL, error,
+                           _("This GCudaFunction was made without a kernel: functions come from "
+                             "gcuda_module_get_function()"));
+}
+
 /**
  * gcuda_function_get_name: (get-property name)
  * @self: a [class@GCuda.Function]
@@ -459,6 +468,8 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
+  if (!function_check (self, error))
+    return 0;
   if (block_size == 0 || block_size > G_MAXINT)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -500,6 +511,8 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -519,7 +532,8 @@ set_attribute (GCudaFunction         *self,
 {
   g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
-  return _gcuda_context_enter (self->context, &scope, error) &&
+  return function_check (self, error) &&
+         _gcuda_context_enter (self->context, &scope, error) &&
          GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, attribute, value), "cuFuncSetAttribute", error) &&
          read_attributes (self, error);
 }
@@ -544,6 +558,8 @@ gcuda_function_set_max_dynamic_shared_size (GCudaFunction  *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if (bytes > G_MAXINT)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("%u bytes is too much shared memory"), bytes);
@@ -567,6 +583,8 @@ check_launch (GCudaFunction  *self,
   guint64 threads = (guint64) block_x * block_y * block_z;
   int max_threads = self->attrs[PROP_MAX_THREADS_PER_BLOCK - PROP_NUM_REGS];
 
+  if (!function_check (self, error))
+    return FALSE;
   if (G_UNLIKELY (grid_x == 0 || grid_y == 0 || grid_z == 0 || threads == 0))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -905,7 +923,7 @@ gcuda_function_get_attribute (GCudaFunction           *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
-  if (!check_attribute (attribute, error) ||
+  if (!function_check (self, error) || !check_attribute (attribute, error) ||
       !GCUDA_CONTEXT_CALL (self->context,
                            GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
                            "cuFuncGetAttribute", error))
@@ -942,7 +960,7 @@ gcuda_function_set_attribute (GCudaFunction           *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
-  return check_attribute (attribute, error) &&
+  return function_check (self, error) && check_attribute (attribute, error) &&
          set_attribute (self, (CUfunction_attribute) attribute, value, error);
 }
 
@@ -976,6 +994,8 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if (dynamic_shared_bytes > G_MAXSIZE || block_size_limit > G_MAXINT)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
