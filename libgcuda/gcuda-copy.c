@@ -9,6 +9,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-host-buffer-private.h"
 #include "gcuda-stream-private.h"
@@ -552,6 +553,12 @@ endpoint_plan_memory (const Endpoint   *ep,
           g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
                                is_src ? _("The source buffer was freed")
                                       : _("The destination buffer was freed"));
+          return FALSE;
+        }
+      /* made by hand: no memory behind it */
+      if (!_gcuda_buffer_check (ep->buffer, error))
+        {
+          g_prefix_error (error, is_src ? _("Source: ") : _("Destination: "));
           return FALSE;
         }
       out->memory_type = CU_MEMORYTYPE_DEVICE;

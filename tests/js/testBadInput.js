@@ -135,9 +135,9 @@ badCase('memory/managed-flags-zero', NODRIVER, err('INVALID_ARGUMENT'), () => GC
 badCase('memory/ipc-handle-wrong-size', NODRIVER, err('INVALID_ARGUMENT'),
     () => GCuda.Buffer.open_ipc_handle(null, bytes([1, 2, 3])));
 badCase('memory/unbound-download', NODRIVER, err('INVALID_ARGUMENT'), () => new GCuda.Buffer().download(0, 1));
-badCase('memory/unbound-free', NODRIVER, err('INVALID_ARGUMENT'), () => new GCuda.Buffer().free(),
-    {defect: 'free() of a GCuda.Buffer made by hand succeeds, every other call on it is INVALID_ARGUMENT',
-        seen: 'accepted'});
+badCase('memory/unbound-free', NODRIVER, err('INVALID_ARGUMENT'), () => new GCuda.Buffer().free());
+badCase('memory/unbound-stream', MEMORY, err('INVALID_ARGUMENT'),
+    () => buf(64).memset_d8(0, 0, 8, new GCuda.Stream()));
 badCase('memory/more-than-the-device', MEMORY, drv('OUT_OF_MEMORY'), () => GCuda.Buffer.new(null, 2 ** 50));
 badCase('memory/view-past-end', MEMORY, err('OUT_OF_BOUNDS'), () => buf(64).new_view(60, 8));
 badCase('memory/free-twice', MEMORY, err('FREED'), () => {
@@ -252,8 +252,7 @@ badCase('array/descriptor-width-zero', NODRIVER, err('INVALID_ARGUMENT'),
 badCase('array/descriptor-channels-3', NODRIVER, err('INVALID_ARGUMENT'),
     () => GCuda.Array.new(null, arrayDesc(16, 0, 0, 3)));
 badCase('array/texture-unbound-buffer', NODRIVER, err('INVALID_ARGUMENT'),
-    () => GCuda.Texture.new_from_buffer(new GCuda.Buffer(), GCuda.ArrayFormat.FLOAT, 1, null),
-    {defect: 'a texture over a GCuda.Buffer made by hand reaches gcuda_context_is_destroyed(NULL)', seen: 'critical'});
+    () => GCuda.Texture.new_from_buffer(new GCuda.Buffer(), GCuda.ArrayFormat.FLOAT, 1, null));
 badCase('tools/occupancy-zero-threads', NODRIVER, err('INVALID_ARGUMENT'),
     () => GCuda.Occupancy.new(deviceData(), 0, 0, 0));
 badCase('tools/occupancy-missing-figures', NODRIVER, err('INVALID_ARGUMENT'),

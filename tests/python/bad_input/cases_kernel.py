@@ -36,11 +36,13 @@ _CALLS = {
 for what, (code, expect) in _CALLS.items():
     case('kernel/call-' + what, code, expect, GPU, setup=_F)
 
+# a GCuda.Buffer made by hand has no memory: its address 0 would fault in the kernel
 case('kernel/unbound-buffer-argument', 'f(GCuda.Buffer(), np.float32(1), np.int32(1), block=(1, 1, 1))\n'
-     'ctx().synchronize()', err('INVALID_ARGUMENT'), GPU, setup=_F,
-     defect='defect: a GCuda.Buffer made by hand (no memory behind it) passes as a kernel argument: its address '
-            '0 reaches the kernel, which faults (a sticky ILLEGAL_ADDRESS for the whole process)',
-     seen='gcuda-driver-error-quark 700')
+     'ctx().synchronize()', err('INVALID_ARGUMENT'), GPU, setup=_F)
+case('kernel/unbound-buffer-prepared', "f.prepare('Pfi').prepared_call((1, 1), (1, 1, 1), GCuda.Buffer(), 1.0, 1)",
+     err('INVALID_ARGUMENT'), GPU, setup=_F)
+case('kernel/unbound-buffer-kernel-args', 'a = GCuda.KernelArgs.new(); a.add_buffer(GCuda.Buffer()); a.add_float(1.0)\n'
+     'a.add_int32(1); f.launch(1, 1, 1, 1, 1, 1, 0, None, a)', err('INVALID_ARGUMENT'), GPU, setup=_F)
 
 # ---------------------------------------------------------------- plain calls: dimensions, shared memory, streams
 

@@ -197,9 +197,8 @@ case('memory/managed-as-array-past-end',
 case('memory/unbound-download', 'GCuda.Buffer().download(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-view', 'GCuda.Buffer().new_view(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-memset', 'GCuda.memset_d8(GCuda.Buffer(), 0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
-case('memory/unbound-free', 'GCuda.Buffer().free()', err('INVALID_ARGUMENT'), NODRIVER,
-     defect='defect: free() of a GCuda.Buffer made by hand (no memory behind it) succeeds, while every other '
-            'call on it is INVALID_ARGUMENT',
-     seen='accepted')
+case('memory/unbound-free', 'GCuda.Buffer().free()', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-as-copy-source', 'GCuda.memcpy_dtod(buf(64), GCuda.Buffer(), 8)', err('INVALID_ARGUMENT'),
      MEMORY)
+case('memory/unbound-as-array-source', 'a = GCuda.Array.new(None, array_desc(16)); a.copy_from_buffer(GCuda.Buffer(), 0)',
+     err('INVALID_ARGUMENT'), GPU)

@@ -40,6 +40,11 @@ def _pointer_value(a, i):
     if isinstance(a, GCuda.Buffer):
         if a.is_freed():
             raise _library_error(GCuda.Error.FREED, 'Argument #%d: the buffer at 0x%x was freed' % (i, a.get_address()))
+        if a.get_context() is None:
+            # made by hand (GCuda.Buffer()): its address 0 would fault in the kernel
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'Argument #%d: the GCuda.Buffer was made without memory: allocate it with '
+                                 'mem_alloc()' % i)
         address = a.get_address()
         if a.get_parent() is None:
             a._gcuda_address = address
