@@ -1140,10 +1140,15 @@ memset_elements (GCudaBuffer  *self,
 
   if (!buffer_check (self, error))
     return FALSE;
-  if (offset % elem_size != 0 || (pitch != 0 && pitch % elem_size != 0))
+  /* The address the driver gets, not just @offset: a view may start
+   * anywhere in its parent. */
+  if ((self->ptr + offset) % elem_size != 0 || (pitch != 0 && pitch % elem_size != 0))
     {
+      g_autofree char *address = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) (self->ptr + offset));
+
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Offset and pitch of a %u-byte memset must be multiples of %u"), elem_size, elem_size);
+                   _("The address (%s) and pitch of a %u-byte memset must be multiples of %u"),
+                   address, elem_size, elem_size);
       return FALSE;
     }
   if (width > G_MAXUINT64 / elem_size)
@@ -1244,7 +1249,8 @@ gcuda_buffer_memset_d8 (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d16:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte to set, a multiple of 2
+ * @offset: the first byte to set: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 2
  * @value: the value
  * @count: the number of 16-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
@@ -1270,7 +1276,8 @@ gcuda_buffer_memset_d16 (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d32:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte to set, a multiple of 4
+ * @offset: the first byte to set: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 4
  * @value: the value
  * @count: the number of 32-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
@@ -1328,7 +1335,8 @@ gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d16_2d:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte of the first row, a multiple of 2
+ * @offset: the first byte of the first row: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 2
  * @pitch: the distance between rows in bytes, a multiple of 2, at least 2 × @width
  * @value: the value
  * @width: the number of 16-bit elements per row
@@ -1360,7 +1368,8 @@ gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d32_2d:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte of the first row, a multiple of 4
+ * @offset: the first byte of the first row: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 4
  * @pitch: the distance between rows in bytes, a multiple of 4, at least 4 × @width
  * @value: the value
  * @width: the number of 32-bit elements per row

@@ -153,16 +153,15 @@ case('memory/memset-value-too-big', 'GCuda.memset_d8(buf(64), 256, 1)', raises('
 case('memory/memset-value-negative', 'GCuda.memset_d16(buf(64), -1, 1)', raises('OverflowError'), MEMORY)
 case('memory/memset-value-float', 'GCuda.memset_d32(buf(64), 1.5, 1)', raises('TypeError'), MEMORY)
 case('memory/memset-d16-odd-offset', 'buf(64).memset_d16(1, 0, 2, None)', err('INVALID_ARGUMENT'), MEMORY)
+# the address the driver gets counts (a view's start plus the offset), not the offset alone
 case('memory/memset-d16-odd-view', 'GCuda.memset_d16(buf(64).new_view(1, 8), 0, 2)', err('INVALID_ARGUMENT'),
-     MEMORY,
-     defect='defect: a 2-byte memset at an odd view address is not checked (the same offset is): it reaches '
-            'the driver, whose INVALID_VALUE comes back instead of INVALID_ARGUMENT',
-     seen='gcuda-driver-error-quark 1')
+     MEMORY)
 case('memory/memset-d32-misaligned-view', 'GCuda.memset_d32(buf(64).new_view(2, 8), 0, 2)', err('INVALID_ARGUMENT'),
-     MEMORY,
-     defect='defect: a 4-byte memset at a view address not a multiple of 4 reaches the driver '
-            '(INVALID_VALUE) instead of INVALID_ARGUMENT',
-     seen='gcuda-driver-error-quark 1')
+     MEMORY)
+case('memory/memset-d32-view-offset-realigns', 'buf(64).new_view(2, 16).memset_d32(2, 0, 2, None)',
+     accepted('view start 2 plus offset 2 is a 4-byte aligned address: the memset is valid'), MEMORY)
+case('memory/memset-d2d16-odd-view', 'GCuda.memset_d2d16(buf(64).new_view(1, 32), 8, 1, 2, 2)',
+     err('INVALID_ARGUMENT'), MEMORY)
 case('memory/memset-2d-row-wider-than-pitch', 'GCuda.memset_d2d8(buf(64), 4, 1, 8, 2)', err('INVALID_ARGUMENT'),
      MEMORY)
 case('memory/memset-2d-pitch-zero', 'GCuda.memset_d2d8(buf(64), 0, 1, 4, 3)', err('INVALID_ARGUMENT'), MEMORY)
