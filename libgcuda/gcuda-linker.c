@@ -181,7 +181,8 @@ gcuda_linker_init (GCudaLinker *self)
  * Creates a linker (PyCUDA's `DynamicModule`): add inputs with
  * [method@GCuda.Linker.add_source], [method@GCuda.Linker.add_data],
  * [method@GCuda.Linker.add_file] or [method@GCuda.Linker.add_library], then
- * link and load them with [method@GCuda.Linker.complete].
+ * link and load them with [method@GCuda.Linker.complete]. @options out of
+ * range are [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): a linker without inputs, or %NULL with @error set
  *
@@ -196,12 +197,7 @@ gcuda_linker_new (GCudaContext     *context,
   g_autoptr(GCudaContext) ctx = NULL;
   guint n;
 
-  if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
-      return NULL;
-    }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+  if (!_gcuda_jit_options_check (options, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   self = g_object_new (GCUDA_TYPE_LINKER, NULL);
   self->context = g_steal_pointer (&ctx);

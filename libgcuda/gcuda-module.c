@@ -358,7 +358,9 @@ _gcuda_module_new_for_handle (GCudaContext *context,
  * [GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU][error@GCuda.DriverError]. The JIT's
  * logs are the [property@GCuda.Module:info-log] and
  * [property@GCuda.Module:error-log] properties; a failed load has the error log
- * in @error's message.
+ * in @error's message. @options out of range (see [class@GCuda.JitOptions]) are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], before the driver is
+ * needed.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -379,12 +381,7 @@ gcuda_module_new_from_data (GCudaContext     *context,
 
   if (!check_image (image, error))
     return NULL;
-  if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
-      return NULL;
-    }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+  if (!_gcuda_jit_options_check (options, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   _gcuda_jit_logs_init (&logs);
   n = _gcuda_jit_options_build (options, &logs, keys, values);

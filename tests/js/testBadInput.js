@@ -211,9 +211,23 @@ badCase('module/cubin-truncated', NODRIVER, err('INVALID_ARGUMENT'), () => {
 });
 badCase('module/file-missing', NODRIVER, fileError('NOENT', 4),
     () => GCuda.Module.new_from_file(null, '/nonexistent/kernel.cubin', null));
-badCase('module/jit-setter-out-of-range', NODRIVER, err('INVALID_ARGUMENT'),
-    () => new GCuda.JitOptions().set_max_registers(1000),
-    {defect: 'an out-of-range JitOptions setter value is a g_return_if_fail critical', seen: 'critical'});
+// JIT options keep any value; where they are used, one out of range is refused
+const PTX = bytes(Array.from('.version 8.0\n.target sm_90\n.address_size 64\n\0', ch => ch.charCodeAt(0)));
+badCase('module/jit-setter-keeps-value', NODRIVER, accepted('checked where used'), () => {
+    const options = new GCuda.JitOptions();
+    options.set_max_registers(1000);
+    if (options.get_max_registers() !== 1000)
+        throw new Error('the value was not kept');
+});
+badCase('module/jit-setter-out-of-range', NODRIVER, err('INVALID_ARGUMENT'), () => {
+    const options = new GCuda.JitOptions();
+    options.set_max_registers(1000);
+    GCuda.Module.new_from_data(null, PTX, options);
+});
+badCase('module/jit-property-out-of-range', NODRIVER, err('INVALID_ARGUMENT'),
+    () => GCuda.Module.new_from_data(null, PTX, new GCuda.JitOptions({threads_per_block: 5000})));
+badCase('tools/device-data-negative-figure', NODRIVER, err('INVALID_ARGUMENT'),
+    () => GCuda.Occupancy.new(deviceData({max_threads: -1}), 128, 0, 0));
 badCase('module/function-unknown', GPU, drv('NOT_FOUND'),
     () => GCuda.Module.new_from_program(null, compilerFor().compile(KERNEL)).get_function('no_such_kernel'));
 

@@ -4,7 +4,6 @@ options (module_from_buffer(), module_from_file()), and compiling with
 NVRTC as pycuda.compiler does (SourceModule(), DynamicModule(),
 compile_program())."""
 
-import operator
 import os
 import tempfile
 
@@ -95,13 +94,14 @@ def _jit_options(options):
             continue
         if key not in _JIT_SETTINGS:
             raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Unknown or unsupported JIT option %r' % (name,))
-        pspec = GCuda.JitOptions.find_property(key.replace('_', '-'))
-        low, high = getattr(pspec, 'minimum', None), getattr(pspec, 'maximum', None)
-        if low is not None and not isinstance(value, bool) and not low <= operator.index(value) <= high:
-            # the setter would only warn (a g_return_if_fail) and keep the old value
+        try:
+            getattr(jit, 'set_' + key)(value)
+        except OverflowError:
+            # out of the setter's C type (a negative count, say); values the
+            # type holds but the driver does not take are refused where the
+            # options are used (GCuda.Error.INVALID_ARGUMENT, naming the option)
             raise _library_error(GCuda.Error.INVALID_ARGUMENT,
-                                 'JIT option %s must be in %d..%d, not %r' % (key, low, high, value))
-        getattr(jit, 'set_' + key)(value)
+                                 'JIT option %s cannot be %r' % (key, value)) from None
     return jit
 
 
