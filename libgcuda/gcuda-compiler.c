@@ -371,7 +371,11 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:keep: (setter set_keep) (getter get_keep)
    *
    * A directory to keep the source, log and output of each compile in
-   * (PyCUDA's `keep`); %NULL keeps nothing.
+   * (PyCUDA's `keep`), made if needed; %NULL (or an empty string) keeps
+   * nothing. Keeping is part of the compile: a directory that cannot be
+   * made, or files that cannot be written there, fail the compile with a
+   * [error@GLib.FileError] (such as
+   * [G_FILE_ERROR_NOTDIR][error@GLib.FileError] under a file).
    *
    * Since: 1.0
    */
@@ -859,30 +863,49 @@ parse_lowered (const char *text)
   return lowered;
 }
 
-/* Writes the compile's files where #GCudaCompiler:keep says; failures are
- * only worth a warning: the compile itself went fine. */
-static void
+/* Makes the #GCudaCompiler:keep directory, before compiling: keeping was
+ * asked for, so a directory that cannot be made is the compile's error (a
+ * G_FILE_ERROR), not a warning after it. */
+static gboolean
+keep_dir_make (const char  *dir,
+               GError     **error)
+{
+  int saved_errno;
+
+  if (dir == NULL || *dir == '\0' || g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+  saved_errno = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               _("Cannot keep the compile's files in %s: %s"), dir, g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* Writes the compile's files where #GCudaCompiler:keep says (made by
+ * keep_dir_make()). */
+static gboolean
 keep_files (const char  *dir,
             const char  *source,
             const char  *log,
             GBytes      *image,
-            gboolean     ptx)
+            gboolean     ptx,
+            GError     **error)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *src_path = NULL, *log_path = NULL, *out_path = NULL;
 
-  if (dir == NULL)
-    return;
+  if (dir == NULL || *dir == '\0')
+    return TRUE;
   src_path = g_build_filename (dir, "kernel.cu", NULL);
   log_path = g_build_filename (dir, "kernel.log", NULL);
   out_path = g_build_filename (dir, ptx ? "kernel.ptx" : "kernel.cubin", NULL);
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents (src_path, source, -1, &error) ||
-      !g_file_set_contents (log_path, log ? log : "", -1, &error) ||
+  if (!g_file_set_contents (src_path, source, -1, error) ||
+      !g_file_set_contents (log_path, log ? log : "", -1, error) ||
       (image != NULL && !g_file_set_contents (out_path, g_bytes_get_data (image, NULL),
-                                              g_bytes_get_size (image), &error)))
-    g_warning ("GCuda could not keep the compile's files in %s: %s", dir,
-               error ? error->message : g_strerror (errno));
+                                              g_bytes_get_size (image), error)))
+    {
+      g_prefix_error (error, _("Cannot keep the compile's files in %s: "), dir);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* One compile, step by step. @inputs points into the state and its job. */
@@ -1021,7 +1044,6 @@ cache_lookup (GCudaCompiler *self,
     return NULL;
   lowered = parse_lowered (lowered_text);
   set_last_log (self, log);
-  keep_files (state->job->keep, state->source, log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
   return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
 }
 
@@ -1087,7 +1109,8 @@ nvrtc_compile (GCudaCompiler     *self,
     return TRUE;
   g_set_error (error, GCUDA_COMPILE_ERROR, (int) res, _("NVRTC could not compile the source for %s (%s):\n%s"),
                state->arch, nv->fn_nvrtcGetErrorString (res), state->log);
-  keep_files (state->job->keep, state->source, state->log, NULL, FALSE);
+  /* the compile's error is what the caller needs; the files are a bonus */
+  keep_files (state->job->keep, state->source, state->log, NULL, FALSE, NULL);
   return FALSE;
 }
 
@@ -1177,7 +1200,6 @@ nvrtc_run (GCudaCompiler  *self,
     return NULL;
 
   cache_store (state, image, lowered);
-  keep_files (state->job->keep, state->source, state->log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
   return _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
 }
 
@@ -1189,10 +1211,16 @@ compile_job (GCudaCompiler  *self,
   g_auto(CompileState) state = { .job = job };
   GCudaProgram *program;
 
-  if (!compile_state_init (&state, error))
+  if (!compile_state_init (&state, error) || !keep_dir_make (job->keep, error))
     return NULL;
   program = cache_lookup (self, &state);
-  return program != NULL ? program : nvrtc_run (self, &state, error);
+  if (program == NULL)
+    program = nvrtc_run (self, &state, error);
+  if (program != NULL &&
+      !keep_files (job->keep, state.source, gcuda_program_get_log (program), gcuda_program_get_image (program),
+                   state.kind == GCUDA_PROGRAM_KIND_PTX, error))
+    g_clear_object (&program);
+  return program;
 }
 
 /**

@@ -111,10 +111,10 @@ case('compiler/lowered-name-not-asked',
 
 # ---------------------------------------------------------------- keep and cache directories
 
-case('compiler/keep-under-a-file', _compile(keep="'/etc/passwd/kept'"), gerror('g-file-error-quark', 5), NODRIVER,
-     defect='defect: a keep directory that cannot be made is only a GLib warning on stderr '
-            '(fatal with G_DEBUG=fatal-warnings); the compile returns as if kept',
-     seen='warning')
+# keeping is part of the compile: a directory that cannot be made is its error
+case('compiler/keep-under-a-file', _compile(keep="'/etc/passwd/kept'"), gerror('g-file-error-quark', 5), NODRIVER)
+case('compiler/keep-is-a-file', _compile(keep="f.name"), gerror('g-file-error-quark', 5), NODRIVER,
+     setup="import tempfile\nf = tempfile.NamedTemporaryFile()")
 case('compiler/cache-dir-under-a-file', "assert compiler.compile(%r, arch=ARCH, cache_dir='/etc/passwd/cache')" % _OK,
      accepted('the compile cache is an optimization: a cache directory that cannot be made is not used'), NODRIVER)
 case('compiler/cache-dir-not-a-path', _compile().replace('cache_dir=False', 'cache_dir=3'), raises('TypeError'),
