@@ -137,6 +137,7 @@ typedef struct {
   GHashTable *headers;
   char **name_expressions;
   char *source;
+  gboolean relocatable;  /* add -rdc=true after the caller's options */
 } Job;
 
 static void
@@ -321,7 +322,13 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:options: (setter set_options) (getter get_options)
    *
    * Extra NVRTC options, such as `-use_fast_math` or `-DN=4` (PyCUDA's
-   * `options`).
+   * `options`). An option may take its value as the next option (`-I`,
+   * `dir`), but the last one must not be waiting for its value (`-I`, `-D`,
+   * `-U`, `-include`, `-arch`, `-Xptxas`, their long forms, …): that is
+   * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] when compiling, since
+   * it would take the include directories or the architecture GCuda adds
+   * after the options. The architecture comes last, so it wins over one
+   * given among the options.
    *
    * Since: 1.0
    */
@@ -953,8 +960,48 @@ compile_arch (Job               *job,
   return arch;
 }
 
+/* NVRTC options that take their value as the next option ("-I", "dir")
+ * as well as attached ("-Idir", "--include-path=dir"). */
+static const char * const separate_value_options[] = {
+  "-I", "--include-path", "-D", "--define-macro", "-U", "--undefine-macro", "-include", "--pre-include",
+  "-arch", "--gpu-architecture", "-Xptxas", "--ptxas-options", "-dopt", "--dopt", "-Xnvvm",
+};
+
+/* The caller's options (@options[0] to @n) must not end with an option
+ * waiting for its value: it would take the first option GCuda adds after
+ * them, an include directory or the architecture (NVRTC then compiles for
+ * its default architecture without a word). */
+static gboolean
+check_dangling_option (GPtrArray  *options,
+                       guint       n,
+                       GError    **error)
+{
+  const char *waiting = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *option = g_ptr_array_index (options, i);
+
+      if (waiting != NULL)
+        {
+          waiting = NULL;  /* @option is its value */
+          continue;
+        }
+      for (guint j = 0; j < G_N_ELEMENTS (separate_value_options); j++)
+        if (g_str_equal (option, separate_value_options[j]))
+          waiting = option;
+    }
+  if (waiting == NULL)
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+               _("The NVRTC option “%s” is the last option but takes a value: give the value as the next "
+                 "option or attached to it"), waiting);
+  return FALSE;
+}
+
 /* NVRTC's options, NULL-terminated: GCUDA_DEFAULT_NVRTC_FLAGS first, then
- * the compiler's options, its include directories and the architecture. */
+ * the compiler's options, its include directories and the architecture
+ * (last, so that it wins over an architecture among the options). */
 static GPtrArray *
 compile_options (Job         *job,
                  const char  *arch,
@@ -979,6 +1026,10 @@ compile_options (Job         *job,
     }
   for (guint i = 0; job->options[i] != NULL; i++)
     g_ptr_array_add (options, g_strdup (job->options[i]));
+  if (!check_dangling_option (options, options->len, error))
+    return NULL;
+  if (job->relocatable)
+    g_ptr_array_add (options, g_strdup ("--relocatable-device-code=true"));
   for (guint i = 0; job->include_dirs[i] != NULL; i++)
     g_ptr_array_add (options, g_strconcat ("-I", job->include_dirs[i], NULL));
   g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
@@ -1261,17 +1312,12 @@ _gcuda_compiler_compile_relocatable (GCudaCompiler  *self,
 {
   g_autoptr(Job) job = job_new (self, source);
   gboolean has_rdc = FALSE;
-  guint n = g_strv_length (job->options);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; job->options[i] != NULL; i++)
     if (g_str_equal (job->options[i], "-rdc=true") || g_str_equal (job->options[i], "--relocatable-device-code=true"))
       has_rdc = TRUE;
-  if (!has_rdc)
-    {
-      job->options = g_renew (char *, job->options, n + 2);
-      job->options[n] = g_strdup ("--relocatable-device-code=true");
-      job->options[n + 1] = NULL;
-    }
+  /* added by compile_options(), after the check of the caller's last option */
+  job->relocatable = !has_rdc;
   job->target = GCUDA_PROGRAM_KIND_PTX;
   return compile_job (self, job, error);
 }

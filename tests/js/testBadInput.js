@@ -193,14 +193,25 @@ badCase('compiler/unknown-option', NODRIVER, nvrtc('INVALID_OPTION'), () => {
 badCase('compiler/arch-garbage', NODRIVER, nvrtc('INVALID_OPTION'), () => compilerFor('bogus').compile(KERNEL));
 badCase('compiler/missing-include', NODRIVER, nvrtc('COMPILATION'),
     () => compilerFor().compile(`#include "no-such-header.h"\n${KERNEL}`));
-badCase('compiler/trailing-option-swallows-arch', NODRIVER, accepted('NVRTC ignores a trailing -I'), () => {
+// a last option waiting for its value would take the architecture GCuda adds
+badCase('compiler/trailing-option', NODRIVER, err('INVALID_ARGUMENT'), () => {
     const c = compilerFor();
     c.set_options(['-I']);
-    const image = c.compile(KERNEL).get_image();
-    if (image.get_size() === 0)
-        throw new Error('an empty cubin was returned as success');
-}, {defect: 'a trailing -I swallows the --gpu-architecture GCuda appends: an empty cubin, returned as success',
-    seen: 'Error'});
+    c.compile(KERNEL);
+});
+badCase('compiler/separate-option-value', NODRIVER, accepted('the value may be the next option'), () => {
+    const c = compilerFor();
+    c.set_options(['-I', '/nonexistent']);
+    c.set_target(GCuda.ProgramKind.PTX);
+    const program = c.compile(KERNEL);
+    if (!new TextDecoder().decode(program.get_image().get_data()).includes('.target sm_90'))
+        throw new Error('not compiled for sm_90');
+});
+badCase('compiler/keep-under-a-file', NODRIVER, fileError('NOTDIR', 5), () => {
+    const c = compilerFor();
+    c.set_keep('/etc/passwd/kept');
+    c.compile(KERNEL);
+});
 badCase('module/image-garbage', NODRIVER, err('INVALID_ARGUMENT'),
     () => GCuda.Module.new_from_data(null, bytes([1, 2, 3, 4, 5]), null));
 badCase('module/image-empty', NODRIVER, err('INVALID_ARGUMENT'),
