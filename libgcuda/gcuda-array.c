@@ -9,6 +9,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-stream-private.h"
 
@@ -679,11 +680,9 @@ check_buffer_bytes (GCudaArray   *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
       return FALSE;
     }
-  if (gcuda_buffer_is_freed (buffer))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The buffer was freed"));
-      return FALSE;
-    }
+  /* made by hand: INVALID_ARGUMENT before any context comparison; freed: FREED */
+  if (!_gcuda_buffer_check (buffer, error))
+    return FALSE;
   if (gcuda_buffer_get_context (buffer) != self->context)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,

@@ -32,4 +32,9 @@ GCudaBuffer *_gcuda_buffer_new_pooled   (GCudaContext          *context,
                                          GObject               *pool,
                                          GCudaPoolReleaseFunc   release);
 
+/* A buffer given as an argument: made by a constructor (else
+ * GCUDA_ERROR_INVALID_ARGUMENT) and not freed (else GCUDA_ERROR_FREED). */
+gboolean     _gcuda_buffer_check        (GCudaBuffer           *self,
+                                         GError               **error);
+
 G_END_DECLS

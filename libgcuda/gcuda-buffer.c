@@ -454,6 +454,13 @@ buffer_check (GCudaBuffer  *self,
   return TRUE;
 }
 
+gboolean
+_gcuda_buffer_check (GCudaBuffer  *self,
+                     GError      **error)
+{
+  return buffer_check (self, error);
+}
+
 /* @offset + @size within the buffer, without overflow. */
 static gboolean
 buffer_check_range (GCudaBuffer  *self,
@@ -698,6 +705,9 @@ gcuda_buffer_free (GCudaBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
       return FALSE;
     }
+  /* made by hand: nothing to free, as every other call says */
+  if (self->context == NULL)
+    return buffer_check (self, error);
   /* A view of freed memory counts as freed, as gcuda_buffer_is_freed() says. */
   if (buffer_is_freed (self) || !g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
     {
@@ -718,14 +728,11 @@ check_stream (GCudaBuffer  *self,
               GCudaStream  *stream,
               GError      **error)
 {
+  /* not a stream, or one made by hand: INVALID_ARGUMENT, not a mismatch */
+  if (!_gcuda_stream_check_arg (stream, error))
+    return FALSE;
   if (stream != NULL)
     {
-      if (!GCUDA_IS_STREAM (stream))
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("Expected a GCudaStream or NULL for the default stream"));
-          return FALSE;
-        }
       if (gcuda_stream_get_context (stream) != self->context)
         {
           g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
@@ -1133,10 +1140,15 @@ memset_elements (GCudaBuffer  *self,
 
   if (!buffer_check (self, error))
     return FALSE;
-  if (offset % elem_size != 0 || (pitch != 0 && pitch % elem_size != 0))
+  /* The address the driver gets, not just @offset: a view may start
+   * anywhere in its parent. */
+  if ((self->ptr + offset) % elem_size != 0 || (pitch != 0 && pitch % elem_size != 0))
     {
+      g_autofree char *address = g_strdup_printf ("0x%" PRIx64 "", (guint64) (self->ptr + offset));
+
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Offset and pitch of a %u-byte memset must be multiples of %u"), elem_size, elem_size);
+                   _("The address (%s) and pitch of a %u-byte memset must be multiples of %u"),
+                   address, elem_size, elem_size);
       return FALSE;
     }
   if (width > G_MAXUINT64 / elem_size)
@@ -1237,7 +1249,8 @@ gcuda_buffer_memset_d8 (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d16:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte to set, a multiple of 2
+ * @offset: the first byte to set: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 2
  * @value: the value
  * @count: the number of 16-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
@@ -1263,7 +1276,8 @@ gcuda_buffer_memset_d16 (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d32:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte to set, a multiple of 4
+ * @offset: the first byte to set: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 4
  * @value: the value
  * @count: the number of 32-bit elements
  * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
@@ -1321,7 +1335,8 @@ gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d16_2d:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte of the first row, a multiple of 2
+ * @offset: the first byte of the first row: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 2
  * @pitch: the distance between rows in bytes, a multiple of 2, at least 2 × @width
  * @value: the value
  * @width: the number of 16-bit elements per row
@@ -1353,7 +1368,8 @@ gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
 /**
  * gcuda_buffer_memset_d32_2d:
  * @self: a [class@GCuda.Buffer]
- * @offset: the first byte of the first row, a multiple of 4
+ * @offset: the first byte of the first row: the address it makes (the
+ *   buffer's or view's start plus @offset) must be a multiple of 4
  * @pitch: the distance between rows in bytes, a multiple of 4, at least 4 × @width
  * @value: the value
  * @width: the number of 32-bit elements per row

@@ -137,6 +137,7 @@ typedef struct {
   GHashTable *headers;
   char **name_expressions;
   char *source;
+  gboolean relocatable;  /* add -rdc=true after the caller's options */
 } Job;
 
 static void
@@ -321,7 +322,13 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:options: (setter set_options) (getter get_options)
    *
    * Extra NVRTC options, such as `-use_fast_math` or `-DN=4` (PyCUDA's
-   * `options`).
+   * `options`). An option may take its value as the next option (`-I`,
+   * `dir`), but the last one must not be waiting for its value (`-I`, `-D`,
+   * `-U`, `-include`, `-arch`, `-Xptxas`, their long forms, …): that is
+   * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] when compiling, since
+   * it would take the include directories or the architecture GCuda adds
+   * after the options. The architecture comes last, so it wins over one
+   * given among the options.
    *
    * Since: 1.0
    */
@@ -371,7 +378,11 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * GCudaCompiler:keep: (setter set_keep) (getter get_keep)
    *
    * A directory to keep the source, log and output of each compile in
-   * (PyCUDA's `keep`); %NULL keeps nothing.
+   * (PyCUDA's `keep`), made if needed; %NULL (or an empty string) keeps
+   * nothing. Keeping is part of the compile: a directory that cannot be
+   * made, or files that cannot be written there, fail the compile with a
+   * [error@GLib.FileError] (such as
+   * [G_FILE_ERROR_NOTDIR][error@GLib.FileError] under a file).
    *
    * Since: 1.0
    */
@@ -805,7 +816,11 @@ default_arch (Job     *job,
   g_autoptr(GCudaContext) context = _gcuda_context_resolve (job->context, error);
   int major = 0, minor = 0;
 
-  if (context == NULL)
+  /* a context made by hand has no device */
+  if (context == NULL ||
+      !GCUDA_CHECK_MADE (gcuda_context_get_device (context) != NULL, error,
+                         _("The compiler's GCudaContext has no CUDA context behind it: obtain contexts from "
+                           "gcuda_context_get_default() or a GCudaDevice")))
     {
       g_prefix_error (error, _("No architecture was given and the device's cannot be found: "));
       return NULL;
@@ -855,30 +870,49 @@ parse_lowered (const char *text)
   return lowered;
 }
 
-/* Writes the compile's files where #GCudaCompiler:keep says; failures are
- * only worth a warning: the compile itself went fine. */
-static void
+/* Makes the #GCudaCompiler:keep directory, before compiling: keeping was
+ * asked for, so a directory that cannot be made is the compile's error (a
+ * G_FILE_ERROR), not a warning after it. */
+static gboolean
+keep_dir_make (const char  *dir,
+               GError     **error)
+{
+  int saved_errno;
+
+  if (dir == NULL || *dir == '\0' || g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+  saved_errno = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               _("Cannot keep the compile's files in %s: %s"), dir, g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* Writes the compile's files where #GCudaCompiler:keep says (made by
+ * keep_dir_make()). */
+static gboolean
 keep_files (const char  *dir,
             const char  *source,
             const char  *log,
             GBytes      *image,
-            gboolean     ptx)
+            gboolean     ptx,
+            GError     **error)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *src_path = NULL, *log_path = NULL, *out_path = NULL;
 
-  if (dir == NULL)
-    return;
+  if (dir == NULL || *dir == '\0')
+    return TRUE;
   src_path = g_build_filename (dir, "kernel.cu", NULL);
   log_path = g_build_filename (dir, "kernel.log", NULL);
   out_path = g_build_filename (dir, ptx ? "kernel.ptx" : "kernel.cubin", NULL);
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents (src_path, source, -1, &error) ||
-      !g_file_set_contents (log_path, log ? log : "", -1, &error) ||
+  if (!g_file_set_contents (src_path, source, -1, error) ||
+      !g_file_set_contents (log_path, log ? log : "", -1, error) ||
       (image != NULL && !g_file_set_contents (out_path, g_bytes_get_data (image, NULL),
-                                              g_bytes_get_size (image), &error)))
-    g_warning ("GCuda could not keep the compile's files in %s: %s", dir,
-               error ? error->message : g_strerror (errno));
+                                              g_bytes_get_size (image), error)))
+    {
+      g_prefix_error (error, _("Cannot keep the compile's files in %s: "), dir);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* One compile, step by step. @inputs points into the state and its job. */
@@ -926,8 +960,48 @@ compile_arch (Job               *job,
   return arch;
 }
 
+/* NVRTC options that take their value as the next option ("-I", "dir")
+ * as well as attached ("-Idir", "--include-path=dir"). */
+static const char * const separate_value_options[] = {
+  "-I", "--include-path", "-D", "--define-macro", "-U", "--undefine-macro", "-include", "--pre-include",
+  "-arch", "--gpu-architecture", "-Xptxas", "--ptxas-options", "-dopt", "--dopt", "-Xnvvm",
+};
+
+/* The caller's options (@options[0] to @n) must not end with an option
+ * waiting for its value: it would take the first option GCuda adds after
+ * them, an include directory or the architecture (NVRTC then compiles for
+ * its default architecture without a word). */
+static gboolean
+check_dangling_option (GPtrArray  *options,
+                       guint       n,
+                       GError    **error)
+{
+  const char *waiting = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *option = g_ptr_array_index (options, i);
+
+      if (waiting != NULL)
+        {
+          waiting = NULL;  /* @option is its value */
+          continue;
+        }
+      for (guint j = 0; j < G_N_ELEMENTS (separate_value_options); j++)
+        if (g_str_equal (option, separate_value_options[j]))
+          waiting = option;
+    }
+  if (waiting == NULL)
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+               _("The NVRTC option “%s” is the last option but takes a value: give the value as the next "
+                 "option or attached to it"), waiting);
+  return FALSE;
+}
+
 /* NVRTC's options, NULL-terminated: GCUDA_DEFAULT_NVRTC_FLAGS first, then
- * the compiler's options, its include directories and the architecture. */
+ * the compiler's options, its include directories and the architecture
+ * (last, so that it wins over an architecture among the options). */
 static GPtrArray *
 compile_options (Job         *job,
                  const char  *arch,
@@ -952,6 +1026,10 @@ compile_options (Job         *job,
     }
   for (guint i = 0; job->options[i] != NULL; i++)
     g_ptr_array_add (options, g_strdup (job->options[i]));
+  if (!check_dangling_option (options, options->len, error))
+    return NULL;
+  if (job->relocatable)
+    g_ptr_array_add (options, g_strdup ("--relocatable-device-code=true"));
   for (guint i = 0; job->include_dirs[i] != NULL; i++)
     g_ptr_array_add (options, g_strconcat ("-I", job->include_dirs[i], NULL));
   g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
@@ -1017,7 +1095,6 @@ cache_lookup (GCudaCompiler *self,
     return NULL;
   lowered = parse_lowered (lowered_text);
   set_last_log (self, log);
-  keep_files (state->job->keep, state->source, log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
   return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
 }
 
@@ -1083,7 +1160,8 @@ nvrtc_compile (GCudaCompiler     *self,
     return TRUE;
   g_set_error (error, GCUDA_COMPILE_ERROR, (int) res, _("NVRTC could not compile the source for %s (%s):\n%s"),
                state->arch, nv->fn_nvrtcGetErrorString (res), state->log);
-  keep_files (state->job->keep, state->source, state->log, NULL, FALSE);
+  /* the compile's error is what the caller needs; the files are a bonus */
+  keep_files (state->job->keep, state->source, state->log, NULL, FALSE, NULL);
   return FALSE;
 }
 
@@ -1173,7 +1251,6 @@ nvrtc_run (GCudaCompiler  *self,
     return NULL;
 
   cache_store (state, image, lowered);
-  keep_files (state->job->keep, state->source, state->log, image, state->kind == GCUDA_PROGRAM_KIND_PTX);
   return _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
 }
 
@@ -1185,10 +1262,16 @@ compile_job (GCudaCompiler  *self,
   g_auto(CompileState) state = { .job = job };
   GCudaProgram *program;
 
-  if (!compile_state_init (&state, error))
+  if (!compile_state_init (&state, error) || !keep_dir_make (job->keep, error))
     return NULL;
   program = cache_lookup (self, &state);
-  return program != NULL ? program : nvrtc_run (self, &state, error);
+  if (program == NULL)
+    program = nvrtc_run (self, &state, error);
+  if (program != NULL &&
+      !keep_files (job->keep, state.source, gcuda_program_get_log (program), gcuda_program_get_image (program),
+                   state.kind == GCUDA_PROGRAM_KIND_PTX, error))
+    g_clear_object (&program);
+  return program;
 }
 
 /**
@@ -1229,17 +1312,12 @@ _gcuda_compiler_compile_relocatable (GCudaCompiler  *self,
 {
   g_autoptr(Job) job = job_new (self, source);
   gboolean has_rdc = FALSE;
-  guint n = g_strv_length (job->options);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; job->options[i] != NULL; i++)
     if (g_str_equal (job->options[i], "-rdc=true") || g_str_equal (job->options[i], "--relocatable-device-code=true"))
       has_rdc = TRUE;
-  if (!has_rdc)
-    {
-      job->options = g_renew (char *, job->options, n + 2);
-      job->options[n] = g_strdup ("--relocatable-device-code=true");
-      job->options[n + 1] = NULL;
-    }
+  /* added by compile_options(), after the check of the caller's last option */
+  job->relocatable = !has_rdc;
   job->target = GCUDA_PROGRAM_KIND_PTX;
   return compile_job (self, job, error);
 }

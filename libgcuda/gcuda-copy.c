@@ -9,6 +9,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-host-buffer-private.h"
 #include "gcuda-stream-private.h"
@@ -554,6 +555,12 @@ endpoint_plan_memory (const Endpoint   *ep,
                                       : _("The destination buffer was freed"));
           return FALSE;
         }
+      /* made by hand: no memory behind it */
+      if (!_gcuda_buffer_check (ep->buffer, error))
+        {
+          g_prefix_error (error, is_src ? _("Source: ") : _("Destination: "));
+          return FALSE;
+        }
       out->memory_type = CU_MEMORYTYPE_DEVICE;
       out->device = (CUdeviceptr) gcuda_buffer_get_address (ep->buffer);
       out->size = gcuda_buffer_get_size (ep->buffer);
@@ -744,22 +751,10 @@ copy_plan (const CopySpec  *spec,
 
   memset (plan, 0, sizeof *plan);
 
+  if (!_gcuda_stream_check_arg (stream, error))
+    return FALSE;
   if (stream != NULL)
-    {
-      if (!GCUDA_IS_STREAM (stream))
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("Expected a GCudaStream, or NULL to copy synchronously"));
-          return FALSE;
-        }
-      stream_ctx = gcuda_stream_get_context (stream);
-      if (stream_ctx == NULL)
-        {
-          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                               _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
-          return FALSE;
-        }
-    }
+    stream_ctx = gcuda_stream_get_context (stream);
 
   if (!endpoint_plan_memory (&spec->src, TRUE, &plan->src, error) ||
       !endpoint_plan_memory (&spec->dst, FALSE, &plan->dst, error))

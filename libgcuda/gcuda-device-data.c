@@ -49,7 +49,10 @@
  *
  * Every property can also be given to [ctor@GObject.Object.new] (they are
  * construct-only), which describes a device that is not there: occupancy
- * can then be worked out without a GPU.
+ * can then be worked out without a GPU. Figures given so are not checked
+ * when the object is made (any int is kept, without GObject's warning): a
+ * figure missing or negative is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]
+ * where it is used, in [ctor@GCuda.Occupancy.new].
  *
  * A `GCudaDeviceData` is immutable and thread-safe. See
  * [class@GCuda.Occupancy].
@@ -117,10 +120,13 @@ gcuda_device_data_set_property (GObject      *object,
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
+/* Any int: the figures are checked where used (gcuda_occupancy_new(), with
+ * a GError), since GObject would only warn about one out of range and
+ * drop it. */
 static GParamSpec *
 int_property (const char *name)
 {
-  return g_param_spec_int (name, NULL, NULL, 0, G_MAXINT, 0,
+  return g_param_spec_int (name, NULL, NULL, G_MININT, G_MAXINT, 0,
                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 }
 

@@ -39,6 +39,24 @@ gboolean _gcuda_check_ready (CUresult     res,
                              const char  *call,
                              GError     **error);
 
+/* Objects made with g_object_new() instead of a constructor (GObject.new()
+ * or GCuda.X() in Python, new GCuda.X() in JavaScript) have no CUDA object
+ * behind them. Every public method that needs one starts with
+ *
+ *   if (!GCUDA_CHECK_MADE (self->handle != NULL, error,
+ *                          _("This GCudaX was made without …: use gcuda_x_new()")))
+ *     return …;
+ *
+ * (usually through a per-class x_check()): GCUDA_ERROR_INVALID_ARGUMENT with
+ * @message, which is only evaluated when @made is false, instead of a crash
+ * or a critical. */
+#define GCUDA_CHECK_MADE(made, error, message) \
+  (G_LIKELY (made) || _gcuda_set_not_made_error ((error), (message)))
+
+/* Sets GCUDA_ERROR_INVALID_ARGUMENT with @message; always FALSE. */
+gboolean _gcuda_set_not_made_error (GError      **error,
+                                    const char   *message);
+
 /* The size of a device allocation: at least one byte, at most what a
  * size_t holds; else GCUDA_ERROR_INVALID_ARGUMENT. */
 gboolean _gcuda_check_alloc_size (guint64   size,

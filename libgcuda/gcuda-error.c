@@ -135,6 +135,14 @@ _gcuda_check (CUresult     res,
 }
 
 gboolean
+_gcuda_set_not_made_error (GError      **error,
+                           const char   *message)
+{
+  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, message);
+  return FALSE;
+}
+
+gboolean
 _gcuda_check_alloc_size (guint64   size,
                          GError  **error)
 {

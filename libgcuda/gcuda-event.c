@@ -154,11 +154,8 @@ static gboolean
 event_check (GCudaEvent  *self,
              GError     **error)
 {
-  if (G_LIKELY (self->handle != NULL))
-    return TRUE;
-  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("This GCudaEvent has no CUDA event behind it: create events with gcuda_event_new()"));
-  return FALSE;
+  return GCUDA_CHECK_MADE (self->handle != NULL, error,
+                           _("This GCudaEvent has no CUDA event behind it: create events with gcuda_event_new()"));
 }
 
 /* Takes @context's reference and @handle. */
@@ -329,7 +326,7 @@ gcuda_event_record (GCudaEvent   *self,
 {
   g_return_val_if_fail (GCUDA_IS_EVENT (self), NULL);
 
-  if (!event_check (self, error))
+  if (!event_check (self, error) || !_gcuda_stream_check_arg (stream, error))
     return NULL;
   if (stream != NULL && gcuda_stream_get_context (stream) != self->context)
     {
@@ -398,12 +395,14 @@ check_timing (GCudaEvent  *event,
               const char  *role,
               GError     **error)
 {
-  if (!GCUDA_IS_EVENT (event) || event->handle == NULL)
+  if (!GCUDA_IS_EVENT (event))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("The %s event must be a GCudaEvent"), role);
       return FALSE;
     }
+  if (!event_check (event, error))
+    return FALSE;
   if (event->flags & GCUDA_EVENT_FLAGS_DISABLE_TIMING)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,

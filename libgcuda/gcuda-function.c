@@ -7,6 +7,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-kernel-args-private.h"
 #include "gcuda-launch-config-private.h"
@@ -77,6 +78,8 @@ struct _GCudaFunction
   gsize *param_offsets;
   gsize params_size;     /* offset + size of the last parameter */
   int attrs[8];          /* see attr_ids */
+  guint max_block[3];    /* the device's largest block and grid, for check_launch() */
+  guint max_grid[3];
 };
 
 G_DEFINE_FINAL_TYPE (GCudaFunction, gcuda_function, G_TYPE_OBJECT)
@@ -298,6 +301,7 @@ _gcuda_function_new (GCudaModule  *module,
   self->context = g_object_ref (gcuda_module_get_context (module));
   self->handle = handle;
   self->name = g_strdup (name);
+  _gcuda_device_get_launch_limits (gcuda_context_get_device (self->context), self->max_block, self->max_grid);
 
   if (!_gcuda_context_enter (self->context, &scope, error) || !read_attributes (self, error))
     return NULL;
@@ -321,6 +325,15 @@ _gcuda_function_new (GCudaModule  *module,
   self->param_sizes = (gsize *) g_array_free (g_steal_pointer (&sizes), FALSE);
   self->param_offsets = (gsize *) g_array_free (g_steal_pointer (&offsets), FALSE);
   return g_steal_pointer (&self);
+}
+
+static gboolean
+function_check (GCudaFunction  *self,
+                GError        **error)
+{
+  return GCUDA_CHECK_MADE (self->handle != NULL, error,
+                           _("This GCudaFunction was made without a kernel: functions come from "
+                             "gcuda_module_get_function()"));
 }
 
 /**
@@ -459,6 +472,8 @@ gcuda_function_get_max_active_blocks_per_multiprocessor (GCudaFunction  *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
+  if (!function_check (self, error))
+    return 0;
   if (block_size == 0 || block_size > G_MAXINT)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -500,6 +515,8 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -519,7 +536,8 @@ set_attribute (GCudaFunction         *self,
 {
   g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
 
-  return _gcuda_context_enter (self->context, &scope, error) &&
+  return function_check (self, error) &&
+         _gcuda_context_enter (self->context, &scope, error) &&
          GCUDA_CHECK (GCUDA_DRV->fn_cuFuncSetAttribute (self->handle, attribute, value), "cuFuncSetAttribute", error) &&
          read_attributes (self, error);
 }
@@ -544,6 +562,8 @@ gcuda_function_set_max_dynamic_shared_size (GCudaFunction  *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if (bytes > G_MAXINT)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("%u bytes is too much shared memory"), bytes);
@@ -567,11 +587,29 @@ check_launch (GCudaFunction  *self,
   guint64 threads = (guint64) block_x * block_y * block_z;
   int max_threads = self->attrs[PROP_MAX_THREADS_PER_BLOCK - PROP_NUM_REGS];
 
+  if (!function_check (self, error))
+    return FALSE;
   if (G_UNLIKELY (grid_x == 0 || grid_y == 0 || grid_z == 0 || threads == 0))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("Launching %s with grid %u×%u×%u and block %u×%u×%u: every dimension must be at least 1"),
                    self->name, grid_x, grid_y, grid_z, block_x, block_y, block_z);
+      return FALSE;
+    }
+  /* The device's limits, read with the device: compares only, no driver
+   * call on the launch path. */
+  if (G_UNLIKELY (block_x > self->max_block[0] || block_y > self->max_block[1] || block_z > self->max_block[2]))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with block %u×%u×%u: the device allows blocks of at most %u×%u×%u"),
+                   self->name, block_x, block_y, block_z, self->max_block[0], self->max_block[1], self->max_block[2]);
+      return FALSE;
+    }
+  if (G_UNLIKELY (grid_x > self->max_grid[0] || grid_y > self->max_grid[1] || grid_z > self->max_grid[2]))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with grid %u×%u×%u: the device allows grids of at most %u×%u×%u"),
+                   self->name, grid_x, grid_y, grid_z, self->max_grid[0], self->max_grid[1], self->max_grid[2]);
       return FALSE;
     }
   if (G_UNLIKELY (threads > (guint64) max_threads))
@@ -581,8 +619,11 @@ check_launch (GCudaFunction  *self,
                    self->name, threads, max_threads);
       return FALSE;
     }
-  if (G_UNLIKELY (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context)))
+  if (G_UNLIKELY (stream != NULL && !_gcuda_stream_is_of (stream, self->context)))
     {
+      /* not a stream, or one made by hand: INVALID_ARGUMENT */
+      if (!_gcuda_stream_check_arg (stream, error))
+        return FALSE;
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                    _("Launching %s on a stream that is not of its module's context"), self->name);
       return FALSE;
@@ -607,8 +648,10 @@ check_launch (GCudaFunction  *self,
  * Queues a launch of the kernel. Arguments that do not match the kernel's
  * parameters in number or size are
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], naming the parameter; zero
- * or too large dimensions are
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]. Faults inside the kernel
+ * or too large dimensions (more threads per block than the kernel allows, a
+ * block or grid dimension beyond the device's maximum) are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], checked without a driver
+ * call. Faults inside the kernel
  * (an illegal address, say) are reported by the next synchronizing call, with a
  * [GCUDA_ERROR_CATEGORY_LAUNCH][enum@GCuda.ErrorCategory] driver error. Such an
  * error is sticky: the CUDA driver keeps reporting it for the device's contexts
@@ -902,7 +945,7 @@ gcuda_function_get_attribute (GCudaFunction           *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
 
-  if (!check_attribute (attribute, error) ||
+  if (!function_check (self, error) || !check_attribute (attribute, error) ||
       !GCUDA_CONTEXT_CALL (self->context,
                            GCUDA_DRV->fn_cuFuncGetAttribute (&value, (CUfunction_attribute) attribute, self->handle),
                            "cuFuncGetAttribute", error))
@@ -939,7 +982,7 @@ gcuda_function_set_attribute (GCudaFunction           *self,
 {
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
-  return check_attribute (attribute, error) &&
+  return function_check (self, error) && check_attribute (attribute, error) &&
          set_attribute (self, (CUfunction_attribute) attribute, value, error);
 }
 
@@ -973,6 +1016,8 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
 
   g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
 
+  if (!function_check (self, error))
+    return FALSE;
   if (dynamic_shared_bytes > G_MAXSIZE || block_size_limit > G_MAXINT)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,

@@ -142,6 +142,15 @@ _gcuda_graph_exec_new_for_handle (GCudaContext *context,
   return self;
 }
 
+static gboolean
+graph_exec_check (GCudaGraphExec  *self,
+                  GError         **error)
+{
+  return GCUDA_CHECK_MADE (self->handle != NULL, error,
+                           _("This GCudaGraphExec was made without an executable graph: executable graphs "
+                             "come from gcuda_graph_instantiate() (Graph.instantiate())"));
+}
+
 /**
  * gcuda_graph_exec_get_context: (get-property context)
  * @self: a [class@GCuda.GraphExec]
@@ -179,7 +188,9 @@ gcuda_graph_exec_launch (GCudaGraphExec  *self,
 {
   g_return_val_if_fail (GCUDA_IS_GRAPH_EXEC (self), FALSE);
 
-  if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
+  if (!graph_exec_check (self, error) || !_gcuda_stream_check_arg (stream, error))
+    return FALSE;
+  if (stream != NULL && gcuda_stream_get_context (stream) != self->context)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                            _("Launching a graph on a stream that is not of the graph's context"));
@@ -242,11 +253,15 @@ gcuda_graph_exec_update (GCudaGraphExec  *self,
 
   g_return_val_if_fail (GCUDA_IS_GRAPH_EXEC (self), FALSE);
 
+  if (!graph_exec_check (self, error))
+    return FALSE;
   if (!GCUDA_IS_GRAPH (graph))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaGraph"));
       return FALSE;
     }
+  if (!_gcuda_graph_check (graph, error))
+    return FALSE;
   if (gcuda_graph_get_context (graph) != self->context)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,

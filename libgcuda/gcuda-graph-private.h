@@ -14,5 +14,8 @@ G_BEGIN_DECLS
 GCudaGraph *_gcuda_graph_new_for_handle (GCudaContext *context,
                                          CUgraph       handle);
 CUgraph     _gcuda_graph_get_handle     (GCudaGraph   *graph);
+/* GCUDA_ERROR_INVALID_ARGUMENT for a graph made by hand (no CUgraph). */
+gboolean    _gcuda_graph_check          (GCudaGraph   *self,
+                                         GError      **error);
 
 G_END_DECLS

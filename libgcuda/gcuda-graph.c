@@ -152,6 +152,15 @@ _gcuda_graph_get_handle (GCudaGraph *graph)
   return graph->handle;
 }
 
+gboolean
+_gcuda_graph_check (GCudaGraph  *self,
+                    GError     **error)
+{
+  return GCUDA_CHECK_MADE (self->handle != NULL, error,
+                           _("This GCudaGraph was made without a graph: graphs come from "
+                             "gcuda_stream_end_capture() (Stream.end_capture())"));
+}
+
 /**
  * gcuda_graph_get_context: (get-property context)
  * @self: a [class@GCuda.Graph]
@@ -189,7 +198,8 @@ gcuda_graph_get_node_count (GCudaGraph  *self,
 
   g_return_val_if_fail (GCUDA_IS_GRAPH (self), 0);
 
-  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuGraphGetNodes (self->handle, NULL, &count), "cuGraphGetNodes", error))
+  if (!_gcuda_graph_check (self, error) ||
+      !GCUDA_CHECK (GCUDA_DRV->fn_cuGraphGetNodes (self->handle, NULL, &count), "cuGraphGetNodes", error))
     return 0;
   return count;
 }
@@ -215,7 +225,8 @@ gcuda_graph_instantiate (GCudaGraph  *self,
 
   g_return_val_if_fail (GCUDA_IS_GRAPH (self), NULL);
 
-  if (!GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuGraphInstantiateWithFlags (&exec, self->handle, 0),
+  if (!_gcuda_graph_check (self, error) ||
+      !GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuGraphInstantiateWithFlags (&exec, self->handle, 0),
                            "cuGraphInstantiate", error))
     return NULL;
   return _gcuda_graph_exec_new_for_handle (self->context, exec);
@@ -241,6 +252,8 @@ gcuda_graph_write_dot (GCudaGraph  *self,
 {
   g_return_val_if_fail (GCUDA_IS_GRAPH (self), FALSE);
 
+  if (!_gcuda_graph_check (self, error))
+    return FALSE;
   if (path == NULL || *path == '\0')
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No file name given"));

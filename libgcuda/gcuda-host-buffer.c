@@ -311,7 +311,10 @@ gcuda_host_buffer_new_pagelocked (GCudaContext         *context,
  *
  * Allocates ordinary host memory at an address that is a multiple of @alignment
  * (PyCUDA's `aligned_empty()`). Needs no driver; page-aligned memory can later
- * be page-locked in place with [func@GCuda.HostBuffer.register].
+ * be page-locked in place with [func@GCuda.HostBuffer.register]. Memory that
+ * cannot be allocated is
+ * [GCUDA_DRIVER_ERROR_OUT_OF_MEMORY][error@GCuda.DriverError], as for
+ * [ctor@GCuda.HostBuffer.new_pagelocked].
  *
  * Returns: (transfer full): the buffer, or %NULL with @error set
  *
@@ -337,8 +340,13 @@ gcuda_host_buffer_new_aligned (guint64   size,
     return NULL;
   if (posix_memalign (&ptr, alignment, size) != 0)
     {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FAILED,
-                   _("Could not allocate %" PRIu64 " bytes of host memory"), size);
+      g_autofree char *bytes = g_strdup_printf ("%" PRIu64, size);
+      g_autofree char *align = g_strdup_printf ("%" PRIu64, alignment);
+
+      /* the code page-locked memory has for the same failure: one check
+       * (and a GCuda.MemoryError in Python) for running out of host memory */
+      g_set_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_OUT_OF_MEMORY,
+                   _("Could not allocate %s bytes of host memory aligned to %s bytes"), bytes, align);
       return NULL;
     }
   return host_buffer_wrap (NULL, ptr, size, GCUDA_HOST_BUFFER_KIND_ALIGNED, 0);
@@ -602,6 +610,9 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostBuffer"));
       return FALSE;
     }
+  /* made by hand: nothing to free, as every other call says */
+  if (self->ptr == NULL)
+    return _gcuda_host_buffer_check (self, error);
   if (!g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The host buffer was freed already"));

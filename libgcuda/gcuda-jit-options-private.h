@@ -21,6 +21,11 @@ typedef struct {
 void  _gcuda_jit_logs_init  (GCudaJitLogs *logs);
 void  _gcuda_jit_logs_clear (GCudaJitLogs *logs);
 
+/* @options (nullable) as the driver may take them: each value in its
+ * range, else GCUDA_ERROR_INVALID_ARGUMENT naming the option. */
+gboolean _gcuda_jit_options_check (GCudaJitOptions  *options,
+                                   GError          **error);
+
 /* Fills @keys/@values for cuModuleLoadDataEx()/cuLinkCreate() from
  * @options (nullable) with @logs as the log buffers; returns the count.
  * @logs must outlive the driver call (for a linker: the linker). */

@@ -43,7 +43,12 @@
  *                                message_handler=lambda ok, info, errors: print(info))
  * ```
  *
- * Every option starts at the driver's default.
+ * Every option starts at the driver's default. The setters (and the
+ * properties) take any value; values out of range (see each property) are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], naming the option and its
+ * range, where the options are used: [ctor@GCuda.Module.new_from_data] (and
+ * the other module constructors) and [ctor@GCuda.Linker.new] check them
+ * before the driver sees them.
  *
  * Since: 1.0
  */
@@ -153,13 +158,15 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
   /**
    * GCudaJitOptions:max-registers: (setter set_max_registers) (getter get_max_registers)
    *
-   * The most registers a thread may use (`CU_JIT_MAX_REGISTERS`); 0 leaves
-   * it to the JIT.
+   * The most registers a thread may use (`CU_JIT_MAX_REGISTERS`), at most
+   * 255; 0 leaves it to the JIT.
    *
    * Since: 1.0
    */
+  /* The ranges are checked where the options are used (with a GError), so
+   * the specs take any value: GObject would only warn and drop it. */
   properties[PROP_MAX_REGISTERS] =
-    g_param_spec_uint ("max-registers", NULL, NULL, 0, 255, 0, rw);
+    g_param_spec_uint ("max-registers", NULL, NULL, 0, G_MAXUINT, 0, rw);
 
   /**
    * GCudaJitOptions:optimization-level: (setter set_optimization_level) (getter get_optimization_level)
@@ -170,18 +177,18 @@ gcuda_jit_options_class_init (GCudaJitOptionsClass *klass)
    * Since: 1.0
    */
   properties[PROP_OPTIMIZATION_LEVEL] =
-    g_param_spec_int ("optimization-level", NULL, NULL, -1, 4, -1, rw);
+    g_param_spec_int ("optimization-level", NULL, NULL, G_MININT, G_MAXINT, -1, rw);
 
   /**
    * GCudaJitOptions:threads-per-block: (setter set_threads_per_block) (getter get_threads_per_block)
    *
    * Compile so that blocks of this many threads can run
-   * (`CU_JIT_THREADS_PER_BLOCK`); 0 for no constraint.
+   * (`CU_JIT_THREADS_PER_BLOCK`), at most 1024; 0 for no constraint.
    *
    * Since: 1.0
    */
   properties[PROP_THREADS_PER_BLOCK] =
-    g_param_spec_uint ("threads-per-block", NULL, NULL, 0, 1024, 0, rw);
+    g_param_spec_uint ("threads-per-block", NULL, NULL, 0, G_MAXUINT, 0, rw);
 
   /**
    * GCudaJitOptions:generate-debug-info: (setter set_generate_debug_info) (getter get_generate_debug_info)
@@ -238,10 +245,9 @@ gcuda_jit_options_new (void)
   return g_object_new (GCUDA_TYPE_JIT_OPTIONS, NULL);
 }
 
-/* Out-of-range values are programmer errors in C (g_return_if_fail keeps
- * the old value); the Python override checks them against the properties'
- * ranges and raises. */
-#define GCUDA_JIT_ACCESSORS(prop, field, type, PROP, valid)                        \
+/* Any value is kept: _gcuda_jit_options_check() refuses those out of range
+ * where the options are used, with an error every language can catch. */
+#define GCUDA_JIT_ACCESSORS(prop, field, type, PROP)                               \
 type                                                                              \
 gcuda_jit_options_get_##prop (GCudaJitOptions *self)                               \
 {                                                                                 \
@@ -252,7 +258,6 @@ void                                                                            
 gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                   \
 {                                                                                 \
   g_return_if_fail (GCUDA_IS_JIT_OPTIONS (self));                                 \
-  g_return_if_fail (valid);                                                       \
   if (self->field == value)                                                       \
     return;                                                                       \
   self->field = value;                                                            \
@@ -274,11 +279,12 @@ gcuda_jit_options_set_##prop (GCudaJitOptions *self, type value)                
  * @self: a [class@GCuda.JitOptions]
  * @max_registers: the most registers per thread (at most 255), 0 for the JIT's choice
  *
- * Sets [property@GCuda.JitOptions:max-registers].
+ * Sets [property@GCuda.JitOptions:max-registers]. A value over 255 is kept,
+ * and refused where the options are used.
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, value <= 255)
+GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS)
 
 /**
  * gcuda_jit_options_get_optimization_level: (get-property optimization-level)
@@ -296,12 +302,12 @@ GCUDA_JIT_ACCESSORS (max_registers, max_registers, guint, PROP_MAX_REGISTERS, va
  * @self: a [class@GCuda.JitOptions]
  * @level: 0 to 4, or -1 for the driver's default
  *
- * Sets [property@GCuda.JitOptions:optimization-level].
+ * Sets [property@GCuda.JitOptions:optimization-level]. Another value is
+ * kept, and refused where the options are used.
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZATION_LEVEL,
-                     value >= -1 && value <= 4)
+GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZATION_LEVEL)
 
 /**
  * gcuda_jit_options_get_threads_per_block: (get-property threads-per-block)
@@ -319,12 +325,12 @@ GCUDA_JIT_ACCESSORS (optimization_level, optimization_level, int, PROP_OPTIMIZAT
  * @self: a [class@GCuda.JitOptions]
  * @threads: threads per block to compile for (at most 1024), 0 for none
  *
- * Sets [property@GCuda.JitOptions:threads-per-block].
+ * Sets [property@GCuda.JitOptions:threads-per-block]. A value over 1024 is
+ * kept, and refused where the options are used.
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_PER_BLOCK,
-                     value <= 1024)
+GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_PER_BLOCK)
 
 /**
  * gcuda_jit_options_get_generate_debug_info: (get-property generate-debug-info)
@@ -345,8 +351,7 @@ GCUDA_JIT_ACCESSORS (threads_per_block, threads_per_block, guint, PROP_THREADS_P
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GENERATE_DEBUG_INFO,
-                     TRUE)
+GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GENERATE_DEBUG_INFO)
 
 /**
  * gcuda_jit_options_get_generate_line_info: (get-property generate-line-info)
@@ -367,8 +372,7 @@ GCUDA_JIT_ACCESSORS (generate_debug_info, generate_debug_info, gboolean, PROP_GE
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENERATE_LINE_INFO,
-                     TRUE)
+GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENERATE_LINE_INFO)
 
 /**
  * gcuda_jit_options_get_log_verbose: (get-property log-verbose)
@@ -389,7 +393,7 @@ GCUDA_JIT_ACCESSORS (generate_line_info, generate_line_info, gboolean, PROP_GENE
  *
  * Since: 1.0
  */
-GCUDA_JIT_ACCESSORS (log_verbose, log_verbose, gboolean, PROP_LOG_VERBOSE, TRUE)
+GCUDA_JIT_ACCESSORS (log_verbose, log_verbose, gboolean, PROP_LOG_VERBOSE)
 
 #define LOG_SIZE 16384
 
@@ -405,6 +409,41 @@ _gcuda_jit_logs_clear (GCudaJitLogs *logs)
 {
   g_clear_pointer (&logs->info, g_free);
   g_clear_pointer (&logs->error, g_free);
+}
+
+gboolean
+_gcuda_jit_options_check (GCudaJitOptions  *options,
+                          GError          **error)
+{
+  if (options == NULL)
+    return TRUE;
+  if (!GCUDA_IS_JIT_OPTIONS (options))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
+      return FALSE;
+    }
+  if (options->max_registers > 255)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The JIT option max-registers is %u: it must be 0 (the JIT's choice) to 255"),
+                   options->max_registers);
+      return FALSE;
+    }
+  if (options->optimization_level < -1 || options->optimization_level > 4)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The JIT option optimization-level is %d: it must be 0 to 4, or -1 for the driver's default"),
+                   options->optimization_level);
+      return FALSE;
+    }
+  if (options->threads_per_block > 1024)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The JIT option threads-per-block is %u: it must be 0 (no constraint) to 1024"),
+                   options->threads_per_block);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 guint

@@ -688,6 +688,14 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
                        _("The buffer passed as parameter %u of kernel %s was freed"), i, kernel_name);
           return NULL;
         }
+      /* a buffer made by hand has no memory: its address 0 would fault in the kernel */
+      if (arg->keep != NULL && gcuda_buffer_get_context (GCUDA_BUFFER (arg->keep)) == NULL)
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The buffer passed as parameter %u of kernel %s was made without memory: "
+                         "allocate buffers with gcuda_buffer_new()"), i, kernel_name);
+          return NULL;
+        }
       self->params->pdata[i] = self->storage->data + arg->offset;
     }
   return self->params->pdata;

@@ -12,6 +12,7 @@
 #include "gcuda-context-private.h"
 #include "gcuda-jit-options-private.h"
 #include "gcuda-module-private.h"
+#include "gcuda-program-private.h"
 
 /**
  * GCudaLinker:
@@ -180,7 +181,8 @@ gcuda_linker_init (GCudaLinker *self)
  * Creates a linker (PyCUDA's `DynamicModule`): add inputs with
  * [method@GCuda.Linker.add_source], [method@GCuda.Linker.add_data],
  * [method@GCuda.Linker.add_file] or [method@GCuda.Linker.add_library], then
- * link and load them with [method@GCuda.Linker.complete].
+ * link and load them with [method@GCuda.Linker.complete]. @options out of
+ * range are [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: (transfer full): a linker without inputs, or %NULL with @error set
  *
@@ -195,12 +197,7 @@ gcuda_linker_new (GCudaContext     *context,
   g_autoptr(GCudaContext) ctx = NULL;
   guint n;
 
-  if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
-      return NULL;
-    }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+  if (!_gcuda_jit_options_check (options, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   self = g_object_new (GCUDA_TYPE_LINKER, NULL);
   self->context = g_steal_pointer (&ctx);
@@ -232,6 +229,10 @@ static gboolean
 linker_check (GCudaLinker  *self,
               GError      **error)
 {
+  if (!GCUDA_CHECK_MADE (self->context != NULL, error,
+                         _("This GCudaLinker was made without a link state: create linkers with "
+                           "gcuda_linker_new()")))
+    return FALSE;
   if (G_UNLIKELY (self->completed))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -442,11 +443,15 @@ gcuda_linker_add_program (GCudaLinker   *self,
 {
   g_return_val_if_fail (GCUDA_IS_LINKER (self), FALSE);
 
+  if (!linker_check (self, error))
+    return FALSE;
   if (!GCUDA_IS_PROGRAM (program))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
       return FALSE;
     }
+  if (!_gcuda_program_check (program, error))
+    return FALSE;
   return gcuda_linker_add_data (self,
                                 gcuda_program_get_kind (program) == GCUDA_PROGRAM_KIND_PTX
                                   ? GCUDA_LINK_INPUT_TYPE_PTX : GCUDA_LINK_INPUT_TYPE_CUBIN,
@@ -561,6 +566,8 @@ gcuda_linker_add_library (GCudaLinker  *self,
 
   g_return_val_if_fail (GCUDA_IS_LINKER (self), FALSE);
 
+  if (!linker_check (self, error))
+    return FALSE;
   if (name == NULL || *name == '\0' || strchr (name, '/') != NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -645,7 +652,8 @@ const char *
 gcuda_linker_get_info_log (GCudaLinker *self)
 {
   g_return_val_if_fail (GCUDA_IS_LINKER (self), NULL);
-  return self->logs.info;
+  /* a linker made by hand has no log buffers */
+  return self->logs.info != NULL ? self->logs.info : "";
 }
 
 /**
@@ -662,5 +670,5 @@ const char *
 gcuda_linker_get_error_log (GCudaLinker *self)
 {
   g_return_val_if_fail (GCUDA_IS_LINKER (self), NULL);
-  return self->logs.error;
+  return self->logs.error != NULL ? self->logs.error : "";
 }

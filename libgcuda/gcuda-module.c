@@ -13,6 +13,7 @@
 #include "gcuda-function-private.h"
 #include "gcuda-jit-options-private.h"
 #include "gcuda-module-private.h"
+#include "gcuda-program-private.h"
 
 /**
  * GCudaModule:
@@ -357,7 +358,9 @@ _gcuda_module_new_for_handle (GCudaContext *context,
  * [GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU][error@GCuda.DriverError]. The JIT's
  * logs are the [property@GCuda.Module:info-log] and
  * [property@GCuda.Module:error-log] properties; a failed load has the error log
- * in @error's message.
+ * in @error's message. @options out of range (see [class@GCuda.JitOptions]) are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], before the driver is
+ * needed.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -378,12 +381,7 @@ gcuda_module_new_from_data (GCudaContext     *context,
 
   if (!check_image (image, error))
     return NULL;
-  if (options != NULL && !GCUDA_IS_JIT_OPTIONS (options))
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
-      return NULL;
-    }
-  if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+  if (!_gcuda_jit_options_check (options, error) || (ctx = _gcuda_context_resolve (context, error)) == NULL)
     return NULL;
   _gcuda_jit_logs_init (&logs);
   n = _gcuda_jit_options_build (options, &logs, keys, values);
@@ -456,6 +454,8 @@ gcuda_module_new_from_program (GCudaContext  *context,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
       return NULL;
     }
+  if (!_gcuda_program_check (program, error))
+    return NULL;
   return gcuda_module_new_from_data (context, gcuda_program_get_image (program), NULL, error);
 }
 
@@ -490,7 +490,8 @@ const char *
 gcuda_module_get_info_log (GCudaModule *self)
 {
   g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
-  return self->info_log;
+  /* a module made by hand has no logs */
+  return self->info_log != NULL ? self->info_log : "";
 }
 
 /**
@@ -507,7 +508,7 @@ const char *
 gcuda_module_get_error_log (GCudaModule *self)
 {
   g_return_val_if_fail (GCUDA_IS_MODULE (self), NULL);
-  return self->error_log;
+  return self->error_log != NULL ? self->error_log : "";
 }
 
 static gboolean
@@ -515,12 +516,15 @@ module_check (GCudaModule  *self,
               const char   *name,
               GError      **error)
 {
-  if (!GCUDA_IS_MODULE (self) || self->handle == NULL)
+  if (!GCUDA_IS_MODULE (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaModule made by a gcuda_module constructor"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaModule"));
       return FALSE;
     }
+  if (!GCUDA_CHECK_MADE (self->handle != NULL, error,
+                         _("This GCudaModule was made without loaded code: create modules with "
+                           "gcuda_module_new_from_data() or another gcuda_module constructor")))
+    return FALSE;
   if (name == NULL || *name == '\0')
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No name given"));

@@ -232,6 +232,13 @@ get_figures (GCudaDeviceData  *devdata,
   for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       g_object_get (devdata, fields[i].name, fields[i].value, NULL);
+      if (*fields[i].value < 0)
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The device data's %s is %d: a device's figure cannot be negative"),
+                       fields[i].name, *fields[i].value);
+          return FALSE;
+        }
       if (*fields[i].value == 0 && !fields[i].may_be_zero)
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -260,7 +267,7 @@ get_figures (GCudaDeviceData  *devdata,
  * more registers than a thread or a block can have, more shared memory than a
  * block can have, or (with data given to [ctor@GObject.Object.new]) no block
  * fitting on a multiprocessor. So is a [class@GCuda.DeviceData] that lacks a
- * figure the computation needs.
+ * figure the computation needs or has a negative one.
  *
  * Returns: (transfer full): the occupancy, or %NULL with @error set
  *

@@ -17,4 +17,8 @@ GCudaProgram *_gcuda_program_new (GBytes           *image,
                                   GHashTable       *lowered,
                                   gboolean          from_cache);
 
+/* GCUDA_ERROR_INVALID_ARGUMENT for a program made by hand (no code). */
+gboolean      _gcuda_program_check (GCudaProgram  *self,
+                                    GError       **error);
+
 G_END_DECLS

@@ -42,7 +42,10 @@
  * fill = mod.get_function(program.get_lowered_name('fill<float>'))
  * ```
  *
- * A program is immutable and can be used from any thread.
+ * A program is immutable and can be used from any thread. One made without a
+ * compiler ([ctor@GObject.Object.new]) holds no code: an empty image, log and
+ * architecture, no lowered names; loading or linking it is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Since: 1.0
  */
@@ -178,6 +181,9 @@ gcuda_program_class_init (GCudaProgramClass *klass)
 static void
 gcuda_program_init (GCudaProgram *self)
 {
+  /* What a program made by hand (g_object_new()) shows: no code. */
+  self->image = g_bytes_new_static ("", 0);
+  self->log = g_strdup ("");
 }
 
 GCudaProgram *
@@ -190,8 +196,10 @@ _gcuda_program_new (GBytes           *image,
 {
   GCudaProgram *self = g_object_new (GCUDA_TYPE_PROGRAM, NULL);
 
+  g_bytes_unref (self->image);
   self->image = g_bytes_ref (image);
   self->kind = kind;
+  g_free (self->log);
   self->log = g_strdup (log ? log : "");
   self->arch = g_strdup (arch);
   self->lowered = lowered ? g_hash_table_ref (lowered)
@@ -211,6 +219,16 @@ _gcuda_program_new (GBytes           *image,
  *
  * Since: 1.0
  */
+gboolean
+_gcuda_program_check (GCudaProgram  *self,
+                      GError       **error)
+{
+  /* only _gcuda_program_new() sets the table */
+  return GCUDA_CHECK_MADE (self->lowered != NULL, error,
+                           _("This GCudaProgram was made without compiled code: programs come from "
+                             "gcuda_compiler_compile()"));
+}
+
 GBytes *
 gcuda_program_get_image (GCudaProgram *self)
 {
@@ -266,7 +284,7 @@ const char *
 gcuda_program_get_arch (GCudaProgram *self)
 {
   g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
-  return self->arch;
+  return self->arch != NULL ? self->arch : "";
 }
 
 /**
@@ -307,7 +325,7 @@ gcuda_program_get_lowered_name (GCudaProgram *self,
 {
   g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
 
-  if (name_expression == NULL)
+  if (name_expression == NULL || self->lowered == NULL)
     return NULL;
   return g_hash_table_lookup (self->lowered, name_expression);
 }

@@ -345,9 +345,10 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error))
+  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error) ||
+      !_gcuda_stream_check_arg (stream, error))
     return NULL;
-  if (stream != NULL && (!GCUDA_IS_STREAM (stream) || gcuda_stream_get_context (stream) != self->context))
+  if (stream != NULL && gcuda_stream_get_context (stream) != self->context)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                            _("Allocating from a stream pool on a stream that is not of its context"));

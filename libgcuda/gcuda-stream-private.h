@@ -12,6 +12,17 @@ G_BEGIN_DECLS
 
 CUstream  _gcuda_stream_get_handle (GCudaStream *stream);  /* NULL stream: legacy default */
 
+/* @stream as an argument: NULL (the legacy default stream) or a stream made
+ * by a constructor. Not a GCudaStream, or one made by hand (nothing behind
+ * it), is GCUDA_ERROR_INVALID_ARGUMENT: callers check this before comparing
+ * contexts, so a stream made by hand is never a CONTEXT_MISMATCH. */
+gboolean  _gcuda_stream_check_arg  (GCudaStream  *stream,
+                                    GError      **error);
+/* Whether @stream is a GCudaStream of @context (a few compares, for the
+ * launch path: on FALSE, _gcuda_stream_check_arg() tells why). */
+gboolean  _gcuda_stream_is_of      (GCudaStream  *stream,
+                                    GCudaContext *context);
+
 /* With a context current: waits for its legacy default stream. The driver
  * may return from "synchronous" cuMemcpyHtoD (from pageable memory),
  * cuMemcpyDtoD, memsets and 2D/3D copies before the work is done, and work

@@ -201,11 +201,30 @@ static gboolean
 stream_check (GCudaStream  *self,
               GError      **error)
 {
-  if (G_LIKELY (self->context != NULL))
+  return GCUDA_CHECK_MADE (self->context != NULL, error,
+                           _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
+}
+
+gboolean
+_gcuda_stream_check_arg (GCudaStream  *stream,
+                         GError      **error)
+{
+  if (stream == NULL)
     return TRUE;
-  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
-  return FALSE;
+  if (!GCUDA_IS_STREAM (stream))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaStream, or NULL for the legacy default stream"));
+      return FALSE;
+    }
+  return stream_check (stream, error);
+}
+
+gboolean
+_gcuda_stream_is_of (GCudaStream  *stream,
+                     GCudaContext *context)
+{
+  return GCUDA_IS_STREAM (stream) && stream->context == context;
 }
 
 /**
@@ -441,13 +460,10 @@ gcuda_stream_wait_event (GCudaStream  *self,
                            _("gcuda_stream_wait_event() needs a GCudaEvent"));
       return FALSE;
     }
-  if (!stream_check (self, error) || _gcuda_event_get_handle (event) == NULL)
-    {
-      if (error && !*error)
-        g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                             _("The event has no CUDA event behind it"));
-      return FALSE;
-    }
+  if (!stream_check (self, error) ||
+      !GCUDA_CHECK_MADE (_gcuda_event_get_handle (event) != NULL, error,
+                         _("The event has no CUDA event behind it: create events with gcuda_event_new()")))
+    return FALSE;
   if (gcuda_context_is_destroyed (gcuda_event_get_context (event)))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,

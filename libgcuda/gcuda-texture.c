@@ -9,6 +9,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-array-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 
 /**
@@ -374,10 +375,10 @@ check_buffer (GCudaBuffer       *buffer,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
       return FALSE;
     }
-  if (gcuda_buffer_is_freed (buffer))
+  /* made by hand (no memory, no context): INVALID_ARGUMENT; freed: FREED */
+  if (!_gcuda_buffer_check (buffer, error))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                           _("Cannot make a texture over a freed buffer"));
+      g_prefix_error (error, _("Cannot make a texture over the buffer: "));
       return FALSE;
     }
   return _gcuda_array_format_check (format, num_channels, error);

@@ -351,12 +351,25 @@ def test_jit_options():
     assert 'no_such_option' in info.value.message
     with pytest.raises(TypeError):
         GCuda.module_from_buffer(b'\x7fELF' + bytes(60), options=[42])
-    # out of the property's range: an error, not a silently kept default
-    for bad in ({'optimization_level': 9}, {'max_registers': 300}, {'threads_per_block': -1}):
+    # out of the option's range: an error naming it, not a silently kept
+    # default; checked by the library before the driver is needed (PTX text
+    # passes the image check, so the options are what is refused)
+    ptx = b'.version 8.0\n.target sm_90\n.address_size 64\n\0'
+    for bad in ({'optimization_level': 9}, {'max_registers': 300}, {'threads_per_block': -1},
+                {'threads_per_block': 2048}, {'optimization_level': -2}):
         with pytest.raises(GCuda.LogicError) as info:
-            GCuda.module_from_buffer(b'\x7fELF' + bytes(60), options=bad)
+            GCuda.module_from_buffer(ptx, options=bad)
         assert info.value.code == int(GCuda.Error.INVALID_ARGUMENT)
-        assert next(iter(bad)) in info.value.message
+        key = next(iter(bad))
+        assert key in info.value.message or key.replace('_', '-') in info.value.message
+    # set directly, any value is kept; the load refuses it
+    jit = GCuda.JitOptions(max_registers=1000)
+    assert jit.get_max_registers() == 1000
+    jit.props.threads_per_block = 5000
+    assert jit.get_threads_per_block() == 5000
+    with pytest.raises(GCuda.LogicError) as info:
+        GCuda.Module.new_from_data(None, GLib.Bytes.new(ptx), jit)
+    assert 'max-registers' in info.value.message and '255' in info.value.message
 
 
 def test_kernel_classes_raise_gcuda_errors():

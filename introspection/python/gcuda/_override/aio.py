@@ -8,7 +8,7 @@ from gi.module import get_introspection_module
 from gi.repository import GLib, Gio
 
 from . import OVERRIDE_MODULE
-from .errors import _convert, _raising
+from .errors import _convert, _library_error, _raising
 
 GCuda = get_introspection_module('GCuda')
 
@@ -141,6 +141,10 @@ class Stream(GCuda.Stream):
         (a per-thread default stream is that thread's own), and awaits it."""
         if callback is not None:
             return GCuda.Stream.synchronize_async(self, cancellable, callback, *user_data)
+        if self.get_context() is None:
+            # made by hand: the event below would be of the default context
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'This GCuda.Stream has no CUDA stream behind it: create streams with GCuda.Stream()')
         event = Event(GCuda.EventFlags.DISABLE_TIMING, self.get_context()).record(self)
         return event.wait_async(cancellable)
 
@@ -149,6 +153,19 @@ class Stream(GCuda.Stream):
 
     def __int__(self):
         return self.get_handle()
+
+
+def _ipc_handle_bytes(handle):
+    """An IPC handle (GLib.Bytes, bytes or any other buffer) as GLib.Bytes.
+    Anything else is a TypeError: bytes(64) would make an int 64 zero bytes,
+    a handle the driver then opens."""
+    if isinstance(handle, GLib.Bytes):
+        return handle
+    try:
+        data = bytes(memoryview(handle))
+    except TypeError:
+        raise TypeError('an IPC handle is bytes (or GLib.Bytes), not %s' % type(handle).__name__) from None
+    return GLib.Bytes.new(data)
 
 
 class Event(GCuda.Event):
@@ -170,6 +187,4 @@ class Event(GCuda.Event):
 
     @staticmethod
     def from_ipc_handle(handle, context=None):
-        if not isinstance(handle, GLib.Bytes):
-            handle = GLib.Bytes.new(bytes(handle))
-        return Event.new_from_ipc_handle(context, handle)
+        return Event.new_from_ipc_handle(context, _ipc_handle_bytes(handle))

@@ -40,6 +40,11 @@ def _pointer_value(a, i):
     if isinstance(a, GCuda.Buffer):
         if a.is_freed():
             raise _library_error(GCuda.Error.FREED, 'Argument #%d: the buffer at 0x%x was freed' % (i, a.get_address()))
+        if a.get_context() is None:
+            # made by hand (GCuda.Buffer()): its address 0 would fault in the kernel
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'Argument #%d: the GCuda.Buffer was made without memory: allocate it with '
+                                 'mem_alloc()' % i)
         address = a.get_address()
         if a.get_parent() is None:
             a._gcuda_address = address
@@ -196,6 +201,10 @@ def _prepared_fields(arg_types):
 def _param_layout(func, fields, what='argument'):
     """A struct.Struct packing @fields where @func's parameters lie, after
     checking their number and sizes."""
+    if func.get_module() is None:  # made by hand (GObject.new()): no kernel behind it
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                             'This GCuda.Function was made without a kernel: functions come from '
+                             'Module.get_function()')
     count = func.get_param_count()
     name = func.get_name()
     if len(fields) != count:
