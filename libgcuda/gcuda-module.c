@@ -221,9 +221,19 @@ _gcuda_module_new_for_handle (GCudaContext *context,
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not device
- * code is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; code for another
- * architecture is the driver's
+ * Loads device code (PyCUDA's `module_from_buffer()`). The driver reads @image
+ * without its size and trusts the offsets inside it, so GCuda first checks
+ * that everything the driver follows lies inside @image: a cubin's ELF header,
+ * section and program header tables, every section's bytes, section and
+ * symbol names (each NUL-terminated inside its string table), symbol tables,
+ * relocations and `.nv.info` records; a fatbin's header and every entry's
+ * header, name, JIT options and payload, PTX entries NUL-terminated, cubin
+ * entries checked as cubins, and compressed entries' sizes against their LZ4
+ * or Zstandard framing; PTX NUL-terminated. An image that fails, or that is
+ * not device code, is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] saying
+ * what is wrong, and the driver never sees it (the whole list, and what is not
+ * checked, is in [Compiling and launching kernels](kernels.html)). What the
+ * driver decides is its own error: code for another architecture is
  * [GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU][error@GCuda.DriverError]. The JIT's
  * logs are the [property@GCuda.Module:info-log] and
  * [property@GCuda.Module:error-log] properties; a failed load has the error log
@@ -277,7 +287,8 @@ gcuda_module_new_from_data (GCudaContext     *context,
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads device code from a file (PyCUDA's `module_from_file()`).
+ * Loads device code from a file (PyCUDA's `module_from_file()`), checked as
+ * [ctor@GCuda.Module.new_from_data] checks it.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -310,7 +321,8 @@ gcuda_module_new_from_file (GCudaContext     *context,
  * @program: a compiled program
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads a [class@GCuda.Program]'s image.
+ * Loads a [class@GCuda.Program]'s image, checked as
+ * [ctor@GCuda.Module.new_from_data] checks it.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
