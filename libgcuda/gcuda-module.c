@@ -5,8 +5,6 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include "gcuda-error-private.h"
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
