@@ -5,13 +5,12 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include "gcuda-error-private.h"
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-module-image-private.h"
 #include "gcuda-module-private.h"
 #include "gcuda-program-private.h"
 
@@ -186,147 +185,16 @@ _gcuda_module_get_handle (GCudaModule *self)
   return self->handle;
 }
 
-/* The driver takes an image without its size and trusts the sizes and
- * offsets inside it, so a truncated or forged image would make it read past
- * the caller's data. Everything the driver follows is checked against the
- * data's length first. */
-
-static gboolean
-range_ok (guint64 offset,
-          guint64 length,
-          gsize   size)
-{
-  return offset <= size && length <= size - offset;
-}
-
-static guint64
-read_le (const guint8 *p,
-         guint         bytes)
-{
-  guint64 v = 0;
-
-  for (guint i = 0; i < bytes; i++)
-    v |= (guint64) p[i] << (8 * i);
-  return v;
-}
-
-/* An ELF64 little-endian cubin: the section and program header tables and
- * every section's contents lie within the data. */
-static gboolean
-check_elf (const guint8 *data,
-           gsize         size)
-{
-  guint64 phoff, shoff;
-  guint phentsize, phnum, shentsize, shnum, shstrndx;
-
-  if (size < 64 || data[4] != 2 /* ELFCLASS64 */ || data[5] != 1 /* little-endian */)
-    return FALSE;
-  phoff = read_le (data + 32, 8);
-  shoff = read_le (data + 40, 8);
-  phentsize = read_le (data + 54, 2);
-  phnum = read_le (data + 56, 2);
-  shentsize = read_le (data + 58, 2);
-  shnum = read_le (data + 60, 2);
-  shstrndx = read_le (data + 62, 2);
-
-  /* The section names' table is a section header the driver reads too. */
-  if (shstrndx != 0 && shstrndx != 0xffff /* SHN_XINDEX */ && shstrndx >= shnum)
-    return FALSE;
-  if (phnum > 0 && (phentsize < 56 || !range_ok (phoff, (guint64) phentsize * phnum, size)))
-    return FALSE;
-  if (shnum > 0 && (shentsize < 64 || !range_ok (shoff, (guint64) shentsize * shnum, size)))
-    return FALSE;
-  for (guint i = 0; i < phnum; i++)
-    {
-      const guint8 *ph = data + phoff + (guint64) i * phentsize;
-
-      if (!range_ok (read_le (ph + 8, 8), read_le (ph + 32, 8), size))   /* p_offset, p_filesz */
-        return FALSE;
-    }
-  for (guint i = 0; i < shnum; i++)
-    {
-      const guint8 *sh = data + shoff + (guint64) i * shentsize;
-      guint32 type = read_le (sh + 4, 4);
-
-      if (type != 0 /* SHT_NULL */ && type != 8 /* SHT_NOBITS */ &&
-          !range_ok (read_le (sh + 24, 8), read_le (sh + 32, 8), size))   /* sh_offset, sh_size */
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* A fatbin: its header's size, and each entry's header and payload, lie
- * within the data; the cubins inside are checked as cubins. */
-static gboolean
-check_fatbin (const guint8 *data,
-              gsize         size)
-{
-  guint64 header_size, fat_size, offset, end;
-
-  if (size < 16)
-    return FALSE;
-  header_size = read_le (data + 6, 2);
-  fat_size = read_le (data + 8, 8);
-  if (header_size < 16 || !range_ok (header_size, fat_size, size))
-    return FALSE;
-  end = header_size + fat_size;
-  for (offset = header_size; offset < end;)
-    {
-      guint64 entry_header, payload;
-
-      if (!range_ok (offset, 64, end))
-        return FALSE;
-      entry_header = read_le (data + offset + 4, 4);
-      payload = read_le (data + offset + 8, 8);
-      /* The driver reads 64 bytes of an entry's header (real ones are 64
-       * or 80). */
-      if (entry_header < 64 || !range_ok (offset, entry_header, end) ||
-          !range_ok (offset + entry_header, payload, end))
-        return FALSE;
-      /* An uncompressed cubin entry: the driver follows its headers too. */
-      if (payload >= 4 && memcmp (data + offset + entry_header, "\177ELF", 4) == 0 &&
-          !check_elf (data + offset + entry_header, payload))
-        return FALSE;
-      offset += entry_header + payload;
-    }
-  return TRUE;
-}
-
+/* The driver takes an image without its size and trusts what is inside
+ * it: _gcuda_module_image_check() holds it to its data's length first. */
 static gboolean
 check_image (GBytes  *image,
              GError **error)
 {
   gsize size = 0;
-  const guint8 *data;
+  const guint8 *data = image != NULL ? g_bytes_get_data (image, &size) : NULL;
 
-  if (image == NULL || (data = g_bytes_get_data (image, &size)) == NULL || size < 4)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("A module image needs cubin, fatbin or PTX data"));
-      return FALSE;
-    }
-  if (memcmp (data, "\177ELF", 4) == 0)
-    {
-      if (check_elf (data, size))
-        return TRUE;
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The cubin is truncated or damaged: its headers point past its end"));
-      return FALSE;
-    }
-  if (data[0] == 0x50 && data[1] == 0xed && data[2] == 0x55 && data[3] == 0xba)
-    {
-      if (check_fatbin (data, size))
-        return TRUE;
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The fatbin is truncated or damaged: its headers point past its end"));
-      return FALSE;
-    }
-  /* PTX is text the driver reads up to its NUL. */
-  if (memchr (data, '\0', size) != NULL && g_strstr_len ((const char *) data, size, ".version") != NULL)
-    return TRUE;
-  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("The module image is neither a cubin, a fatbin nor NUL-terminated PTX"));
-  return FALSE;
+  return _gcuda_module_image_check (data, size, error);
 }
 
 /* Wraps a loaded handle; takes the logs' strings. */
@@ -352,9 +220,19 @@ _gcuda_module_new_for_handle (GCudaContext *context,
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads device code (PyCUDA's `module_from_buffer()`). Data that is not device
- * code is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]; code for another
- * architecture is the driver's
+ * Loads device code (PyCUDA's `module_from_buffer()`). The driver reads @image
+ * without its size and trusts the offsets inside it, so GCuda first checks
+ * that everything the driver follows lies inside @image: a cubin's ELF header,
+ * section and program header tables, every section's bytes, section and
+ * symbol names (each NUL-terminated inside its string table), symbol tables,
+ * relocations and `.nv.info` records; a fatbin's header and every entry's
+ * header, name, JIT options and payload, PTX entries NUL-terminated, cubin
+ * entries checked as cubins, and compressed entries' sizes against their LZ4
+ * or Zstandard framing; PTX NUL-terminated. An image that fails, or that is
+ * not device code, is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] saying
+ * what is wrong, and the driver never sees it (the whole list, and what is not
+ * checked, is in [Compiling and launching kernels](kernels.html)). What the
+ * driver decides is its own error: code for another architecture is
  * [GCUDA_DRIVER_ERROR_NO_BINARY_FOR_GPU][error@GCuda.DriverError]. The JIT's
  * logs are the [property@GCuda.Module:info-log] and
  * [property@GCuda.Module:error-log] properties; a failed load has the error log
@@ -405,7 +283,8 @@ gcuda_module_new_from_data (GCudaContext     *context,
  * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads device code from a file (PyCUDA's `module_from_file()`).
+ * Loads device code from a file (PyCUDA's `module_from_file()`), checked as
+ * [ctor@GCuda.Module.new_from_data] checks it.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
@@ -438,7 +317,8 @@ gcuda_module_new_from_file (GCudaContext     *context,
  * @program: a compiled program
  * @error: return location for a [struct@GLib.Error]
  *
- * Loads a [class@GCuda.Program]'s image.
+ * Loads a [class@GCuda.Program]'s image, checked as
+ * [ctor@GCuda.Module.new_from_data] checks it.
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *

@@ -1,8 +1,8 @@
 /* test-module.c: GCudaModule (cubin, PTX with JIT options, files,
  * programs, globals, garbage) and gcuda_source_module_new() on a real GPU
  *
- * /module/nogpu/ (the kernels compile, JIT option properties) also runs
- * without a GPU (suite nogpu).
+ * /module/nogpu/ (the kernels compile, JIT option properties, the image
+ * checker on crafted images) also runs without a GPU (suite nogpu).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "gcuda-test-async.h"
+#include "gcuda-test-images.h"
 #include "gcuda-test-kernels.h"
 #include "gcuda-test-memory.h"
 #include "gcuda-test-util.h"
@@ -135,6 +136,42 @@ check_scale (GCudaModule *module)
   assert_floats_close (got, want, n, 1e-3);
 }
 
+/* Whether the image checker let @image through: without a driver the
+ * load then fails for want of one (nogpu), with one it loads (or the
+ * driver answers). Refusals are GCUDA_ERROR_INVALID_ARGUMENT, before the
+ * driver is looked for. */
+static void
+assert_image_accepted (GBytes     *image,
+                       const char *what)
+{
+  g_autoptr(GCudaModule) module = NULL;
+  GError *error = NULL;
+
+  module = gcuda_module_new_from_data (NULL, image, NULL, &error);
+  if (error != NULL && error->domain == GCUDA_ERROR && error->code == GCUDA_ERROR_INVALID_ARGUMENT)
+    g_error ("%s: refused by the image checker: %s", what, error->message);
+  g_test_message ("%s: accepted (%s)", what,
+                  error == NULL ? "loaded" : error->domain == GCUDA_ERROR ? "then no driver" : "then the driver's answer");
+  g_clear_error (&error);
+}
+
+static void
+assert_image_refused (GBytes     *image,
+                      const char *what,
+                      const char *pattern)
+{
+  GCudaModule *module;
+  GError *error = NULL;
+
+  module = gcuda_module_new_from_data (NULL, image, NULL, &error);
+  g_assert_null (module);
+  gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  if (!g_pattern_match_simple (pattern, error->message))
+    g_error ("%s: refused, but not as expected:\n  expected %s\n  got      %s", what, pattern, error->message);
+  g_test_message ("%s: %s", what, error->message);
+  g_clear_error (&error);
+}
+
 /* ------------------------------------------------------------ tests */
 
 static void
@@ -178,6 +215,112 @@ test_jit_options_properties (void)
   g_object_set (options, "optimization-level", -1, "log-verbose", FALSE, NULL);
   g_assert_cmpint (gcuda_jit_options_get_optimization_level (options), ==, -1);
   g_assert_false (gcuda_jit_options_get_log_verbose (options));
+}
+
+/* The images of gcuda-test-images.c, made from NVRTC's sm_90 output: the
+ * valid ones pass the image checker, and each damaged one is refused with
+ * the message of its check (the audit's findings among them). */
+static void
+test_images_valid (void)
+{
+  TestImages images;
+
+  test_images_init (&images, module_source, 90);
+  for (const TestCraftedImage *c = test_valid_images; c->name != NULL; c++)
+    {
+      g_autoptr(GBytes) image = c->make (&images);
+
+      assert_image_accepted (image, c->name);
+    }
+  test_images_clear (&images);
+}
+
+static void
+test_images_damaged (void)
+{
+  TestImages images;
+  guint n = 0;
+
+  test_images_init (&images, module_source, 90);
+  for (const TestCraftedImage *c = test_damaged_images; c->name != NULL; c++, n++)
+    {
+      g_autoptr(GBytes) image = c->make (&images);
+
+      assert_image_refused (image, c->name, c->refusal);
+    }
+  g_test_message ("%u damaged images refused", n);
+  test_images_clear (&images);
+}
+
+/* What the toolkit's fatbinary writes (uncompressed, Zstandard, LZ4, with
+ * names and JIT options) passes the checker: it must not refuse real
+ * fatbins. Skipped without the toolkit's fatbinary. */
+static void
+test_images_fatbinary (void)
+{
+  static const char * const modes[][4] = {
+    { "--compress=false", NULL },
+    { NULL },  /* the default: PTX compressed with Zstandard */
+    { "--compress-all", NULL },
+    { "--compress-all", "--compress-mode=speed", NULL },  /* LZ4 */
+    { "--compress-all", "--compress-mode=size", NULL },
+    { "--compress=false", "--ident=kernels.cu", "--cmdline=-O3 --maxrregcount=32", NULL },
+  };
+  const char *include = g_getenv ("GCUDA_TOOLKIT_INCLUDE_DIR");
+  g_autofree char *toolkit = NULL, *fatbinary = NULL, *dir = NULL, *cubin = NULL, *ptx = NULL, *out = NULL;
+  TestImages images;
+  GError *error = NULL;
+
+  toolkit = g_path_get_dirname (include != NULL ? include : "/usr/local/cuda/include");
+  fatbinary = g_build_filename (toolkit, "bin", "fatbinary", NULL);
+  if (!g_file_test (fatbinary, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip_printf ("no %s", fatbinary);
+      return;
+    }
+
+  test_images_init (&images, module_source, 90);
+  dir = make_tmp_dir ();
+  cubin = g_build_filename (dir, "kernels.cubin", NULL);
+  ptx = g_build_filename (dir, "kernels.ptx", NULL);
+  out = g_build_filename (dir, "kernels.fatbin", NULL);
+  g_file_set_contents (cubin, g_bytes_get_data (images.cubin, NULL), g_bytes_get_size (images.cubin), &error);
+  g_assert_no_error (error);
+  g_file_set_contents (ptx, g_bytes_get_data (images.ptx, NULL), -1, &error);
+  g_assert_no_error (error);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *contents = NULL, *what = NULL;
+      g_autoptr(GBytes) image = NULL;
+      gsize length = 0;
+      int status = 0;
+
+      g_ptr_array_add (argv, g_strdup (fatbinary));
+      g_ptr_array_add (argv, g_strdup ("-64"));
+      g_ptr_array_add (argv, g_strdup_printf ("--create=%s", out));
+      g_ptr_array_add (argv, g_strdup_printf ("--image3=kind=elf,sm=90,file=%s", cubin));
+      g_ptr_array_add (argv, g_strdup_printf ("--image3=kind=ptx,sm=90,file=%s", ptx));
+      for (guint i = 0; modes[m][i] != NULL; i++)
+        g_ptr_array_add (argv, g_strdup (modes[m][i]));
+      g_ptr_array_add (argv, NULL);
+      what = g_strjoinv (" ", (char **) argv->pdata + 5);
+      g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+      g_assert_no_error (error);
+      g_spawn_check_wait_status (status, &error);
+      g_assert_no_error (error);
+      g_file_get_contents (out, &contents, &length, &error);
+      g_assert_no_error (error);
+      image = g_bytes_new_take (g_steal_pointer (&contents), length);
+      assert_image_accepted (image, *what ? what : "fatbinary's defaults");
+    }
+
+  g_unlink (out);
+  g_unlink (cubin);
+  g_unlink (ptx);
+  g_rmdir (dir);
+  test_images_clear (&images);
 }
 
 static void
@@ -864,6 +1007,9 @@ main (int    argc,
 
   g_test_add_func ("/module/nogpu/sources", test_sources);
   g_test_add_func ("/module/nogpu/jit-options-properties", test_jit_options_properties);
+  g_test_add_func ("/module/nogpu/images-valid", test_images_valid);
+  g_test_add_func ("/module/nogpu/images-damaged", test_images_damaged);
+  g_test_add_func ("/module/nogpu/images-fatbinary", test_images_fatbinary);
   g_test_add_func ("/module/cubin", test_cubin);
   g_test_add_func ("/module/ptx-jit-options", test_ptx_jit_options);
   g_test_add_func ("/module/from-file", test_from_file);
