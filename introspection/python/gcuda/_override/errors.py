@@ -187,10 +187,9 @@ def _checking(info, fn, throws):
     def wrapper(*args, **kwargs):
         n = len(args)
         for position, name, check in checks:
-            if position < n:
-                check(args[position])
-            elif name in kwargs:
-                check(kwargs[name])
+            value = args[position] if position < n else kwargs.get(name)
+            if value.__class__ is not int:  # the common case costs no call
+                check(value)
         if not throws:
             return fn(*args, **kwargs)
         try:
