@@ -89,10 +89,9 @@ case('compiler/include-dir-missing-needed',
      nvrtc('COMPILATION'), NODRIVER)
 case('compiler/include-dir-is-a-file', 'assert %s' % _compile(include_dirs="['/etc/passwd']"),
      accepted('a file given as an include directory serves no header: skipped as a missing one'), NODRIVER)
-case('compiler/include-dirs-string', _compile(include_dirs="'/usr/include'"), raises('TypeError'), NODRIVER,
-     defect='defect: include_dirs given as a str is iterated: every character becomes an include directory '
-            '(-I/ -Iu -Is ...), where options given as a str are a TypeError',
-     seen='accepted')
+case('compiler/include-dirs-string', _compile(include_dirs="'/usr/include'"), raises('TypeError'), NODRIVER)
+case('compiler/include-dirs-path', "import pathlib\n" + _compile(include_dirs="pathlib.Path('/usr/include')"),
+     raises('TypeError'), NODRIVER)
 case('compiler/include-dirs-not-paths', _compile(include_dirs='[3]'), raises('TypeError'), NODRIVER)
 case('compiler/header-not-text',
      "compiler.compile_program(%r, arch=ARCH, cache_dir=False, headers={'a.h': 3})" % _OK,
@@ -112,9 +111,7 @@ case('compiler/name-expression-empty',
      nvrtc('COMPILATION'), NODRIVER)
 case('compiler/name-expressions-string',
      'compiler.compile_program(%r, arch=ARCH, cache_dir=False, no_extern_c=True, name_expressions="t<int>")'
-     % _TEMPLATE, raises('TypeError'), NODRIVER,
-     defect='defect: name_expressions given as a str is iterated: every character becomes a name expression',
-     seen='gcuda-compile-error-quark 6')
+     % _TEMPLATE, raises('TypeError'), NODRIVER)
 case('compiler/lowered-name-not-asked',
      'p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, no_extern_c=True, name_expressions=["t<int>"])\n'
      'assert p.get_lowered_name("t<float>") is None' % _TEMPLATE,

@@ -164,6 +164,14 @@ DEFAULT_NVCC_FLAGS = []
 _TARGETS = {'cubin': GCuda.ProgramKind.CUBIN, 'ptx': GCuda.ProgramKind.PTX}
 
 
+def _string_list(values, what):
+    """@values (an iterable of str or path-like) as a list of str. A str or
+    bytes is refused: iterating it would give one entry per character."""
+    if isinstance(values, (str, bytes, os.PathLike)):
+        raise TypeError('%s must be a list of strings, not a single %s' % (what, type(values).__name__))
+    return [os.fspath(v) for v in values]
+
+
 def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=None, cache_dir=None,
                    include_dirs=(), headers=None, name_expressions=None, target='cubin', context=None):
     """A GCuda.Compiler set up as PyCUDA's compile() arguments say, and the
@@ -171,10 +179,8 @@ def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=
     compiler = GCuda.Compiler.new(context)
     if options is None:
         options = DEFAULT_NVCC_FLAGS
-    if isinstance(options, (str, bytes)):
-        raise TypeError('options must be a list of strings, not a string')
-    compiler.set_options([os.fspath(o) for o in options])
-    compiler.set_include_dirs([os.fspath(d) for d in (include_dirs or ())])
+    compiler.set_options(_string_list(options, 'options'))
+    compiler.set_include_dirs(_string_list(include_dirs or (), 'include_dirs'))
     if arch:
         compiler.set_arch(arch)
     if code:
@@ -190,7 +196,7 @@ def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=
         compiler.set_cache_dir(os.fspath(cache_dir))
     for name, text in (headers.items() if isinstance(headers, dict) else headers or ()):
         compiler.add_header(name, text)
-    for expression in name_expressions or ():
+    for expression in _string_list(name_expressions or (), 'name_expressions'):
         compiler.add_name_expression(expression)
     keep_dir = None
     if keep:
@@ -253,7 +259,7 @@ class DynamicModule:
                  cache_dir=None, include_dirs=[], message_handler=None, libdir=None, cuda_libdir=None,
                  context=None):
         self._settings = dict(keep=keep, no_extern_c=no_extern_c, arch=arch, code=code, cache_dir=cache_dir,
-                              include_dirs=list(include_dirs), context=context)
+                              include_dirs=_string_list(include_dirs, 'include_dirs'), context=context)
         self.message_handler = message_handler
         self.cuda_libdir = cuda_libdir
         self.linker = _raising(GCuda.Linker.new)(context, _jit_options(link_options))
@@ -266,7 +272,7 @@ class DynamicModule:
 
     @_raising
     def add_source(self, source, nvcc_options=None, name='kernel.ptx'):
-        options = DEFAULT_NVCC_FLAGS if nvcc_options is None else nvcc_options
+        options = DEFAULT_NVCC_FLAGS if nvcc_options is None else _string_list(nvcc_options, 'nvcc_options')
         options = [o for o in options
                    if not o.startswith('-l') and o not in ('-rdc=true', '--relocatable-device-code=true')]
         compiler, _ = _make_compiler(options=options, target='ptx', **self._settings)
