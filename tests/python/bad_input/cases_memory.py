@@ -34,11 +34,9 @@ case('memory/to-device-str', "GCuda.to_device('abc')", raises('TypeError'), NODR
 case('memory/ipc-handle-wrong-size', "cuda.IPCMemoryHandle(b'garbage')", err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/ipc-handle-empty', "cuda.IPCMemoryHandle(b'')", err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/ipc-handle-not-bytes', 'cuda.IPCMemoryHandle(object())', raises('TypeError'), NODRIVER)
-# bytes(64) is 64 zero bytes: an int passes for a handle
-case('memory/ipc-handle-int', 'cuda.IPCMemoryHandle(64)', raises('TypeError'), ('nogpu', 'mock'),
-     defect='defect: IPC handles go through bytes(handle), so an int n becomes n zero bytes: '
-            'IPCMemoryHandle(64) and Event.from_ipc_handle(64) reach the driver with a zero handle',
-     seen={'nogpu': 'gcuda-error-quark 1', 'mock': 'gcuda-driver-error-quark 500'})
+# not bytes(64), which is 64 zero bytes: an int is no handle
+case('memory/ipc-handle-int', 'cuda.IPCMemoryHandle(64)', raises('TypeError'), NODRIVER)
+case('memory/ipc-handle-str', "cuda.IPCMemoryHandle('x' * 64)", raises('TypeError'), NODRIVER)
 
 # ---------------------------------------------------------------- sizes the device refuses
 

@@ -155,6 +155,19 @@ class Stream(GCuda.Stream):
         return self.get_handle()
 
 
+def _ipc_handle_bytes(handle):
+    """An IPC handle (GLib.Bytes, bytes or any other buffer) as GLib.Bytes.
+    Anything else is a TypeError: bytes(64) would make an int 64 zero bytes,
+    a handle the driver then opens."""
+    if isinstance(handle, GLib.Bytes):
+        return handle
+    try:
+        data = bytes(memoryview(handle))
+    except TypeError:
+        raise TypeError('an IPC handle is bytes (or GLib.Bytes), not %s' % type(handle).__name__) from None
+    return GLib.Bytes.new(data)
+
+
 class Event(GCuda.Event):
     """A CUDA event. ``GCuda.Event(flags=0, context=None)`` as in PyCUDA;
     record() and synchronize() chain; ``await event.wait_async()``."""
@@ -174,6 +187,4 @@ class Event(GCuda.Event):
 
     @staticmethod
     def from_ipc_handle(handle, context=None):
-        if not isinstance(handle, GLib.Bytes):
-            handle = GLib.Bytes.new(bytes(handle))
-        return Event.new_from_ipc_handle(context, handle)
+        return Event.new_from_ipc_handle(context, _ipc_handle_bytes(handle))

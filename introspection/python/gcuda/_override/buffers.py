@@ -4,10 +4,9 @@ sizes, numpy arrays and memoryviews over managed and host memory, IPC
 handles and awaitable copies."""
 
 from gi.module import get_introspection_module
-from gi.repository import GLib
 
 from . import OVERRIDE_MODULE
-from .aio import _awaitable
+from .aio import _awaitable, _ipc_handle_bytes
 from .errors import _library_error, _raising
 from .views import (_array_over, _as_gbytes, _check_range, _layout, _memoryview_over, _numpy, _requested_interface,
                     _uint64)
@@ -121,9 +120,7 @@ class Buffer(GCuda.Buffer):
     def from_ipc_handle(handle, context=None):
         """Opens memory another process shared (PyCUDA's ``IPCMemoryHandle``);
         @handle is bytes or GLib.Bytes."""
-        if not isinstance(handle, GLib.Bytes):
-            handle = GLib.Bytes.new(bytes(handle))
-        return Buffer.open_ipc_handle(context, handle)
+        return Buffer.open_ipc_handle(context, _ipc_handle_bytes(handle))
 
     def download_async(self, offset=0, size=None, stream=None, cancellable=None, callback=None,
                        *user_data):
