@@ -14,11 +14,10 @@ case('device/ordinal-too-big-for-int', 'GCuda.Device.get(2**31)', raises('Overfl
 case('device/ordinal-too-small-for-int', 'GCuda.Device.get(-2**31 - 1)', raises('OverflowError'), NODRIVER)
 case('device/ordinal-string', "GCuda.Device.get('0')", raises('TypeError'), NODRIVER)
 # PyGObject truncates a float given for an integer parameter; the override
-# refuses floats where it converts sizes itself (mem_alloc: operator.index)
-FLOAT_TRUNCATED = ('defect: a float for an integer parameter is truncated by PyGObject without a word '
-                   '(0.5 -> 0), where the override\'s own conversions (mem_alloc) raise TypeError')
-case('device/ordinal-float', 'GCuda.Device.get(0.5)', raises('TypeError'), MEMORY, defect=FLOAT_TRUNCATED,
-     seen='accepted')
+# checks GCuda's integer parameters with operator.index() first
+case('device/ordinal-float', 'GCuda.Device.get(0.5)', raises('TypeError'), NODRIVER)
+case('device/ordinal-numpy-float', 'GCuda.Device.get(np.float32(0))', raises('TypeError'), NODRIVER)
+case('device/ordinal-keyword-float', 'GCuda.Device.get(ordinal=0.0)', raises('TypeError'), NODRIVER)
 case('device/ordinal-none', 'GCuda.Device.get(None)', raises('TypeError'), NODRIVER)
 
 # ---------------------------------------------------------------- PCI bus ids
@@ -34,11 +33,9 @@ for what, value in _BAD_BUS_IDS.items():
     # malformed ids are refused before the driver is loaded
     case('device/pci-bus-id-' + what, 'GCuda.Device.get_by_pci_bus_id(%s)' % value, err('INVALID_ARGUMENT'),
          NODRIVER)
-case('device/pci-bus-id-embedded-nul', "GCuda.Device.get_by_pci_bus_id(dev().get_pci_bus_id() + '\\0junk')",
-     raises('ValueError'), MEMORY,
-     defect='defect: a str with an embedded NUL is cut there by PyGObject: the id before it is looked up '
-            '(Python\'s own calls raise ValueError: embedded null character)',
-     seen='accepted')
+# PyGObject cuts a str at a NUL; the override refuses it, as Python's own calls do
+case('device/pci-bus-id-embedded-nul', "GCuda.Device.get_by_pci_bus_id('0000:41:00.0\\0junk')",
+     raises('ValueError'), NODRIVER)
 case('device/pci-bus-id-bytes', "GCuda.Device.get_by_pci_bus_id(b'0000:41:00.0')", raises('TypeError'), NODRIVER)
 case('device/pci-bus-id-none', 'GCuda.Device.get_by_pci_bus_id(None)', raises('TypeError'), NODRIVER)
 # well-formed, but no device there: the driver's answer

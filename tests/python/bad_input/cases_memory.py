@@ -5,7 +5,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from . import GPU, MEMORY, NODRIVER, accepted, case, drv, err, raises
-from .cases_device import FLOAT_TRUNCATED
 
 # ---------------------------------------------------------------- sizes (checked before the driver)
 
@@ -120,10 +119,11 @@ case('memory/htod-empty-source', 'GCuda.memcpy_htod(buf(64), np.zeros(0))',
      accepted('copying zero bytes is a no-op, as cuMemcpyHtoD with size 0'), MEMORY)
 case('memory/dtod-too-long', 'GCuda.memcpy_dtod(buf(64), buf(32), 64)', err('OUT_OF_BOUNDS'), MEMORY)
 case('memory/dtod-negative', 'GCuda.memcpy_dtod(buf(64), buf(64), -1)', raises('OverflowError'), MEMORY)
-case('memory/dtod-float-size', 'GCuda.memcpy_dtod(buf(64), buf(64), 8.5)', raises('TypeError'), MEMORY,
-     defect=FLOAT_TRUNCATED, seen='accepted')
-case('memory/download-float-range', 'buf(64).download(0.9, 3.9)', raises('TypeError'), MEMORY,
-     defect=FLOAT_TRUNCATED, seen='accepted')
+case('memory/dtod-float-size', 'GCuda.memcpy_dtod(buf(64), buf(64), 8.5)', raises('TypeError'), MEMORY)
+case('memory/download-float-range', 'buf(64).download(0.9, 3.9)', raises('TypeError'), MEMORY)
+case('memory/download-numpy-float-size', 'buf(64).download(0, np.float64(8))', raises('TypeError'), MEMORY)
+case('memory/download-numpy-int-size', 'assert buf(64).download(np.uint8(0), np.int64(8)).get_size() == 8',
+     accepted('numpy integers are integers (operator.index): only floats are refused'), MEMORY)
 case('memory/copy-from-offset-past-end', 'buf(64).copy_from(0, buf(64), 60, 8)', err('OUT_OF_BOUNDS'), MEMORY)
 case('memory/peer-wrong-context', 'GCuda.memcpy_peer(buf(64), buf(64), 8, dest_context=new_ctx())',
      err('CONTEXT_MISMATCH'), MEMORY)

@@ -3,6 +3,7 @@
 GCuda's GErrors into them."""
 
 import functools
+import operator
 
 from gi.module import get_introspection_module
 from gi.repository import GLib
@@ -112,6 +113,94 @@ def _raising(fn):
             raise converted.with_traceback(e.__traceback__) from None
     return wrapper
 
+
+
+# PyGObject converts a float given for an integer parameter by truncating it
+# (Device.get(0.5) is device 0) and cuts a str at an embedded NUL (the id
+# before it is looked up). GCuda's introspected methods and functions are
+# wrapped (see gi/overrides/GCuda.py) so that their integer parameters take
+# what operator.index() takes (int, bool, numpy integers: a float is a
+# TypeError) and their str parameters refuse NUL (ValueError), as Python's
+# own calls do. GObject properties (GObject.new(..., prop=1.5), obj.props.x
+# = 1.5) stay PyGObject's conversions.
+
+_INT_TAGS = frozenset(('gint8', 'guint8', 'gint16', 'guint16', 'gint32', 'guint32', 'gint64', 'guint64'))
+_STR_TAGS = frozenset(('utf8', 'filename'))
+
+
+def _check_int(value):
+    if value.__class__ is not int and value is not None:
+        operator.index(value)  # TypeError: 'float' object cannot be interpreted as an integer
+
+
+def _check_str(value):
+    if isinstance(value, (str, bytes)) and ('\0' if isinstance(value, str) else b'\0') in value:
+        raise ValueError('embedded null character')
+
+
+def _check_strv(value):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check_str(item)
+
+
+def _argument_checks(info):
+    """(position, name, check) for each parameter of the callable @info that
+    PyGObject would convert loosely; positions as Python sees them (self
+    first for a method; out, length and destroy arguments hidden)."""
+    from gi import _gi
+
+    args = info.get_arguments()
+    hidden = set()
+    for arg in args:
+        hidden.add(arg.get_destroy())
+        hidden.add(arg.get_type().get_array_length())
+    checks = []
+    position = 1 if info.is_method() else 0
+    for i, arg in enumerate(args):
+        if arg.get_direction() == _gi.Direction.OUT or i in hidden:
+            continue
+        gi_type = arg.get_type()
+        tag = gi_type.get_tag_as_string()
+        check = None
+        if tag in _INT_TAGS:
+            check = _check_int
+        elif tag in _STR_TAGS:
+            check = _check_str
+        elif tag == 'array' and gi_type.get_param_type(0).get_tag_as_string() in _STR_TAGS:
+            check = _check_strv
+        if check is not None:
+            checks.append((position, arg.get_name(), check))
+        position += 1
+    return tuple(checks)
+
+
+def _checking(info, fn, throws):
+    """@fn (the introspected callable of @info) with its integer and string
+    arguments checked (see above) and, when @throws, GCuda's GErrors raised
+    as CudaError subclasses; @fn itself when there is nothing to do."""
+    checks = _argument_checks(info)
+    if not checks:
+        return _raising(fn) if throws else fn
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        n = len(args)
+        for position, name, check in checks:
+            if position < n:
+                check(args[position])
+            elif name in kwargs:
+                check(kwargs[name])
+        if not throws:
+            return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except GLib.Error as e:
+            converted = _convert(e)
+            if converted is e:
+                raise
+            raise converted.with_traceback(e.__traceback__) from None
+    return wrapper
 
 
 def _library_error(code, message):

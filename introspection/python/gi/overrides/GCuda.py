@@ -10,8 +10,10 @@ memory functions), pools, params (kernel parameters), launch (the launch
 paths, Function), compiler (Module, loading, NVRTC), devtools, memoize
 and arrays. This module registers their subclasses of introspected
 classes, gives every other class of the namespace a subclass whose
-throwing methods raise GCuda's exceptions, wraps the throwing functions
-likewise, and exports the modules' public names."""
+throwing methods raise GCuda's exceptions and whose integer and string
+arguments are checked (a float for an integer is a TypeError, a str with a
+NUL a ValueError, where PyGObject would truncate or cut them), wraps the
+functions likewise, and exports the modules' public names."""
 
 from gi import _gi
 from gi.module import get_introspection_module
@@ -20,7 +22,7 @@ from ..overrides import override
 
 from gcuda._override import (aio, arrays, buffers, compiler, context, devtools, errors, launch, memoize, memory,
                              native, params, pools, views)
-from gcuda._override.errors import _raising
+from gcuda._override.errors import _checking
 
 GCuda = get_introspection_module('GCuda')
 
@@ -37,19 +39,23 @@ __all__ = []
 
 
 def _wrap_class(info, cls):
-    """Replaces each throwing method of @cls's introspected base with a
-    wrapper that converts GErrors; static functions stay static. Methods
-    @cls defines itself are left alone."""
+    """Replaces each method of @cls's introspected base that throws or takes
+    integers or strings with a wrapper that converts GErrors and checks
+    those arguments (errors._checking()); static functions stay static.
+    Methods @cls defines itself are left alone."""
     base = getattr(GCuda, info.get_name())
     for method in info.get_methods():
         name = method.get_name()
-        if not method.can_throw_gerror() or name in cls.__dict__:
+        if name in cls.__dict__:
             continue
         fn = getattr(base, name)
+        wrapped = _checking(method, fn, method.can_throw_gerror())
+        if wrapped is fn:
+            continue
         if method.is_method():
-            setattr(cls, name, _raising(fn))
+            setattr(cls, name, wrapped)
         else:
-            setattr(cls, name, staticmethod(_raising(fn)))
+            setattr(cls, name, staticmethod(wrapped))
 
 
 def _wrap_namespace():
@@ -71,9 +77,12 @@ def _wrap_namespace():
             cls = _OVERRIDES[name]
             _wrap_class(info, cls)
             globals()[name] = override(cls)
-        elif isinstance(info, _gi.FunctionInfo) and info.can_throw_gerror():
-            globals()[name] = _raising(getattr(GCuda, name))
-            __all__.append(name)
+        elif isinstance(info, _gi.FunctionInfo):
+            fn = getattr(GCuda, name)
+            wrapped = _checking(info, fn, info.can_throw_gerror())
+            if wrapped is not fn:
+                globals()[name] = wrapped
+                __all__.append(name)
 
 
 _wrap_namespace()
