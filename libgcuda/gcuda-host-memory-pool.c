@@ -266,7 +266,9 @@ gcuda_host_memory_pool_init (GCudaHostMemoryPool *self)
  *   (resolved at the first allocation)
  * @flags: the flags to allocate every block with (checked at allocation)
  *
- * Creates an empty pool.
+ * Creates an empty pool. As for [ctor@GCuda.MemoryPool.new], a destroyed
+ * @context is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error] at the first
+ * allocation: this constructor cannot fail.
  *
  * Returns: (transfer full): the pool
  *

@@ -249,7 +249,11 @@ gcuda_memory_pool_init (GCudaMemoryPool *self)
  * @context: (nullable): the context, or %NULL for the default context
  *   (resolved at the first allocation)
  *
- * Creates an empty pool.
+ * Creates an empty pool. The pool binds its context at its first
+ * allocation, and this constructor cannot fail: a destroyed @context is
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error] at the first allocation
+ * (one made without a constructor
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]).
  *
  * Returns: (transfer full): the pool
  *

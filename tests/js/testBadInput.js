@@ -121,9 +121,11 @@ badCase('context/create-flags-spin-and-yield', MEMORY, err('INVALID_ARGUMENT'),
 badCase('context/destroyed-synchronize', MEMORY, err('CONTEXT_DESTROYED'), () => destroyedContext().synchronize());
 badCase('context/destroyed-buffer', MEMORY, err('CONTEXT_DESTROYED'), () => buf(64, destroyedContext()));
 badCase('context/pop-empty-stack', MEMORY, drv('INVALID_CONTEXT'), () => GCuda.Context.pop());
+// a pool binds its context at its first allocation (its constructor cannot fail)
 badCase('context/destroyed-memory-pool', MEMORY, err('CONTEXT_DESTROYED'),
-    () => GCuda.MemoryPool.new(destroyedContext()),
-    {defect: 'GCuda.MemoryPool.new() accepts a destroyed context', seen: 'accepted'});
+    () => GCuda.MemoryPool.new(destroyedContext()).allocate(64));
+badCase('context/unbound-memory-pool', NODRIVER, err('INVALID_ARGUMENT'),
+    () => GCuda.MemoryPool.new(new GCuda.Context()).allocate(64));
 
 // device memory
 badCase('memory/buffer-zero', NODRIVER, err('INVALID_ARGUMENT'), () => GCuda.Buffer.new(null, 0));

@@ -82,14 +82,22 @@ case('context/destroyed-buffer-free', 'b.free()',
      MEMORY, setup='c = new_ctx(); b = buf(64, context=c); c.destroy()')
 case('context/destroyed-default-comes-back', 'ctx().destroy(); assert not ctx().is_destroyed()',
      accepted('gcuda_context_get_default() documents that a new default context is made after destroy()'), MEMORY)
-case('context/destroyed-memory-pool', 'GCuda.MemoryPool.new(c)', err('CONTEXT_DESTROYED'), MEMORY,
-     setup='c = destroyed_ctx()',
-     defect='defect: GCuda.MemoryPool.new() accepts a destroyed context (allocate() fails only later)',
-     seen='accepted')
-case('context/destroyed-host-memory-pool', 'GCuda.HostMemoryPool(context=c)', err('CONTEXT_DESTROYED'), MEMORY,
-     setup='c = destroyed_ctx()',
-     defect='defect: GCuda.HostMemoryPool accepts a destroyed context (allocate() fails only later)',
-     seen='accepted')
+# A pool's constructor cannot fail (and a pool of the default context finds
+# it only at its first allocation): a destroyed context is refused there, as
+# gcuda_memory_pool_new() and gcuda_host_memory_pool_new() document.
+case('context/destroyed-memory-pool-made', 'GCuda.MemoryPool.new(c)',
+     accepted('a pool binds its context at its first allocation: that one is CONTEXT_DESTROYED (documented)'),
+     MEMORY, setup='c = destroyed_ctx()')
+case('context/destroyed-memory-pool', 'GCuda.MemoryPool.new(c).allocate_address(64)', err('CONTEXT_DESTROYED'),
+     MEMORY, setup='c = destroyed_ctx()')
+case('context/destroyed-host-memory-pool', 'GCuda.HostMemoryPool(context=c).allocate(64)', err('CONTEXT_DESTROYED'),
+     MEMORY, setup='c = destroyed_ctx()')
+case('context/destroyed-host-memory-pool-address', 'GCuda.HostMemoryPool.new(c, 0).allocate_address(64)',
+     err('CONTEXT_DESTROYED'), MEMORY, setup='c = destroyed_ctx()')
+case('context/unbound-memory-pool', 'GCuda.MemoryPool.new(GObject.new(GCuda.Context)).allocate(64)',
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('context/unbound-host-memory-pool', 'GCuda.HostMemoryPool.new(GObject.new(GCuda.Context), 0).allocate(64)',
+     err('INVALID_ARGUMENT'), NODRIVER)
 
 # ---------------------------------------------------------------- a GCuda.Context made by hand
 
