@@ -77,6 +77,8 @@ struct _GCudaDevice
   int max_threads_per_block;
   int warp_size;
   GCudaComputeMode compute_mode;
+  guint max_block_dim[3];  /* x, y, z: what launches check against */
+  guint max_grid_dim[3];
 
   GMutex primary_lock;  /* guards primary */
   GWeakRef primary;     /* the GCudaContext of the primary context, while one lives */
@@ -364,6 +366,16 @@ _gcuda_device_new (int       ordinal,
       !query_attribute (handle, CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, &mode, error))
     return NULL;
   self->compute_mode = (GCudaComputeMode) mode;
+  for (guint i = 0; i < 3; i++)
+    {
+      int block = 0, grid = 0;
+
+      if (!query_attribute (handle, (CUdevice_attribute) (CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i), &block, error) ||
+          !query_attribute (handle, (CUdevice_attribute) (CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i), &grid, error))
+        return NULL;
+      self->max_block_dim[i] = (guint) MAX (block, 0);
+      self->max_grid_dim[i] = (guint) MAX (grid, 0);
+    }
 
   return g_steal_pointer (&self);
 }
@@ -372,6 +384,15 @@ CUdevice
 _gcuda_device_get_handle (GCudaDevice *self)
 {
   return self->handle;
+}
+
+void
+_gcuda_device_get_launch_limits (GCudaDevice *self,
+                                 guint        max_block[3],
+                                 guint        max_grid[3])
+{
+  memcpy (max_block, self->max_block_dim, sizeof self->max_block_dim);
+  memcpy (max_grid, self->max_grid_dim, sizeof self->max_grid_dim);
 }
 
 /* Fills the device table once; returns the count or -1 with @error set. */

@@ -7,6 +7,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-context-private.h"
+#include "gcuda-device-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-kernel-args-private.h"
 #include "gcuda-launch-config-private.h"
@@ -77,6 +78,8 @@ struct _GCudaFunction
   gsize *param_offsets;
   gsize params_size;     /* offset + size of the last parameter */
   int attrs[8];          /* see attr_ids */
+  guint max_block[3];    /* the device's largest block and grid, for check_launch() */
+  guint max_grid[3];
 };
 
 G_DEFINE_FINAL_TYPE (GCudaFunction, gcuda_function, G_TYPE_OBJECT)
@@ -298,6 +301,7 @@ _gcuda_function_new (GCudaModule  *module,
   self->context = g_object_ref (gcuda_module_get_context (module));
   self->handle = handle;
   self->name = g_strdup (name);
+  _gcuda_device_get_launch_limits (gcuda_context_get_device (self->context), self->max_block, self->max_grid);
 
   if (!_gcuda_context_enter (self->context, &scope, error) || !read_attributes (self, error))
     return NULL;
@@ -592,6 +596,22 @@ check_launch (GCudaFunction  *self,
                    self->name, grid_x, grid_y, grid_z, block_x, block_y, block_z);
       return FALSE;
     }
+  /* The device's limits, read with the device: compares only, no driver
+   * call on the launch path. */
+  if (G_UNLIKELY (block_x > self->max_block[0] || block_y > self->max_block[1] || block_z > self->max_block[2]))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with block %u×%u×%u: the device allows blocks of at most %u×%u×%u"),
+                   self->name, block_x, block_y, block_z, self->max_block[0], self->max_block[1], self->max_block[2]);
+      return FALSE;
+    }
+  if (G_UNLIKELY (grid_x > self->max_grid[0] || grid_y > self->max_grid[1] || grid_z > self->max_grid[2]))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Launching %s with grid %u×%u×%u: the device allows grids of at most %u×%u×%u"),
+                   self->name, grid_x, grid_y, grid_z, self->max_grid[0], self->max_grid[1], self->max_grid[2]);
+      return FALSE;
+    }
   if (G_UNLIKELY (threads > (guint64) max_threads))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
@@ -628,8 +648,10 @@ check_launch (GCudaFunction  *self,
  * Queues a launch of the kernel. Arguments that do not match the kernel's
  * parameters in number or size are
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], naming the parameter; zero
- * or too large dimensions are
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]. Faults inside the kernel
+ * or too large dimensions (more threads per block than the kernel allows, a
+ * block or grid dimension beyond the device's maximum) are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], checked without a driver
+ * call. Faults inside the kernel
  * (an illegal address, say) are reported by the next synchronizing call, with a
  * [GCUDA_ERROR_CATEGORY_LAUNCH][enum@GCuda.ErrorCategory] driver error. Such an
  * error is sticky: the CUDA driver keeps reporting it for the device's contexts

@@ -1167,15 +1167,25 @@ test_bad_dimensions (void)
   g_assert_false (gcuda_function_launch (none, 1, 1, 1, 16, 16, 8, 0, NULL, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
-  /* a grid the device does not have: the driver says so at launch */
+  /* a grid or block the device does not have: checked against its limits
+   * (read with the device) before the driver */
   g_assert_false (gcuda_function_launch (none, 1, 70000, 1, 1, 1, 1, 0, NULL, NULL, &error));
-  gcuda_assert_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_INVALID_VALUE);
+  gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_cmpint (gcuda_error_get_category (error), ==, GCUDA_ERROR_CATEGORY_LOGIC);
+  g_assert_nonnull (strstr (error->message, "70000"));
   g_clear_error (&error);
   g_assert_false (gcuda_function_launch (none, 1, 1, 70000, 1, 1, 1, 0, NULL, NULL, &error));
-  gcuda_assert_error_clear (&error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_INVALID_VALUE);
-  /* x goes much further than 65535 */
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_function_launch (none, 1u << 31, 1, 1, 1, 1, 1, 0, NULL, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_function_launch (none, 1, 1, 1, 1, 1, 65, 0, NULL, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_function_launch_packed (none, 1, 65536, 1, 32, 1, 1, 0, NULL, NULL, 0, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  /* x goes much further than 65535; the limits themselves are allowed */
   launch_ok (none, 1u << 20, 1, 1, 32, 1, 1, 0, NULL, NULL);
+  launch_ok (none, 1, 65535, 1, 1, 1, 64, 0, NULL, NULL);
+  launch_ok (none, 1, 1, 65535, 1, 1, 64, 0, NULL, NULL);
 
   /* too much shared memory */
   gcuda_kernel_args_add_buffer (args, buf);

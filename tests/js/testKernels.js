@@ -729,9 +729,10 @@ Tap.test('bad input: zero or oversized block and grid', () => {
     Tap.assertThrowsGError(() => add.launch(1, 1, 0, 32, 1, 1, 0, null, args), domain, code, 'grid z 0');
     Tap.assertThrowsGError(() => add.launch(1, 1, 1, 2048, 1, 1, 0, null, args), domain, code, '2048 threads');
     Tap.assertThrowsGError(() => add.launch(1, 1, 1, 64, 64, 1, 0, null, args), domain, code, '64×64 threads');
-    // too large a grid (y at most 65535) and too much shared memory: the driver says INVALID_VALUE
-    Tap.assertThrowsGError(() => add.launch(1, 70000, 1, 32, 1, 1, 0, null, args),
-        GCuda.driver_error_quark(), GCuda.DriverError.INVALID_VALUE, 'grid y 70000');
+    // too large a grid (y at most 65535): checked against the device's limits
+    Tap.assertThrowsGError(() => add.launch(1, 70000, 1, 32, 1, 1, 0, null, args), domain, code, 'grid y 70000');
+    Tap.assertThrowsGError(() => add.launch(1, 1, 1, 1, 1, 65, 0, null, args), domain, code, 'block z 65');
+    // too much shared memory: the driver says INVALID_VALUE
     Tap.assertThrowsGError(() => add.launch(1, 1, 1, 32, 1, 1, 1 << 30, null, args),
         GCuda.driver_error_quark(), GCuda.DriverError.INVALID_VALUE, '1 GiB of shared memory');
     // nothing broke: a good launch still works

@@ -836,8 +836,10 @@ def test_bad_dimensions(mod):
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError) as info:
         f(out, out, n, block=(2048, 1, 1))
     assert '2048' in info.value.message
-    with raises_gerror(GCuda.DriverError.INVALID_VALUE, GCuda.LogicError):
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         f(out, out, n, block=(32, 1, 1), grid=(1, 1 << 16))
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        f(out, out, n, block=(1, 1, 65))
     with raises_gerror(GCuda.DriverError.INVALID_VALUE, GCuda.LogicError):
         f(out, out, n, block=(32, 1, 1), shared=1 << 20)
     with pytest.raises(ValueError):

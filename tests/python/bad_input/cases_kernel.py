@@ -68,17 +68,21 @@ _DIMS = {
 for what, (code, expect) in _DIMS.items():
     case('kernel/launch-' + what, code, expect, GPU, setup=_F)
 
-# gcuda_function_launch() documents "zero or too large dimensions are
-# GCUDA_ERROR_INVALID_ARGUMENT"; only the threads per block are checked
-_TOO_LARGE = ('defect: a block or grid dimension over the device\'s limit (with the block\'s thread count within '
-              'it) reaches the driver (INVALID_VALUE), though gcuda_function_launch() documents too large '
-              'dimensions as INVALID_ARGUMENT')
-case('kernel/launch-block-z-65', 'f(%s, block=(1, 1, 65))' % _ARGS, err('INVALID_ARGUMENT'), GPU, setup=_F,
-     defect=_TOO_LARGE, seen='gcuda-driver-error-quark 1')
+# gcuda_function_launch() checks each dimension against the device's limits
+# (read with the device) before the driver: too large is INVALID_ARGUMENT
+case('kernel/launch-block-z-65', 'f(%s, block=(1, 1, 65))' % _ARGS, err('INVALID_ARGUMENT'), GPU, setup=_F)
 case('kernel/launch-grid-y-65536', 'f(%s, %s, grid=(1, 65536))' % (_ARGS, _B), err('INVALID_ARGUMENT'), GPU,
-     setup=_F, defect=_TOO_LARGE, seen='gcuda-driver-error-quark 1')
+     setup=_F)
 case('kernel/launch-grid-x-2-31', 'f(%s, %s, grid=(2**31, 1))' % (_ARGS, _B), err('INVALID_ARGUMENT'), GPU,
-     setup=_F, defect=_TOO_LARGE, seen='gcuda-driver-error-quark 1')
+     setup=_F)
+case('kernel/prepared-grid-z-65536', "f.prepare('Pfi').prepared_call((1, 1, 65536), (32, 1, 1), out, 1.0, 32)",
+     err('INVALID_ARGUMENT'), GPU, setup=_F)
+case('kernel/config-grid-y-65536', "cfg = GCuda.LaunchConfig.new(); cfg.set_grid(1, 65536, 1); cfg.set_block(32, 1, 1)\n"
+     "function('noargs').launch_with_config(cfg, None)", err('INVALID_ARGUMENT'), GPU)
+case('kernel/config-stream-by-hand', "cfg = GCuda.LaunchConfig.new(); cfg.set_block(32, 1, 1)\n"
+     "cfg.set_stream(GObject.new(GCuda.Stream)); function('noargs').launch_with_config(cfg, None)",
+     err('INVALID_ARGUMENT'), GPU)
+case('kernel/args-add-int-float', 'GCuda.KernelArgs.new().add_int32(1.5)', raises('TypeError'), NODRIVER)
 case('kernel/launch-destroyed-context', 'f(out, np.float32(1), np.int32(32), %s)' % _B, err('CONTEXT_DESTROYED'),
      GPU, setup="c = new_ctx(); f = compiler.SourceModule(KERNELS, context=c, cache_dir=False).get_function('fill')\n"
                 "out = buf(4096, c); c.destroy()")
