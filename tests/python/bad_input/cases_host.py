@@ -63,6 +63,9 @@ case('host/device-address-of-aligned', 'hb.get_device_address()', err('INVALID_A
      setup=_ALIGNED)
 case('host/unbound-read', 'GObject.new(GCuda.HostBuffer).read(0, 1)', err('INVALID_ARGUMENT'), NODRIVER)
 case('host/unbound-free', 'GObject.new(GCuda.HostBuffer).free()', err('INVALID_ARGUMENT'), NODRIVER)
+case('host/unbound-as-array', 'GObject.new(GCuda.HostBuffer).as_array((4,), np.float32)', err('INVALID_ARGUMENT'),
+     NODRIVER)
+case('host/unbound-as-buffer', 'GObject.new(GCuda.HostBuffer).as_buffer()', err('INVALID_ARGUMENT'), NODRIVER)
 
 # ---------------------------------------------------------------- numpy arrays over freed memory (known defects)
 

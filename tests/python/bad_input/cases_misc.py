@@ -70,6 +70,12 @@ case('by-hand/texture-get-array', 'assert GObject.new(GCuda.Texture).get_array()
      accepted('a getter without an error: a texture made by hand has no array'), NODRIVER)
 case('by-hand/array-free', 'GObject.new(GCuda.Array).free(); assert GObject.new(GCuda.Array).is_freed() is False',
      accepted('gcuda_array_free() has no error to report; freeing nothing is a no-op'), NODRIVER)
+case('by-hand/function-call', 'GObject.new(GCuda.Function)(np.int32(1), block=(1, 1, 1))', err('INVALID_ARGUMENT'),
+     NODRIVER)
+case('by-hand/function-prepare', "GObject.new(GCuda.Function).prepare('i')", err('INVALID_ARGUMENT'), NODRIVER)
+case('by-hand/function-attribute', 'GObject.new(GCuda.Function).num_regs', err('INVALID_ARGUMENT'), NODRIVER)
+case('by-hand/context-repr', "assert 'without' in repr(GObject.new(GCuda.Context))",
+     accepted('repr() of a context made by hand says it has no CUDA context, without raising'), NODRIVER)
 case('by-hand/pycuda-style-construction', 'GCuda.Graph().get_node_count()', err('INVALID_ARGUMENT'), NODRIVER)
 case('by-hand/compiler-context', "c = GCuda.Compiler.new(GObject.new(GCuda.Context)); c.set_cache_dir('')\n"
      "c.compile('__global__ void k() {}')", err('INVALID_ARGUMENT'), NODRIVER)

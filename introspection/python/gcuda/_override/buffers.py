@@ -34,6 +34,9 @@ def _check_managed(buf, what):
 
 
 def _check_host(hb):
+    if hb.get_size() == 0:  # made by hand (GObject.new()): no memory behind it
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                             'This GCuda.HostBuffer was made without memory: allocate it with pagelocked_empty()')
     if hb.is_freed():
         raise _library_error(GCuda.Error.FREED,
                              'The host buffer at 0x%x was freed or unregistered' % hb.get_address())

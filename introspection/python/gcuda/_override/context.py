@@ -80,8 +80,11 @@ class Context(GCuda.Context):
         return False
 
     def __repr__(self):
+        device = self.get_device()
+        if device is None:  # made by hand (GObject.new())
+            return '<GCuda.Context without a CUDA context>'
         return '<GCuda.Context on device %d%s>' % (
-            self.get_device().get_ordinal(), ', primary' if self.is_primary() else '')
+            device.get_ordinal(), ', primary' if self.is_primary() else '')
 
     def detach(self):
         self.destroy()

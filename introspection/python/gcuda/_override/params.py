@@ -201,6 +201,10 @@ def _prepared_fields(arg_types):
 def _param_layout(func, fields, what='argument'):
     """A struct.Struct packing @fields where @func's parameters lie, after
     checking their number and sizes."""
+    if func.get_module() is None:  # made by hand (GObject.new()): no kernel behind it
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                             'This GCuda.Function was made without a kernel: functions come from '
+                             'Module.get_function()')
     count = func.get_param_count()
     name = func.get_name()
     if len(fields) != count:
