@@ -428,6 +428,7 @@ test_getters (void)
   g_assert_null (gcuda_linker_get_context (linker));
   g_assert_null (gcuda_module_get_context (module));
   g_assert_null (gcuda_function_get_module (function));
+  g_assert_null (gcuda_function_get_name (function));
   g_assert_cmpuint (gcuda_function_get_param_count (function), ==, 0);
   g_assert_cmpuint (gcuda_function_get_param_size (function, 0), ==, 0);
   g_assert_cmpuint (gcuda_function_get_param_offset (function, 0), ==, 0);
