@@ -35,13 +35,15 @@
  *
  * The disk format (little-endian), file "<key>.bin" in the cache directory:
  *   0   magic "GCUDA-CACHE\0" (12 bytes)
- *   12  u32 format version
+ *   12  u32 format version (2)
  *   16  u32 flags (1: a log is stored, 2: lowered names are stored)
  *   20  the key, 64 lower-case hex digits
  *   84  u64 log length, u64 lowered length, u64 payload length
  *   108 SHA-256 of log + lowered + payload (32 bytes)
  *   140 log, lowered, payload
- *   The file size must be exactly 140 + the three lengths.
+ *   The file size must be exactly 140 + the three lengths. The lowered
+ *   names are netstrings (see _gcuda_compile_cache_serialize_lowered());
+ *   format 1 had "name\tvalue\n" lines, which a tab in a name broke.
  *
  * Writes go to a temporary file in the cache directory (O_EXCL, 0600),
  * renamed over "<key>.bin", so a reader sees a whole entry or none; they
@@ -70,8 +72,11 @@
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-nvrtc-private.h"
 
-#define KEY_TAG             "gcuda-compile-cache-key-1"
-#define FORMAT_VERSION      1u
+/* Both changed with format 2 (the lowered names' encoding): entries of
+ * another format have other file names, so two GCuda versions sharing a
+ * directory do not delete each other's entries as corrupt. */
+#define KEY_TAG             "gcuda-compile-cache-key-2"
+#define FORMAT_VERSION      2u
 #define KEY_LENGTH          64
 #define MAGIC               "GCUDA-CACHE"   /* with its NUL: 12 bytes */
 #define MAGIC_LENGTH        12
@@ -984,6 +989,118 @@ _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
   return g_strdup (g_checksum_get_string (cs));
 }
 
+/* ------------------------------------------------------------ lowered names */
+
+/* The lowered names, as an entry stores them: for each name expression in
+ * byte order, a netstring of the expression, then one of its lowered name
+ * ("<decimal length>:<bytes>,"). Length-prefixed, so every byte but NUL is
+ * kept as it is: format 1 wrote "expression\tlowered\n", and NVRTC accepts
+ * a tab in a name expression ("f<\tint>"), which then lost its lowered
+ * name on every cache hit. The parser accepts only what the serializer
+ * writes (sorted, no duplicate, no leading zero in a length), so each is
+ * the other's inverse: any other text is a damaged entry. */
+
+static void
+append_netstring (GString    *out,
+                  const char *s)
+{
+  g_string_append_printf (out, "%" G_GSIZE_FORMAT ":%s,", strlen (s), s);
+}
+
+char *
+_gcuda_compile_cache_serialize_lowered (GHashTable *lowered)
+{
+  g_autoptr(GPtrArray) names = NULL;
+  GString *out;
+  GHashTableIter iter;
+  gpointer name, value;
+
+  if (lowered == NULL)
+    return NULL;
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, lowered);
+  while (g_hash_table_iter_next (&iter, &name, &value))
+    if (name != NULL && value != NULL)  /* a NULL lowered name is no name */
+      g_ptr_array_add (names, name);
+  g_ptr_array_sort (names, compare_strings);
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < names->len; i++)
+    {
+      append_netstring (out, names->pdata[i]);
+      append_netstring (out, g_hash_table_lookup (lowered, names->pdata[i]));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* One netstring at *@p, before @end: its bytes in @s and @len, *@p moved
+ * past it. FALSE for anything the serializer would not write. */
+static gboolean
+read_netstring (const char **p,
+                const char  *end,
+                const char **s,
+                gsize       *len)
+{
+  const char *q = *p;
+  guint64 n = 0;
+
+  if (q >= end || !g_ascii_isdigit (*q))
+    return FALSE;
+  if (*q == '0' && q + 1 < end && g_ascii_isdigit (q[1]))
+    return FALSE;
+  for (; q < end && g_ascii_isdigit (*q); q++)
+    {
+      guint64 digit = (guint64) (*q - '0');
+
+      if (n > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      n = n * 10 + digit;
+    }
+  if (q >= end || *q != ':')
+    return FALSE;
+  q++;
+  /* n bytes, then the ',': n < what is left, so q[n] is inside */
+  if (n >= (guint64) (end - q) || q[n] != ',' || memchr (q, '\0', n) != NULL)
+    return FALSE;
+  *s = q;
+  *len = n;
+  *p = q + n + 1;
+  return TRUE;
+}
+
+GHashTable *
+_gcuda_compile_cache_parse_lowered (const char *data,
+                                    gsize       len)
+{
+  g_autoptr(GHashTable) lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *p = data;
+  const char *end = data + len;
+  const char *previous = NULL;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  while (p < end)
+    {
+      const char *name, *value;
+      gsize name_len, value_len;
+      char *key;
+
+      if (!read_netstring (&p, end, &name, &name_len) ||
+          !read_netstring (&p, end, &value, &value_len))
+        return NULL;
+      key = g_strndup (name, name_len);
+      /* strictly ascending: no duplicate, and one text per table */
+      if (previous != NULL && strcmp (previous, key) >= 0)
+        {
+          g_free (key);
+          return NULL;
+        }
+      g_hash_table_insert (lowered, key, g_strndup (value, value_len));
+      previous = key;
+    }
+  return g_steal_pointer (&lowered);
+}
+
 /* ---------------------------------------------------------- the directory */
 
 char *
@@ -1041,7 +1158,7 @@ open_private_dir (const char  *dir,
 typedef struct {
   GBytes *image;
   char   *log;
-  char   *lowered;
+  char   *lowered;   /* serialized, as on disk */
 } CacheEntry;
 
 static GMutex memory_lock;
@@ -1057,6 +1174,14 @@ cache_entry_free (CacheEntry *entry)
   g_free (entry);
 }
 
+static gsize
+cache_entry_size (GBytes     *image,
+                  const char *log,
+                  const char *lowered)
+{
+  return g_bytes_get_size (image) + (log ? strlen (log) : 0) + (lowered ? strlen (lowered) : 0);
+}
+
 static void
 memory_insert (const char *key,
                GBytes     *image,
@@ -1064,7 +1189,7 @@ memory_insert (const char *key,
                const char *lowered)
 {
   CacheEntry *entry;
-  gsize size = g_bytes_get_size (image) + (log ? strlen (log) : 0) + (lowered ? strlen (lowered) : 0);
+  gsize size = cache_entry_size (image, log, lowered);
 
   if (size > MAX_MEMORY_BYTES)
     return;
@@ -1087,8 +1212,7 @@ memory_insert (const char *key,
     CacheEntry *old = g_hash_table_lookup (memory_cache, key);
 
     if (old != NULL)
-      memory_bytes -= g_bytes_get_size (old->image) + (old->log ? strlen (old->log) : 0) +
-                      (old->lowered ? strlen (old->lowered) : 0);
+      memory_bytes -= cache_entry_size (old->image, old->log, old->lowered);
   }
   g_hash_table_insert (memory_cache, g_strdup (key), entry);
   memory_bytes += size;
@@ -1107,13 +1231,21 @@ memory_lookup (const char  *key,
   if (memory_cache != NULL && (entry = g_hash_table_lookup (memory_cache, key)) != NULL)
     {
       image = g_bytes_ref (entry->image);
-      if (log_out != NULL)
-        *log_out = g_strdup (entry->log);
-      if (lowered_out != NULL)
-        *lowered_out = g_strdup (entry->lowered);
+      *log_out = g_strdup (entry->log);
+      *lowered_out = g_strdup (entry->lowered);
     }
   g_mutex_unlock (&memory_lock);
   return image;
+}
+
+void
+_gcuda_compile_cache_clear_memory (void)
+{
+  g_mutex_lock (&memory_lock);
+  if (memory_cache != NULL)
+    g_hash_table_remove_all (memory_cache);
+  memory_bytes = 0;
+  g_mutex_unlock (&memory_lock);
 }
 
 /* ------------------------------------------------------------- disk entries */
@@ -1173,9 +1305,35 @@ payload_digest (const guint8 *log,
   g_checksum_get_digest (cs, digest, &digest_len);
 }
 
+/* The header of an entry holding @log, @lowered (serialized) and @payload */
+static void
+entry_header (guint8        header[HEADER_SIZE],
+              const char   *key,
+              const char   *log,
+              const char   *lowered,
+              const guint8 *payload,
+              gsize         payload_len)
+{
+  gsize log_len = log != NULL ? strlen (log) : 0;
+  gsize lowered_len = lowered != NULL ? strlen (lowered) : 0;
+  guint32 flags = (log != NULL ? FLAG_LOG : 0) | (lowered != NULL ? FLAG_LOWERED : 0);
+
+  memset (header, 0, HEADER_SIZE);
+  memcpy (header, MAGIC, MAGIC_LENGTH);
+  put_u32 (header + 12, FORMAT_VERSION);
+  put_u32 (header + 16, flags);
+  memcpy (header + 20, key, KEY_LENGTH);
+  put_u64 (header + 84, log_len);
+  put_u64 (header + 92, lowered_len);
+  put_u64 (header + 100, payload_len);
+  payload_digest ((const guint8 *) log, log_len, (const guint8 *) lowered, lowered_len,
+                  payload, payload_len, header + 108);
+}
+
 /* Parses and verifies an entry; on success returns the image (a view into
- * @file) and sets the strings. Any doubt is a miss: the caller deletes the
- * entry and NVRTC compiles again, which costs time, never correctness. */
+ * @file) and sets the strings (@lowered_out: serialized, and checked to
+ * parse). Any doubt is a miss: the caller deletes the entry and NVRTC
+ * compiles again, which costs time, never correctness. */
 static GBytes *
 parse_entry (GBytes      *file,
              const char  *key,
@@ -1218,15 +1376,74 @@ parse_entry (GBytes      *file,
   payload_digest (log, log_len, lowered, lowered_len, payload, payload_len, digest);
   if (memcmp (digest, data + 108, 32) != 0)
     return NULL;
-  /* Both become C strings: an embedded NUL would cut them short silently. */
+  /* Both become C strings: an embedded NUL would cut them short silently.
+   * The lowered names must be what the serializer writes. */
   if (memchr (log, '\0', log_len) != NULL || memchr (lowered, '\0', lowered_len) != NULL)
     return NULL;
+  if (flags & FLAG_LOWERED)
+    {
+      g_autoptr(GHashTable) table = _gcuda_compile_cache_parse_lowered ((const char *) lowered, lowered_len);
 
-  if (log_out != NULL)
-    *log_out = (flags & FLAG_LOG) ? g_strndup ((const char *) log, log_len) : NULL;
-  if (lowered_out != NULL)
-    *lowered_out = (flags & FLAG_LOWERED) ? g_strndup ((const char *) lowered, lowered_len) : NULL;
+      if (table == NULL)
+        return NULL;
+    }
+
+  *log_out = (flags & FLAG_LOG) ? g_strndup ((const char *) log, log_len) : NULL;
+  *lowered_out = (flags & FLAG_LOWERED) ? g_strndup ((const char *) lowered, lowered_len) : NULL;
   return g_bytes_new_from_bytes (file, payload - data, payload_len);
+}
+
+GBytes *
+_gcuda_compile_cache_parse_entry (GBytes      *entry,
+                                  const char  *key,
+                                  char       **log_out,
+                                  GHashTable **lowered_out)
+{
+  g_autofree char *log = NULL;
+  g_autofree char *lowered = NULL;
+  GBytes *image;
+
+  g_return_val_if_fail (entry != NULL, NULL);
+  g_return_val_if_fail (log_out != NULL && lowered_out != NULL, NULL);
+
+  *log_out = NULL;
+  *lowered_out = NULL;
+  if (!is_valid_key (key))
+    return NULL;
+  image = parse_entry (entry, key, &log, &lowered);
+  if (image != NULL)
+    {
+      *log_out = g_steal_pointer (&log);
+      if (lowered != NULL)
+        *lowered_out = _gcuda_compile_cache_parse_lowered (lowered, strlen (lowered));
+    }
+  return image;
+}
+
+GBytes *
+_gcuda_compile_cache_build_entry (const char *key,
+                                  GBytes     *image,
+                                  const char *log,
+                                  GHashTable *lowered)
+{
+  g_autofree char *lowered_text = _gcuda_compile_cache_serialize_lowered (lowered);
+  gsize log_len = log != NULL ? strlen (log) : 0;
+  gsize lowered_len = lowered_text != NULL ? strlen (lowered_text) : 0;
+  gsize payload_len;
+  const guint8 *payload = g_bytes_get_data (image, &payload_len);
+  GByteArray *out;
+  guint8 header[HEADER_SIZE];
+
+  g_return_val_if_fail (is_valid_key (key), NULL);
+  g_return_val_if_fail (image != NULL, NULL);
+
+  entry_header (header, key, log, lowered_text, payload, payload_len);
+  out = g_byte_array_sized_new (HEADER_SIZE + log_len + lowered_len + payload_len);
+  g_byte_array_append (out, header, HEADER_SIZE);
+  g_byte_array_append (out, (const guint8 *) log, log_len);
+  g_byte_array_append (out, (const guint8 *) lowered_text, lowered_len);
+  g_byte_array_append (out, payload, payload_len);
+  return g_byte_array_free_to_bytes (out);
 }
 
 static gboolean
@@ -1257,20 +1474,20 @@ disk_lookup (const char  *dir,
 {
   g_autofree char *name = g_strconcat (key, ".bin", NULL);
   g_autoptr(GBytes) file = NULL;
-  GBytes *image;
+  GBytes *image = NULL;
   struct stat st;
   guint8 *buf;
   int dir_fd, fd;
-  gboolean ok;
 
   dir_fd = open_private_dir (dir, NULL);
   if (dir_fd < 0)
     return NULL;
 
   /* O_NOFOLLOW: a symlink in the entry's place is not followed to a file
-   * elsewhere. O_NONBLOCK: a FIFO there would block open() until someone
-   * writes to it; opened at once, it fails the regular-file check below.
-   * O_NOCTTY: a terminal there never becomes the process's. */
+   * elsewhere (and, not being a regular file, is never deleted either).
+   * O_NONBLOCK: a FIFO there would block open() until someone writes to
+   * it; opened at once, it fails the regular-file check below. O_NOCTTY:
+   * a terminal there never becomes the process's. */
   fd = openat (dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     {
@@ -1282,21 +1499,25 @@ disk_lookup (const char  *dir,
    * or root's) could be anyone's code. */
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != getuid ())
     {
-      /* someone else's, or not a file: never read, never deleted */
+      g_debug ("compile cache entry %s/%s ignored: not a regular file of the user's", dir, name);
       close (fd);
       close (dir_fd);
       return NULL;
     }
 
   /* The whole entry is read into memory: a huge file must not exhaust it. */
-  ok = st.st_size >= HEADER_SIZE && (guint64) st.st_size <= MAX_ENTRY_BYTES;
-  if (ok)
+  if (st.st_size >= HEADER_SIZE && (guint64) st.st_size <= MAX_ENTRY_BYTES)
     {
       buf = g_malloc (st.st_size);
-      ok = read_all (fd, buf, st.st_size);
-      file = g_bytes_new_take (buf, st.st_size);
+      if (!read_all (fd, buf, st.st_size))
+        g_free (buf);
+      else
+        {
+          file = g_bytes_new_take (buf, st.st_size);
+          image = parse_entry (file, key, log_out, lowered_out);
+        }
     }
-  image = ok ? parse_entry (file, key, log_out, lowered_out) : NULL;
+
   if (image == NULL)
     {
       struct stat now;
@@ -1304,6 +1525,7 @@ disk_lookup (const char  *dir,
       /* Corrupt: delete it (else it fails on every run), unless another
        * writer has just renamed a good entry over it: same inode or hands
        * off. unlinkat() removes the name only; our descriptor stays valid. */
+      g_debug ("compile cache entry %s/%s is damaged: deleted", dir, name);
       if (fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
           now.st_dev == st.st_dev && now.st_ino == st.st_ino)
         unlinkat (dir_fd, name, 0);
@@ -1383,16 +1605,15 @@ disk_store (const char  *dir,
 {
   g_autofree char *name = g_strconcat (key, ".bin", NULL);
   g_autofree char *tmp_name = NULL;
-  g_autofree guint8 *header = g_malloc0 (HEADER_SIZE);
+  guint8 header[HEADER_SIZE];
   gsize payload_len;
   const guint8 *payload = g_bytes_get_data (image, &payload_len);
   gsize log_len = log != NULL ? strlen (log) : 0;
   gsize lowered_len = lowered != NULL ? strlen (lowered) : 0;
-  guint32 flags = (log != NULL ? FLAG_LOG : 0) | (lowered != NULL ? FLAG_LOWERED : 0);
   int dir_fd, fd = -1, saved;
   gboolean ok;
 
-  /* The same check as for reading: code written where others can write
+  /* The same checks as for reading: code written where others can write
    * could be swapped before it is read back. */
   if (!ensure_dir (dir, error))
     return FALSE;
@@ -1400,21 +1621,14 @@ disk_store (const char  *dir,
   if (dir_fd < 0)
     return FALSE;
 
-  memcpy (header, MAGIC, MAGIC_LENGTH);
-  put_u32 (header + 12, FORMAT_VERSION);
-  put_u32 (header + 16, flags);
-  memcpy (header + 20, key, KEY_LENGTH);
-  put_u64 (header + 84, log_len);
-  put_u64 (header + 92, lowered_len);
-  put_u64 (header + 100, payload_len);
-  payload_digest ((const guint8 *) log, log_len, (const guint8 *) lowered, lowered_len,
-                  payload, payload_len, header + 108);
+  entry_header (header, key, log, lowered, payload, payload_len);
 
   /* The temporary file: in the cache directory itself, since rename() is
    * atomic only within one file system; hidden (lookups open "<key>.bin"
    * only); named unpredictably (pid, random); O_EXCL | O_NOFOLLOW, so the
-   * write never goes into an existing file or through a planted link; 0600,
-   * readable by the user alone. A name taken (EEXIST) is tried again. */
+   * write never goes into an existing file or through a planted link;
+   * 0600, readable by the user alone. A name taken (EEXIST) is tried
+   * again. */
   for (guint attempt = 0; attempt < 100 && fd < 0; attempt++)
     {
       g_free (tmp_name);
@@ -1464,10 +1678,10 @@ disk_store (const char  *dir,
 /* ------------------------------------------------------------ the interface */
 
 GBytes *
-_gcuda_compile_cache_lookup (const char  *dir,
-                             const char  *key,
-                             char       **log_out,
-                             char       **lowered_out)
+_gcuda_compile_cache_lookup (const char   *dir,
+                             const char   *key,
+                             char        **log_out,
+                             GHashTable  **lowered_out)
 {
   g_autofree char *log = NULL;
   g_autofree char *lowered = NULL;
@@ -1491,8 +1705,9 @@ _gcuda_compile_cache_lookup (const char  *dir,
     {
       if (log_out != NULL)
         *log_out = g_steal_pointer (&log);
-      if (lowered_out != NULL)
-        *lowered_out = g_steal_pointer (&lowered);
+      /* it parsed when it was stored or read: it parses again */
+      if (lowered_out != NULL && lowered != NULL)
+        *lowered_out = _gcuda_compile_cache_parse_lowered (lowered, strlen (lowered));
     }
   return image;
 }
@@ -1502,9 +1717,11 @@ _gcuda_compile_cache_store (const char  *dir,
                             const char  *key,
                             GBytes      *image,
                             const char  *log,
-                            const char  *lowered,
+                            GHashTable  *lowered,
                             GError     **error)
 {
+  g_autofree char *lowered_text = NULL;
+
   g_return_val_if_fail (image != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1515,8 +1732,9 @@ _gcuda_compile_cache_store (const char  *dir,
       return FALSE;
     }
 
-  memory_insert (key, image, log, lowered);
+  lowered_text = _gcuda_compile_cache_serialize_lowered (lowered);
+  memory_insert (key, image, log, lowered_text);
   if (dir == NULL || *dir == '\0')
     return TRUE;
-  return disk_store (dir, key, image, log, lowered, error);
+  return disk_store (dir, key, image, log, lowered_text, error);
 }

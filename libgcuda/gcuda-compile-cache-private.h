@@ -40,26 +40,49 @@ char    *_gcuda_compile_cache_default_dir (void);
 
 /* A cached image for @key: from the in-process cache, else from @dir
  * (nullable: in-process only). Entries are verified (magic, version, key,
- * length and a SHA-256 of the payload); a corrupt entry is deleted and
+ * lengths and a SHA-256 of their content); a corrupt entry is deleted and
  * missed; entries not owned by the user, or in a directory that is not
  * private to the user (mode 0700, owned by the user), are ignored.
- * @log_out receives the stored compiler log. */
-GBytes  *_gcuda_compile_cache_lookup  (const char  *dir,
-                                       const char  *key,
-                                       char       **log_out,
-                                       char       **lowered_out);
+ * @log_out receives the stored compiler log, @lowered_out the lowered
+ * names (name expression -> lowered name; NULL when none were stored). */
+GBytes  *_gcuda_compile_cache_lookup  (const char   *dir,
+                                       const char   *key,
+                                       char        **log_out,
+                                       GHashTable  **lowered_out);
 
 /* Stores an entry: in-process always; on disk in @dir (created 0700 if
  * missing) when @dir is not NULL, atomically (temporary file + rename), so
- * concurrent writers of the same key leave one valid entry. @lowered is an
- * opaque string (the lowered names, serialized by the caller); may be NULL.
- * Failures to write are reported in @error; the caller treats them as
- * warnings. */
+ * concurrent writers of the same key leave one valid entry. @lowered
+ * (nullable) maps name expressions to lowered names. Failures to write are
+ * reported in @error; the caller treats them as warnings. */
 gboolean _gcuda_compile_cache_store   (const char  *dir,
                                        const char  *key,
                                        GBytes      *image,
                                        const char  *log,
-                                       const char  *lowered,
+                                       GHashTable  *lowered,
                                        GError     **error);
+
+/* For tests and fuzzers. */
+
+/* Forgets every in-process entry (a test sees the disk cache as a fresh
+ * process would). */
+void        _gcuda_compile_cache_clear_memory      (void);
+
+/* The lowered names as entries store them, and back: parse returns NULL
+ * for any text serialize would not write, and parse(serialize(t)) == t. */
+char       *_gcuda_compile_cache_serialize_lowered (GHashTable *lowered);
+GHashTable *_gcuda_compile_cache_parse_lowered     (const char *data,
+                                                    gsize       len);
+
+/* An entry's bytes as written to disk, and their parser (NULL for anything
+ * but a valid entry for @key; the image is a view into @entry). */
+GBytes     *_gcuda_compile_cache_build_entry       (const char  *key,
+                                                    GBytes      *image,
+                                                    const char  *log,
+                                                    GHashTable  *lowered);
+GBytes     *_gcuda_compile_cache_parse_entry       (GBytes      *entry,
+                                                    const char  *key,
+                                                    char       **log_out,
+                                                    GHashTable **lowered_out);
 
 G_END_DECLS

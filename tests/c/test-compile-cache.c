@@ -26,9 +26,47 @@
 
 #define KEY_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define KEY_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define KEY_C "00000000000000000000000000000000000000000000000000000000000000cc"
 #define HEADER_SIZE 140
 
 static char *self_exe;
+
+/* --------------------------------------------------------- lowered names */
+
+/* A table of lowered names from NULL-terminated name, value pairs */
+static GHashTable *
+lowered_new (const char *first_name,
+             ...)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  va_list ap;
+
+  va_start (ap, first_name);
+  for (const char *name = first_name; name != NULL; name = va_arg (ap, const char *))
+    g_hash_table_insert (table, g_strdup (name), g_strdup (va_arg (ap, const char *)));
+  va_end (ap);
+  return table;
+}
+
+/* The lowered names in one printable line (escaped serialization) */
+static char *
+lowered_line (GHashTable *lowered)
+{
+  g_autofree char *text = _gcuda_compile_cache_serialize_lowered (lowered);
+
+  return text != NULL ? g_strescape (text, NULL) : g_strdup ("(null)");
+}
+
+/* The lowered names the tests store: a tab, a newline, and the format's
+ * own punctuation in the expressions */
+static GHashTable *
+test_lowered (void)
+{
+  return lowered_new ("f<\tint>", "_Z1fIiEvPT_",
+                      "g<\nfloat>", "_Z1gIfEvPT_",
+                      "3:x,", "_Z1x",
+                      "h\tint\n=\\", "", NULL);
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -190,11 +228,12 @@ child_lookup (const char *dir,
 static char *
 expected_hit (GBytes     *image,
               const char *log,
-              const char *lowered)
+              GHashTable *lowered)
 {
   g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, image);
+  g_autofree char *names = lowered_line (lowered);
 
-  return g_strdup_printf ("hit %s %s %s", sum, log ? log : "(null)", lowered ? lowered : "(null)");
+  return g_strdup_printf ("hit %s %s %s", sum, log ? log : "(null)", names);
 }
 
 /* -------------------------------------------------------------- child modes */
@@ -206,7 +245,7 @@ child_main (int    argc,
   if (g_str_equal (argv[1], "--child-lookup") && argc == 4)
     {
       g_autofree char *log = NULL;
-      g_autofree char *lowered = NULL;
+      g_autoptr(GHashTable) lowered = NULL;
       gint64 start = g_get_monotonic_time ();
       g_autoptr(GBytes) image = _gcuda_compile_cache_lookup (argv[2], argv[3], &log, &lowered);
       gint64 elapsed = g_get_monotonic_time () - start;
@@ -229,9 +268,10 @@ child_main (int    argc,
       for (guint i = 0; i < n; i++)
         {
           g_autoptr(GBytes) image = test_image (1, 100000);
+          g_autoptr(GHashTable) lowered = test_lowered ();
           g_autoptr(GError) error = NULL;
 
-          if (!_gcuda_compile_cache_store (argv[2], argv[3], image, "the log", "lowered", &error))
+          if (!_gcuda_compile_cache_store (argv[2], argv[3], image, "the log", lowered, &error))
             {
               g_printerr ("store failed: %s\n", error->message);
               return 1;
@@ -776,7 +816,8 @@ test_store_memory (void)
   g_autoptr(GBytes) got = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *log = NULL;
-  g_autofree char *lowered = NULL;
+  g_autoptr(GHashTable) lowered = NULL;
+  g_autoptr(GHashTable) none = lowered_new (NULL);
   const char *key = "1111111111111111111111111111111111111111111111111111111111111111";
 
   got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
@@ -794,14 +835,15 @@ test_store_memory (void)
 
   /* the outputs are optional; an empty image is an image */
   key = "2222222222222222222222222222222222222222222222222222222222222222";
-  g_assert_true (_gcuda_compile_cache_store (NULL, key, empty, NULL, "", &error));
+  g_assert_true (_gcuda_compile_cache_store (NULL, key, empty, NULL, none, &error));
   got = _gcuda_compile_cache_lookup (NULL, key, NULL, NULL);
   g_assert_nonnull (got);
   g_assert_cmpuint (g_bytes_get_size (got), ==, 0);
   g_clear_pointer (&got, g_bytes_unref);
   got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
   g_assert_null (log);
-  g_assert_cmpstr (lowered, ==, "");
+  g_assert_nonnull (lowered);   /* stored, with no names: not the same as none stored */
+  g_assert_cmpuint (g_hash_table_size (lowered), ==, 0);
 }
 
 static void
@@ -812,7 +854,9 @@ test_store_disk (void)
   g_autofree char *path = entry_path (dir, KEY_A);
   g_autoptr(GBytes) image = test_image (2, 200000);
   g_autoptr(GError) error = NULL;
-  g_autofree char *expected = expected_hit (image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *lowered_text = _gcuda_compile_cache_serialize_lowered (lowered);
+  g_autofree char *expected = expected_hit (image, "line 1\nline 2", lowered);
   g_autofree char *out = NULL;
   g_autofree char *out_b = NULL;
   struct stat st;
@@ -821,14 +865,14 @@ test_store_disk (void)
   guint n = 0;
 
   /* made 0700, parents too */
-  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_", &error));
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "line 1\nline 2", lowered, &error));
   g_assert_no_error (error);
   g_assert_cmpint (stat (dir, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0700);
   g_assert_cmpint (stat (path, &st), ==, 0);
   g_assert_true (S_ISREG (st.st_mode));
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  g_assert_cmpint (st.st_size, ==, HEADER_SIZE + 13 + 18 + 200000);
+  g_assert_cmpint (st.st_size, ==, HEADER_SIZE + 13 + strlen (lowered_text) + 200000);
 
   /* nothing else left in the directory */
   d = g_dir_open (dir, 0, NULL);
@@ -873,7 +917,7 @@ test_store_disk (void)
     g_autoptr(GBytes) stored = test_image (1, 100000);
     g_autoptr(GBytes) got = NULL;
     g_autofree char *log = NULL;
-    g_autofree char *lowered = NULL;
+    g_autoptr(GHashTable) got_lowered = NULL;
     g_autofree char *none = child_run (args, NULL);
     g_autofree char *path_b = entry_path (dir, KEY_B);
 
@@ -884,11 +928,11 @@ test_store_disk (void)
     g_assert_true (g_bytes_equal (got, stored));
     g_clear_pointer (&got, g_bytes_unref);
     g_assert_cmpint (g_unlink (path_b), ==, 0);
-    got = _gcuda_compile_cache_lookup (dir, KEY_B, &log, &lowered);
+    got = _gcuda_compile_cache_lookup (dir, KEY_B, &log, &got_lowered);
     g_assert_nonnull (got);
     g_assert_true (g_bytes_equal (got, stored));
     g_assert_cmpstr (log, ==, "the log");
-    g_assert_cmpstr (lowered, ==, "lowered");
+    g_assert_cmpstr (g_hash_table_lookup (got_lowered, "f<\tint>"), ==, "_Z1fIiEvPT_");
   }
 
   rm_rf (tmp);
@@ -902,11 +946,11 @@ test_store_corrupt (void)
   g_autofree char *path = entry_path (dir, KEY_A);
   g_autoptr(GBytes) image = test_image (3, 5000);
   const char *log = "warning: something";
-  const char *lowered = "x=y";
+  g_autoptr(GHashTable) lowered = lowered_new ("x", "y", NULL);   /* "1:x,1:y," */
   /* magic, version, flags, key, each length, the digest, log, lowered, payload (first, middle, last) */
   const gsize offsets[] = { 0, 11, 12, 16, 20, 83, 84, 92, 100, 108, 139,
-                            HEADER_SIZE, HEADER_SIZE + 18, HEADER_SIZE + 18 + 3,
-                            HEADER_SIZE + 18 + 3 + 2500, HEADER_SIZE + 18 + 3 + 4999 };
+                            HEADER_SIZE, HEADER_SIZE + 18, HEADER_SIZE + 18 + 8,
+                            HEADER_SIZE + 18 + 8 + 2500, HEADER_SIZE + 18 + 8 + 4999 };
 
   for (guint i = 0; i < G_N_ELEMENTS (offsets) + 3; i++)
     {
@@ -918,7 +962,7 @@ test_store_corrupt (void)
       g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, log, lowered, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-      g_assert_cmpuint (len, ==, HEADER_SIZE + 18 + 3 + 5000);
+      g_assert_cmpuint (len, ==, HEADER_SIZE + 18 + 8 + 5000);
       if (i < G_N_ELEMENTS (offsets))
         data[offsets[i]] ^= 0x20;
       else if (i == G_N_ELEMENTS (offsets))
@@ -1059,11 +1103,12 @@ store_thread (gpointer data)
   for (guint i = 0; i < 50; i++)
     {
       g_autoptr(GBytes) image = test_image (7, 100000);
+      g_autoptr(GHashTable) lowered = test_lowered ();
       g_autoptr(GBytes) got = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *log = NULL;
 
-      g_assert_true (_gcuda_compile_cache_store (t->dir, KEY_A, image, "the log", "lowered", &error));
+      g_assert_true (_gcuda_compile_cache_store (t->dir, KEY_A, image, "the log", lowered, &error));
       g_assert_no_error (error);
       got = _gcuda_compile_cache_lookup (t->dir, KEY_A, &log, NULL);
       g_assert_nonnull (got);
@@ -1090,7 +1135,8 @@ test_store_threads (void)
 {
   g_autofree char *dir = make_tmp_dir ();
   g_autoptr(GBytes) image = test_image (7, 100000);
-  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *expected = expected_hit (image, "the log", lowered);
   g_autofree char *out = NULL;
   GThread *threads[8];
   StoreThread t = { dir, 0 };
@@ -1111,7 +1157,8 @@ test_store_processes (void)
 {
   g_autofree char *dir = make_tmp_dir ();
   g_autoptr(GBytes) image = test_image (1, 100000);
-  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *expected = expected_hit (image, "the log", lowered);
   g_autofree char *out = NULL;
   GPid pids[6];
 
@@ -1135,6 +1182,174 @@ test_store_processes (void)
   out = child_lookup (dir, KEY_A);
   g_assert_cmpstr (out, ==, expected);
   assert_only_entry (dir);
+  rm_rf (dir);
+}
+
+/* ------------------------------------------------------------ lowered names */
+
+static void
+assert_tables_equal (GHashTable *a,
+                     GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (g_hash_table_size (a), ==, g_hash_table_size (b));
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    g_assert_cmpstr (g_hash_table_lookup (b, k), ==, v);
+}
+
+/* Format 2's lowered names: netstrings, sorted; any byte but NUL kept;
+ * nothing but the serializer's own output parses */
+static void
+test_lowered_format (void)
+{
+  g_autoptr(GHashTable) awkward = test_lowered ();
+  g_autoptr(GHashTable) two = lowered_new ("b", "2", "a", "1", NULL);
+  g_autoptr(GHashTable) empty = lowered_new (NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *two_text = NULL;
+  g_autofree char *empty_text = NULL;
+  g_autoptr(GHashTable) parsed = NULL;
+  g_autoptr(GHashTable) parsed_empty = NULL;
+  static const char * const bad[] = {
+    "1:a,",                          /* a name without its value */
+    "1:a,1:1",                       /* no closing comma */
+    "1:a,1:1,,",                     /* trailing byte */
+    "1:a,1:1,x",
+    "01:a,1:1,",                     /* a leading zero */
+    "1:a;1:1,",                      /* not a comma */
+    "2:a,1:1,",                      /* a length past the text */
+    "1:b,1:1,1:a,1:1,",              /* not sorted */
+    "1:a,1:1,1:a,1:2,",              /* a duplicate */
+    "18446744073709551616:a,1:1,",   /* 2^64 */
+    "99999999999999999999999999:a,",
+    ":a,1:1,",
+    "-1:a,1:1,",
+    " 1:a,1:1,",
+    "f<int>\t_Z1fIiEvPT_\n",         /* format 1 */
+  };
+
+  text = _gcuda_compile_cache_serialize_lowered (awkward);
+  parsed = _gcuda_compile_cache_parse_lowered (text, strlen (text));
+  assert_tables_equal (parsed, awkward);
+  again = _gcuda_compile_cache_serialize_lowered (parsed);
+  g_assert_cmpstr (again, ==, text);
+
+  two_text = _gcuda_compile_cache_serialize_lowered (two);
+  g_assert_cmpstr (two_text, ==, "1:a,1:1,1:b,1:2,");
+  empty_text = _gcuda_compile_cache_serialize_lowered (empty);
+  g_assert_cmpstr (empty_text, ==, "");
+  parsed_empty = _gcuda_compile_cache_parse_lowered ("", 0);
+  g_assert_nonnull (parsed_empty);
+  g_assert_cmpuint (g_hash_table_size (parsed_empty), ==, 0);
+  g_assert_null (_gcuda_compile_cache_serialize_lowered (NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GHashTable *t = _gcuda_compile_cache_parse_lowered (bad[i], strlen (bad[i]));
+
+      if (t != NULL)
+        g_error ("“%s” parsed", bad[i]);
+    }
+  /* a NUL inside a name */
+  g_assert_null (_gcuda_compile_cache_parse_lowered ("3:a\0b,1:1,", 10));
+}
+
+/* A name expression with a tab, or a newline, keeps its lowered name on an
+ * in-process hit, a disk hit (in-process cache cleared) and in a fresh
+ * process. Format 1 lost it: "f<\tint>" was cut at the tab. */
+static void
+test_lowered_hit (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(GBytes) image = test_image (11, 3000);
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = expected_hit (image, NULL, lowered);
+  g_autofree char *out = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_C, image, NULL, lowered, &error));
+  g_assert_no_error (error);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GHashTable) got = NULL;
+      g_autoptr(GBytes) hit = NULL;
+      g_autofree char *log = NULL;
+
+      if (pass == 1)
+        _gcuda_compile_cache_clear_memory ();   /* now from the disk */
+      hit = _gcuda_compile_cache_lookup (dir, KEY_C, &log, &got);
+      g_assert_nonnull (hit);
+      g_assert_null (log);
+      assert_tables_equal (got, lowered);
+      g_assert_cmpstr (g_hash_table_lookup (got, "f<\tint>"), ==, "_Z1fIiEvPT_");
+      g_assert_cmpstr (g_hash_table_lookup (got, "g<\nfloat>"), ==, "_Z1gIfEvPT_");
+    }
+  out = child_lookup (dir, KEY_C);
+  g_assert_cmpstr (out, ==, expected);
+  rm_rf (dir);
+}
+
+/* An entry whose digest is right but whose lowered names are not the
+ * serializer's (format 1's text, say) is damaged: missed and deleted */
+static void
+test_lowered_invalid_entry (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (12, 100);
+  g_autoptr(GHashTable) lowered = lowered_new ("k", "v", NULL);
+  g_autoptr(GBytes) entry = _gcuda_compile_cache_build_entry (KEY_A, image, NULL, lowered);
+  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *data = g_memdup2 (g_bytes_get_data (entry, NULL), g_bytes_get_size (entry));
+  gsize len = g_bytes_get_size (entry);
+  guint8 digest[32];
+  gsize digest_len = sizeof digest;
+  g_autofree char *out = NULL;
+
+  /* "1:k,1:v," becomes "1:k;1:v," and the digest is made to match */
+  g_assert_cmpmem (data + HEADER_SIZE, 8, "1:k,1:v,", 8);
+  data[HEADER_SIZE + 3] = ';';
+  g_checksum_update (cs, data + HEADER_SIZE, len - HEADER_SIZE);
+  g_checksum_get_digest (cs, digest, &digest_len);
+  memcpy (data + 108, digest, 32);
+  g_assert_true (g_file_set_contents_full (path, (const char *) data, len, G_FILE_SET_CONTENTS_CONSISTENT,
+                                           0600, NULL));
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new (data, len);
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+    g_autoptr(GBytes) parsed = _gcuda_compile_cache_parse_entry (bytes, KEY_A, &log, &got);
+
+    g_assert_null (parsed);
+  }
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* and the builder's bytes are what the parser takes back */
+  {
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+    g_autoptr(GBytes) parsed = _gcuda_compile_cache_parse_entry (entry, KEY_A, &log, &got);
+
+    g_assert_nonnull (parsed);
+    g_assert_true (g_bytes_equal (parsed, image));
+    assert_tables_equal (got, lowered);
+  }
+  /* not under another key */
+  {
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+
+    g_assert_null (_gcuda_compile_cache_parse_entry (entry, KEY_B, &log, &got));
+    g_assert_null (got);
+  }
   rm_rf (dir);
 }
 
@@ -1248,6 +1463,9 @@ main (int    argc,
   g_test_add_func ("/compile-cache/store/threads", test_store_threads);
   g_test_add_func ("/compile-cache/store/processes", test_store_processes);
   g_test_add_func ("/compile-cache/invalid-keys", test_invalid_keys);
+  g_test_add_func ("/compile-cache/lowered/format", test_lowered_format);
+  g_test_add_func ("/compile-cache/lowered/hit", test_lowered_hit);
+  g_test_add_func ("/compile-cache/lowered/invalid-entry", test_lowered_invalid_entry);
   g_test_add_func ("/compile-cache/default-dir", test_default_dir);
 
   return g_test_run ();
