@@ -8,13 +8,17 @@
  *   a later compile return their kernels instead (reading or corrupting any
  *   device memory of the context, or just computing wrong results), and
  *   whoever can read the cache sees what the user compiles. So only the
- *   user may write or read it: the directory must be the user's and mode
- *   0700 (open_private_dir()), each entry the user's and a regular file,
- *   opened without following links (disk_lookup()), and all of it reached
- *   through one directory descriptor, so a path swapped for a symlink after
- *   the check changes nothing. The SHA-256 inside an entry detects damage
- *   (a torn write, a truncated file, a bad disk), not tampering: anyone able
- *   to write an entry could write its digest too. Ownership is the guard.
+ *   user may write or read it, and only the user (or root) may be able to
+ *   change what the directory's path leads to: the path is walked from "/"
+ *   one directory at a time, never through a directory others can write
+ *   or a link others own, and the directory must be the user's and mode
+ *   0700 (open_cache_dir()); each entry must be the user's and a regular
+ *   file, opened without following links (disk_lookup()); and all of it is
+ *   reached through one directory descriptor, so a path swapped for a
+ *   symlink after the check changes nothing. The SHA-256 inside an entry
+ *   detects damage (a torn write, a truncated file, a bad disk), not
+ *   tampering: anyone able to write an entry could write its digest too.
+ *   Ownership is the guard.
  *
  * The key
  *   A SHA-256 over length-prefixed, tagged fields: a format tag, the program
@@ -1116,41 +1120,350 @@ _gcuda_compile_cache_default_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "gcuda", NULL);
 }
 
-/* The cache directory, opened, when it is private to the user (mode 0700,
- * owned by the user); else -1 with @error set.
- *
- * Without the owner check, a directory made by someone else (a shared
- * GCUDA_CACHE_DIR such as /tmp/cache, say) lets its owner plant entries,
- * that is, their kernels in our process. Without the mode check, group or
- * others could do the same through write bits, or read what the user
- * compiles through read bits; exactly 0700 is what ensure_dir() creates,
- * and a directory opened up on purpose is better left unused than half
- * trusted. The checks are made on the opened descriptor (fstat(), not
- * stat()), and entries are then reached only relative to it, so the
- * directory checked is the directory used, whatever happens to the path. */
-static int
-open_private_dir (const char  *dir,
-                  GError     **error)
+/* A warning, once per process for each distinct message: a refused
+ * directory is worth telling the user (their compiles are slower, or
+ * someone is trying something), not on every compile. */
+static void
+warn_once (const char *message)
 {
-  struct stat st;
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  static GMutex lock;
+  static GHashTable *warned;
+  gboolean first;
 
-  if (fd < 0)
+  g_mutex_lock (&lock);
+  if (warned == NULL)
+    warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  first = !g_hash_table_contains (warned, message) && g_hash_table_size (warned) < 256;
+  if (first)
+    g_hash_table_add (warned, g_strdup (message));
+  g_mutex_unlock (&lock);
+  if (first)
+    g_warning ("%s", message);
+  else
+    g_debug ("%s", message);
+}
+
+/* The directories walked so far: each opened from the one before without
+ * following a link, so the stack is the physical path. */
+typedef struct {
+  int    fd;
+  uid_t  uid;
+  mode_t mode;
+  gsize  path_len;  /* of the physical path down to it */
+} WalkDir;
+
+#define MAX_SYMLINKS 40   /* the kernel's own limit */
+
+static void
+walk_push_path (GPtrArray  *todo,
+                const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  /* @todo is a stack: its last element is the next component */
+  for (guint n = g_strv_length (parts); n > 0; n--)
+    if (*parts[n - 1] != '\0' && !g_str_equal (parts[n - 1], "."))
+      g_ptr_array_add (todo, g_strdup (parts[n - 1]));
+}
+
+static void
+walk_pop_to (GArray  *stack,
+             GString *path,
+             guint    len)
+{
+  while (stack->len > len)
     {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not open the compile cache directory %s: %s"), dir, g_strerror (saved));
-      return -1;
+      close (g_array_index (stack, WalkDir, stack->len - 1).fd);
+      g_array_set_size (stack, stack->len - 1);
     }
-  if (fstat (fd, &st) != 0 || st.st_uid != getuid () || (st.st_mode & 0777) != 0700)
+  g_string_truncate (path, g_array_index (stack, WalkDir, stack->len - 1).path_len);
+}
+
+static gboolean
+walk_push_dir (GArray      *stack,
+               GString     *path,
+               int          fd,
+               const char  *name)
+{
+  WalkDir d = { fd, 0, 0, 0 };
+  struct stat st;
+
+  if (fstat (fd, &st) != 0 || !S_ISDIR (st.st_mode))
     {
       close (fd);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   _("The compile cache directory %s is not used: it must be owned by the user "
-                     "and have mode 0700"), dir);
+      return FALSE;
+    }
+  if (name != NULL)
+    {
+      if (path->len > 1)
+        g_string_append_c (path, '/');
+      g_string_append (path, name);
+    }
+  d.uid = st.st_uid;
+  d.mode = st.st_mode;
+  d.path_len = path->len;
+  g_array_append_val (stack, d);
+  return TRUE;
+}
+
+static void
+refuse (GError     **error,
+        int          code,
+        const char  *dir,
+        const char  *reason)
+{
+  g_set_error (error, G_IO_ERROR, code,
+               _("The compile cache directory %s is not used (compiles go on without it): %s"),
+               dir, reason);
+}
+
+/* Not safe (someone else could control it): a warning, which names what
+ * to fix, besides the error. A directory that merely cannot be made or
+ * opened (read-only, not a directory) is only the error, which the
+ * compiler logs at debug level: the cache is an optimization. */
+static void
+refuse_unsafe (GError     **error,
+               const char  *dir,
+               const char  *reason)
+{
+  g_autofree char *message =
+    g_strdup_printf (_("The compile cache directory %s is not used (compiles go on without it): %s"),
+                     dir, reason);
+
+  warn_once (message);
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, message);
+}
+
+/* The cache directory, opened, when it is safe to keep code in; else -1
+ * with @error set (G_IO_ERROR_NOT_FOUND, and nothing created, when it does
+ * not exist and @create is FALSE).
+ *
+ * What is safe. The entries are code this process will run, so no one but
+ * the user (and root, who can do anything anyway) may be able to change
+ * what the path leads to, not only the directory at its end. The walk:
+ *
+ *   - Starts at "/" (a relative path is taken from the current directory,
+ *     as getcwd() gives it, which has no symlinks) and opens one component
+ *     at a time with openat(O_NOFOLLOW | O_DIRECTORY) from the directory
+ *     opened before it, checking what was opened with fstat(): nothing is
+ *     looked up by path twice, so nothing can be swapped between a check
+ *     and a use.
+ *   - Every directory it goes through must be owned by root or the user,
+ *     and not writable by group or others unless it is sticky (/tmp): in a
+ *     directory others can write, they can rename any entry and put their
+ *     own in its place; in a sticky one they cannot touch what is root's
+ *     or the user's, which is all the walk accepts there.
+ *   - A symbolic link is followed only when it is owned by root or the
+ *     user (it lies in a directory the rule above accepted, so no one else
+ *     can replace it): /home -> /usr/home, ~/.cache -> /scratch/me/cache,
+ *     an XDG_CACHE_HOME with links in it, all work; a link another user
+ *     made (in /tmp, or in a group-writable directory, which is refused
+ *     anyway) is refused. Its target is walked by the same rules, "/" or
+ *     relative to the link's directory; ".." goes back one directory of
+ *     the physical path walked; at most 40 links.
+ *   - The last directory must be the user's and mode 0700 exactly: no one
+ *     else may read what the user compiles, or write there.
+ *   - Missing directories (when @create) are made with mkdirat(0700),
+ *     then opened with O_NOFOLLOW and checked like any other: one someone
+ *     else made first (EEXIST) is then refused by its owner. The mode of a
+ *     directory made here is set to 0700 whatever the umask (a umask that
+ *     removed the owner's bits would leave it unusable); an existing
+ *     directory's mode is never changed: it may be someone's choice.
+ *
+ * Refusals for safety are G_IO_ERROR_PERMISSION_DENIED, and a warning
+ * (once per process and message). */
+static int
+open_cache_dir (const char  *dir,
+                gboolean     create,
+                GError     **error)
+{
+  uid_t me = geteuid ();  /* whom files are created as, and the owner to trust */
+  g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (WalkDir));
+  g_autoptr(GString) path = g_string_new ("/");
+  g_autofree char *absolute = NULL;
+  guint links = 0, retries = 0;
+  int root_fd, fd = -1;
+
+  if (dir == NULL || *dir == '\0')
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The compile cache directory is empty"));
       return -1;
     }
+  if (g_path_is_absolute (dir))
+    absolute = g_strdup (dir);
+  else
+    {
+      g_autofree char *cwd = g_get_current_dir ();  /* getcwd(): no links in it */
+
+      absolute = g_build_filename (cwd, dir, NULL);
+    }
+  walk_push_path (todo, absolute);
+
+  root_fd = open ("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0 || !walk_push_dir (stack, path, root_fd, NULL))
+    {
+      int saved = errno;
+      refuse (error, g_io_error_from_errno (saved), dir, g_strerror (saved));
+      return -1;
+    }
+
+  while (todo->len > 0)
+    {
+      g_autofree char *name = g_ptr_array_steal_index (todo, todo->len - 1);
+      const WalkDir *parent = &g_array_index (stack, WalkDir, stack->len - 1);
+      gboolean created = FALSE;
+      struct stat st;
+      int saved;
+
+      if (g_str_equal (name, ".."))
+        {
+          if (stack->len > 1)
+            walk_pop_to (stack, path, stack->len - 1);
+          continue;
+        }
+
+      /* Whoever can write the parent decides what the name is */
+      if (parent->uid != me && parent->uid != 0)
+        {
+          g_autofree char *reason = g_strdup_printf (_("%s belongs to another user (uid %u)"),
+                                                     path->str, (guint) parent->uid);
+          refuse_unsafe (error, dir, reason);
+          goto fail;
+        }
+      if ((parent->mode & (S_IWGRP | S_IWOTH)) != 0 && (parent->mode & S_ISVTX) == 0)
+        {
+          g_autofree char *reason =
+            g_strdup_printf (_("%s can be written by other users (mode %04o); remove their write "
+                               "permission, or choose another directory with GCUDA_CACHE_DIR"),
+                             path->str, (guint) (parent->mode & 07777));
+          refuse_unsafe (error, dir, reason);
+          goto fail;
+        }
+
+      fd = openat (parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+      if (fd < 0 && errno == ENOENT && create && retries < 8)
+        {
+          if (mkdirat (parent->fd, name, 0700) == 0)
+            created = TRUE;
+          else if (errno != EEXIST)
+            {
+              saved = errno;
+              g_autofree char *reason = g_strdup_printf (_("could not create %s/%s: %s"),
+                                                         path->len > 1 ? path->str : "", name,
+                                                         g_strerror (saved));
+              refuse (error, g_io_error_from_errno (saved), dir, reason);
+              goto fail;
+            }
+          /* made, or made by someone else meanwhile: open it either way,
+           * without following a link put there in between */
+          retries++;
+          fd = openat (parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        }
+      if (fd < 0 && (errno == ELOOP || errno == ENOTDIR || errno == EMLINK))
+        {
+          /* A symbolic link, or not a directory. O_PATH opens the link
+           * itself: its owner and its text come from that one object. */
+          int link_fd = openat (parent->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+          char target[4096];
+          ssize_t n;
+
+          if (link_fd < 0 || fstat (link_fd, &st) != 0)
+            {
+              saved = errno;
+              if (link_fd >= 0)
+                close (link_fd);
+              refuse (error, g_io_error_from_errno (saved), dir, g_strerror (saved));
+              goto fail;
+            }
+          if (!S_ISLNK (st.st_mode))
+            {
+              g_autofree char *reason = g_strdup_printf (_("%s/%s is not a directory"),
+                                                         path->len > 1 ? path->str : "", name);
+              close (link_fd);
+              refuse (error, G_IO_ERROR_NOT_DIRECTORY, dir, reason);
+              goto fail;
+            }
+          if (st.st_uid != me && st.st_uid != 0)
+            {
+              g_autofree char *reason =
+                g_strdup_printf (_("%s/%s is a symbolic link owned by another user (uid %u)"),
+                                 path->len > 1 ? path->str : "", name, (guint) st.st_uid);
+              close (link_fd);
+              refuse_unsafe (error, dir, reason);
+              goto fail;
+            }
+          n = readlinkat (link_fd, "", target, sizeof target);
+          saved = errno;
+          close (link_fd);
+          if (n <= 0 || (gsize) n >= sizeof target || ++links > MAX_SYMLINKS)
+            {
+              g_autofree char *reason = g_strdup_printf (_("%s/%s: %s"), path->len > 1 ? path->str : "", name,
+                                                         n < 0 ? g_strerror (saved) : g_strerror (ELOOP));
+              refuse (error, n < 0 ? g_io_error_from_errno (saved) : G_IO_ERROR_TOO_MANY_LINKS, dir, reason);
+              goto fail;
+            }
+          target[n] = '\0';
+          if (target[0] == '/')
+            walk_pop_to (stack, path, 1);
+          walk_push_path (todo, target);
+          continue;
+        }
+      if (fd < 0)
+        {
+          saved = errno;
+          if (saved == ENOENT && !create)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                         _("The compile cache directory %s does not exist"), dir);
+          else
+            {
+              g_autofree char *reason = g_strdup_printf (_("%s/%s: %s"), path->len > 1 ? path->str : "",
+                                                         name, g_strerror (saved));
+              refuse (error, g_io_error_from_errno (saved), dir, reason);
+            }
+          goto fail;
+        }
+      if (!walk_push_dir (stack, path, fd, name))
+        {
+          fd = -1;
+          refuse (error, G_IO_ERROR_NOT_DIRECTORY, dir, g_strerror (ENOTDIR));
+          goto fail;
+        }
+      fd = -1;
+      if (created)
+        {
+          WalkDir *made = &g_array_index (stack, WalkDir, stack->len - 1);
+
+          if (made->uid == me && fchmod (made->fd, 0700) == 0)
+            made->mode = S_IFDIR | 0700;
+        }
+      retries = 0;
+    }
+
+  /* The directory itself: the user's, and theirs alone */
+  {
+    WalkDir *last = &g_array_index (stack, WalkDir, stack->len - 1);
+
+    if (last->uid != me || (last->mode & 07777) != 0700)
+      {
+        g_autofree char *reason =
+          g_strdup_printf (_("%s must be owned by the user (uid %u, not %u) and have mode 0700 (not %04o)"),
+                           path->str, (guint) me, (guint) last->uid, (guint) (last->mode & 07777));
+        refuse_unsafe (error, dir, reason);
+        goto fail;
+      }
+    fd = last->fd;
+    g_array_set_size (stack, stack->len - 1);  /* not closed below: returned */
+  }
+  for (guint i = 0; i < stack->len; i++)
+    close (g_array_index (stack, WalkDir, i).fd);
   return fd;
+
+fail:
+  for (guint i = 0; i < stack->len; i++)
+    close (g_array_index (stack, WalkDir, i).fd);
+  return -1;
 }
 
 /* ------------------------------------------------------- in-process cache */
@@ -1474,14 +1787,20 @@ disk_lookup (const char  *dir,
 {
   g_autofree char *name = g_strconcat (key, ".bin", NULL);
   g_autoptr(GBytes) file = NULL;
+  g_autoptr(GError) error = NULL;
   GBytes *image = NULL;
   struct stat st;
   guint8 *buf;
   int dir_fd, fd;
 
-  dir_fd = open_private_dir (dir, NULL);
+  dir_fd = open_cache_dir (dir, FALSE, &error);
   if (dir_fd < 0)
-    return NULL;
+    {
+      /* no directory yet is the first compile's normal case; an unsafe
+       * one was warned about */
+      g_debug ("compile cache lookup: %s", error->message);
+      return NULL;
+    }
 
   /* O_NOFOLLOW: a symlink in the entry's place is not followed to a file
    * elsewhere (and, not being a regular file, is never deleted either).
@@ -1495,9 +1814,9 @@ disk_lookup (const char  *dir,
       return NULL;
     }
   /* fstat() of what was opened, not of the name: no race between check and
-   * read. Another user's file (left from before the directory was private,
-   * or root's) could be anyone's code. */
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != getuid ())
+   * read. Another user's file (root's: no one else can create files in a
+   * directory that is the user's and 0700) could be anyone's code. */
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
     {
       g_debug ("compile cache entry %s/%s ignored: not a regular file of the user's", dir, name);
       close (fd);
@@ -1555,46 +1874,6 @@ write_all (int           fd,
   return TRUE;
 }
 
-/* The directory exists afterwards, or @error is set. A directory this
- * creates is 0700, and so are the parents it creates (~/.cache, say); an
- * existing one is left as it is (and, when it is not private,
- * open_private_dir() refuses it): its mode may be someone's choice, and
- * taking over a directory another user made would not make it safe. */
-static gboolean
-ensure_dir (const char  *dir,
-            GError     **error)
-{
-  struct stat st;
-  g_autofree char *parent = NULL;
-
-  if (stat (dir, &st) == 0)
-    return TRUE;
-  if (errno != ENOENT)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not open the compile cache directory %s: %s"), dir, g_strerror (saved));
-      return FALSE;
-    }
-
-  parent = g_path_get_dirname (dir);
-  if (g_mkdir_with_parents (parent, 0700) != 0 ||
-      (mkdir (dir, 0700) != 0 && errno != EEXIST))
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not create the compile cache directory %s: %s"), dir, g_strerror (saved));
-      return FALSE;
-    }
-  /* In spite of any umask (one masking the owner's own bits would leave it
-   * unusable, and refused); harmless when another process made it first.
-   * lstat(): chmod() follows symlinks, so only the user's own directory,
-   * not a link put in its place, has its mode set. */
-  if (lstat (dir, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == getuid ())
-    chmod (dir, 0700);
-  return TRUE;
-}
-
 static gboolean
 disk_store (const char  *dir,
             const char  *key,
@@ -1615,9 +1894,7 @@ disk_store (const char  *dir,
 
   /* The same checks as for reading: code written where others can write
    * could be swapped before it is read back. */
-  if (!ensure_dir (dir, error))
-    return FALSE;
-  dir_fd = open_private_dir (dir, error);
+  dir_fd = open_cache_dir (dir, TRUE, error);
   if (dir_fd < 0)
     return FALSE;
 
@@ -1658,7 +1935,8 @@ disk_store (const char  *dir,
     }
   /* Atomic: a reader opens the old entry or the whole new one, never a
    * part; concurrent writers of one key each rename a complete file, and
-   * the last one stays. */
+   * the last one stays. rename() replaces a link in the entry's place
+   * without following it. */
   if (ok && renameat (dir_fd, tmp_name, dir_fd, name) != 0)
     {
       ok = FALSE;

@@ -39,12 +39,14 @@ char    *_gcuda_compile_cache_key     (const GCudaCompileInputs *inputs);
 char    *_gcuda_compile_cache_default_dir (void);
 
 /* A cached image for @key: from the in-process cache, else from @dir
- * (nullable: in-process only). Entries are verified (magic, version, key,
- * lengths and a SHA-256 of their content); a corrupt entry is deleted and
- * missed; entries not owned by the user, or in a directory that is not
- * private to the user (mode 0700, owned by the user), are ignored.
- * @log_out receives the stored compiler log, @lowered_out the lowered
- * names (name expression -> lowered name; NULL when none were stored). */
+ * (nullable: in-process only). The directory is reached without following
+ * a link or a directory anyone but the user (or root) controls, and must
+ * be the user's, mode 0700 (else it is not used, with a warning once per
+ * process); entries are verified (magic, version, key, lengths, a SHA-256
+ * of their content) and must be regular files of the user's; a damaged
+ * one is deleted and missed. @log_out receives the stored compiler log,
+ * @lowered_out the lowered names (name expression -> lowered name; NULL
+ * when none were stored). */
 GBytes  *_gcuda_compile_cache_lookup  (const char   *dir,
                                        const char   *key,
                                        char        **log_out,

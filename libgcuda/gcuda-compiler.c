@@ -1117,7 +1117,7 @@ cache_store (CompileState *state,
   if (g_strcmp0 (state->key, key_after) != 0)
     g_debug ("not cached: a header changed during the compile");
   else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
-    g_debug ("not cached: %s", store_error->message);
+    g_debug ("not cached: %s", store_error->message);  /* a refused directory was warned about */
 }
 
 /* A cache miss: NVRTC compiles, the result is cached and kept. */

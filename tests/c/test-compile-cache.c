@@ -31,6 +31,56 @@
 
 static char *self_exe;
 
+/* ------------------------------------------------------------ warnings
+ *
+ * A refused cache directory is a warning (once per process and message),
+ * which g_test_init() makes fatal: this writer takes GCuda's warnings
+ * instead, so that tests can assert them; everything else goes on to
+ * GLib's writer, fatal as before. */
+
+static GMutex warnings_lock;
+static GPtrArray *warnings;
+
+static GLogWriterOutput
+capture_writer (GLogLevelFlags   log_level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  if (log_level & G_LOG_LEVEL_WARNING)
+    {
+      const char *domain = NULL, *message = NULL;
+
+      for (gsize i = 0; i < n_fields; i++)
+        if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
+          domain = fields[i].value;
+        else if (g_str_equal (fields[i].key, "MESSAGE"))
+          message = fields[i].value;
+      if (g_strcmp0 (domain, "GCuda") == 0 && message != NULL)
+        {
+          g_mutex_lock (&warnings_lock);
+          g_ptr_array_add (warnings, g_strdup (message));
+          g_mutex_unlock (&warnings_lock);
+          return G_LOG_WRITER_HANDLED;
+        }
+    }
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+/* The warnings since the last call, one per line ("" for none) */
+static char *
+take_warnings (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_mutex_lock (&warnings_lock);
+  for (guint i = 0; i < warnings->len; i++)
+    g_string_append_printf (out, "%s\n", (char *) warnings->pdata[i]);
+  g_ptr_array_set_size (warnings, 0);
+  g_mutex_unlock (&warnings_lock);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /* --------------------------------------------------------- lowered names */
 
 /* A table of lowered names from NULL-terminated name, value pairs */
@@ -193,8 +243,10 @@ entry_path (const char *dir,
 
 /* Runs this program as a child: "hit CHECKSUM LOG LOWERED" or "miss". */
 static char *
-child_run (const char * const *args,
-           const char * const *envp)
+child_run_full (const char          *exe,
+                const char * const  *args,
+                const char * const  *envp,
+                char               **err_out)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -202,7 +254,7 @@ child_run (const char * const *args,
   g_autofree char *err = NULL;
   int status = 0;
 
-  g_ptr_array_add (argv, self_exe);
+  g_ptr_array_add (argv, (gpointer) (exe != NULL ? exe : self_exe));
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -214,7 +266,26 @@ child_run (const char * const *args,
   g_spawn_check_wait_status (status, &error);
   g_assert_no_error (error);
   g_strchomp (out);
+  if (err_out != NULL)
+    *err_out = g_steal_pointer (&err);
   return out;
+}
+
+static char *
+child_run (const char * const *args,
+           const char * const *envp)
+{
+  return child_run_full (NULL, args, envp, NULL);
+}
+
+/* child_lookup() that also returns the child's stderr */
+static char *
+child_lookup_err (const char  *dir,
+                  const char  *key,
+                  char       **err_out)
+{
+  const char *args[] = { "--child-lookup", dir, key, NULL };
+  return child_run_full (NULL, args, NULL, err_out);
 }
 
 static char *
@@ -311,6 +382,26 @@ child_main (int    argc,
         }
       after = _gcuda_compile_cache_key (&inputs);
       g_print ("%s\n", g_strcmp0 (before, after) == 0 ? "same" : "different");
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-compile") && argc == 3)
+    {
+      /* A real compile (PTX, no driver needed) with the cache in argv[2]:
+       * "ok from-cache=0|1", or "no-nvrtc" */
+      g_autoptr(GCudaCompiler) compiler = gcuda_compiler_new (NULL);
+      g_autoptr(GCudaProgram) program = NULL;
+      g_autoptr(GError) error = NULL;
+
+      gcuda_compiler_set_arch (compiler, "compute_90");
+      gcuda_compiler_set_target (compiler, GCUDA_PROGRAM_KIND_PTX);
+      gcuda_compiler_set_cache_dir (compiler, argv[2]);
+      program = gcuda_compiler_compile (compiler, "__global__ void symlinked_cache (int *p) { *p = 7; }\n", &error);
+      if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_NVRTC_NOT_FOUND))
+        g_print ("no-nvrtc\n");
+      else if (program == NULL)
+        g_print ("error %s\n", error->message);
+      else
+        g_print ("ok from-cache=%d\n", gcuda_program_is_from_cache (program));
       return 0;
     }
   g_printerr ("unknown child mode %s\n", argv[1]);
@@ -1353,6 +1444,295 @@ test_lowered_invalid_entry (void)
   rm_rf (dir);
 }
 
+/* -------------------------------------------------------- the directory */
+
+/* A store in @dir is refused with @code, and writes nothing; unsafe
+ * (PERMISSION_DENIED), it is warned about, else only debug-logged */
+static void
+assert_store_refused (const char *dir,
+                      int         code,
+                      const char *why)
+{
+  g_autoptr(GBytes) image = test_image (13, 100);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warned = NULL;
+
+  g_free (take_warnings ());   /* earlier ones are not this case's */
+  g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, code);
+  g_test_message ("refused: %s", error->message);
+  if (why != NULL && strstr (error->message, why) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, why);
+  warned = take_warnings ();
+  if (code == G_IO_ERROR_PERMISSION_DENIED)
+    g_assert_nonnull (strstr (warned, error->message));
+  else
+    g_assert_cmpstr (warned, ==, "");
+}
+
+static void
+assert_store_accepted (const char *dir)
+{
+  g_autoptr(GBytes) image = test_image (14, 100);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warned = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  warned = take_warnings ();
+  g_assert_cmpstr (warned, ==, "");
+}
+
+/* A fresh process's lookup misses, with a warning, and deletes nothing */
+static void
+assert_lookup_refused (const char *dir)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *out = child_lookup_err (dir, KEY_B, &err);
+
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_nonnull (strstr (err, "WARNING"));
+  g_assert_nonnull (strstr (err, "is not used"));
+}
+
+static guint
+count_entries (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  if (d == NULL)
+    return 0;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".bin"))
+      n++;
+  g_dir_close (d);
+  return n;
+}
+
+/* The audit's case: another user's symlink in the cache directory's place,
+ * pointing at the victim's private directory (~/.ssh). Refused with a
+ * warning, nothing written or deleted there, and compiles still work. */
+static void
+test_dir_symlink_foreign (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *victim = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *planted = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *args[] = { "--child-compile", NULL, NULL };
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root to make a symlink another user owns (the untrusted-parent case runs everywhere)");
+      return;
+    }
+  tmp = make_tmp_dir ();
+  victim = g_build_filename (tmp, "victim-ssh", NULL);
+  link = g_build_filename (tmp, "cache", NULL);
+  planted = entry_path (victim, KEY_B);
+  g_assert_cmpint (g_mkdir (victim, 0700), ==, 0);
+  g_assert_cmpint (symlink (victim, link), ==, 0);
+  g_assert_cmpint (lchown (link, 65534, 65534), ==, 0);
+
+  assert_store_refused (link, G_IO_ERROR_PERMISSION_DENIED, "symbolic link owned by another user");
+  g_assert_cmpuint (count_entries (victim), ==, 0);
+
+  /* a "corrupt entry" there is not deleted by a lookup */
+  write_file (planted, "not an entry");
+  assert_lookup_refused (link);
+  g_assert_true (g_file_test (planted, G_FILE_TEST_IS_REGULAR));
+
+  /* a real compile warns and goes on without the cache */
+  args[1] = link;
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      out = child_run_full (NULL, args, NULL, &err);
+      if (g_str_equal (out, "no-nvrtc"))
+        {
+          g_test_message ("no NVRTC here: the compile part was not run");
+          break;
+        }
+      g_assert_cmpstr (out, ==, "ok from-cache=0");
+      g_assert_nonnull (strstr (err, "is not used"));
+    }
+  g_assert_cmpuint (count_entries (victim), ==, 1);   /* the planted one only */
+  rm_rf (tmp);
+}
+
+/* In a directory others can write (not sticky), anything could be anyone's:
+ * a symlink of the user's own, a directory of the user's own, all refused.
+ * Sticky (/tmp), what is the user's stays the user's: accepted. */
+static void
+test_dir_untrusted_parent (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *shared = g_build_filename (tmp, "shared", NULL);
+  g_autofree char *mine = g_build_filename (tmp, "mine", NULL);
+  g_autofree char *link = g_build_filename (shared, "cache-link", NULL);
+  g_autofree char *real = g_build_filename (shared, "cache", NULL);
+  g_autofree char *below = g_build_filename (shared, "cache", "below", NULL);
+  const guint modes[] = { 0777, 0775, 0757, 0722 };
+
+  g_assert_cmpint (g_mkdir (shared, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (mine, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (real, 0700), ==, 0);
+  g_assert_cmpint (symlink (mine, link), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_assert_cmpint (chmod (shared, modes[i]), ==, 0);
+      assert_store_refused (link, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+      assert_store_refused (real, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+      assert_store_refused (below, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+    }
+  g_assert_cmpuint (count_entries (mine), ==, 0);
+  g_assert_false (g_file_test (below, G_FILE_TEST_EXISTS));
+  assert_lookup_refused (real);
+
+  /* sticky: the user's link and directory are safe there */
+  g_assert_cmpint (chmod (shared, 01777), ==, 0);
+  assert_store_accepted (link);
+  assert_store_accepted (real);
+  g_assert_cmpuint (count_entries (mine), ==, 1);
+
+  /* ... another user's are not (root can make one) */
+  if (getuid () == 0)
+    {
+      g_autofree char *foreign_link = g_build_filename (shared, "foreign-link", NULL);
+      g_autofree char *foreign_dir = g_build_filename (shared, "foreign", NULL);
+
+      g_assert_cmpint (symlink (mine, foreign_link), ==, 0);
+      g_assert_cmpint (lchown (foreign_link, 65534, 65534), ==, 0);
+      assert_store_refused (foreign_link, G_IO_ERROR_PERMISSION_DENIED, "owned by another user");
+      /* a directory of someone else's on the way, however private */
+      g_assert_cmpint (g_mkdir (foreign_dir, 0700), ==, 0);
+      g_assert_cmpint (chown (foreign_dir, 65534, 65534), ==, 0);
+      g_assert_cmpint (chmod (foreign_dir, 0777), ==, 0);
+      {
+        g_autofree char *inside = g_build_filename (foreign_dir, "cache", NULL);
+        assert_store_refused (inside, G_IO_ERROR_PERMISSION_DENIED, "belongs to another user");
+      }
+    }
+  rm_rf (tmp);
+}
+
+/* The user's own links, in directories only the user (or root) can write,
+ * are followed, relative or absolute, anywhere on the path; loops and
+ * files in a directory's place are refused */
+static void
+test_dir_symlink_own (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *usr_home = g_build_filename (tmp, "usr", "home", "me", NULL);
+  g_autofree char *home = g_build_filename (tmp, "home", NULL);
+  g_autofree char *via_home = g_build_filename (tmp, "home", "me", ".cache", "gcuda", NULL);
+  g_autofree char *scratch = g_build_filename (tmp, "scratch", "cache", NULL);
+  g_autofree char *dot_cache = g_build_filename (usr_home, ".cache", NULL);
+  g_autofree char *in_scratch = g_build_filename (scratch, "gcuda", NULL);
+  g_autofree char *loop_a = g_build_filename (tmp, "loop-a", NULL);
+  g_autofree char *loop_b = g_build_filename (tmp, "loop-b", NULL);
+  g_autofree char *file = g_build_filename (tmp, "file", NULL);
+  g_autofree char *under_file = g_build_filename (tmp, "file", "cache", NULL);
+  g_autofree char *dotdot = g_build_filename (tmp, "home", "me", "..", "me", ".cache", "gcuda", NULL);
+
+  /* /home -> usr/home (relative, as some systems have it);
+   * ~/.cache -> ../../../scratch/cache (relative, with ..) */
+  g_assert_cmpint (g_mkdir_with_parents (usr_home, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (scratch, 0700), ==, 0);
+  g_assert_cmpint (symlink ("usr/home", home), ==, 0);
+  g_assert_cmpint (symlink ("../../../scratch/cache", dot_cache), ==, 0);
+
+  assert_store_accepted (via_home);
+  g_assert_cmpuint (count_entries (in_scratch), ==, 1);
+  assert_store_accepted (dotdot);   /* ".." after a link: the link's target's parent */
+
+  g_assert_cmpint (symlink ("loop-b", loop_a), ==, 0);
+  g_assert_cmpint (symlink ("loop-a", loop_b), ==, 0);
+  assert_store_refused (loop_a, G_IO_ERROR_TOO_MANY_LINKS, NULL);
+  write_file (file, "");
+  assert_store_refused (file, G_IO_ERROR_NOT_DIRECTORY, "is not a directory");
+  assert_store_refused (under_file, G_IO_ERROR_NOT_DIRECTORY, "is not a directory");
+  rm_rf (tmp);
+}
+
+/* Missing directories are made 0700 whatever the umask; a relative path is
+ * taken from the current directory */
+static void
+test_dir_create (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *deep = g_build_filename (tmp, "a", "b", "c", NULL);
+  g_autofree char *a = g_build_filename (tmp, "a", NULL);
+  g_autofree char *old_cwd = g_get_current_dir ();
+  g_autofree char *rel = g_build_filename (tmp, "rel", "cache", NULL);
+  mode_t old_umask = umask (0777);
+  struct stat st;
+
+  assert_store_accepted (deep);
+  umask (old_umask);
+  g_assert_cmpint (stat (deep, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  g_assert_cmpint (stat (a, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  g_assert_cmpuint (count_entries (deep), ==, 1);
+
+  /* a lookup never creates anything */
+  {
+    g_autofree char *none = g_build_filename (tmp, "lookup-only", NULL);
+    g_autofree char *out = child_lookup (none, KEY_A);
+
+    g_assert_cmpstr (out, ==, "miss");
+    g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
+  }
+
+  g_assert_cmpint (g_chdir (tmp), ==, 0);
+  assert_store_accepted ("rel/cache");
+  g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+  g_assert_cmpuint (count_entries (rel), ==, 1);
+  rm_rf (tmp);
+}
+
+/* A symlink in an entry's place: never followed, written through or
+ * deleted as a corrupt entry */
+static void
+test_entry_symlink (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *elsewhere = make_tmp_dir ();
+  g_autofree char *precious = g_build_filename (elsewhere, "authorized_keys", NULL);
+  g_autofree char *other = g_build_filename (elsewhere, "other", NULL);
+  g_autofree char *path_a = entry_path (dir, KEY_A);
+  g_autofree char *path_b = entry_path (dir, KEY_B);
+  g_autofree char *text = NULL;
+  g_autoptr(GBytes) image = test_image (15, 1000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  write_file (precious, "ssh-ed25519 AAAA precious");
+  g_assert_cmpint (symlink (precious, path_a), ==, 0);
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (precious, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "ssh-ed25519 AAAA precious");
+  g_assert_false (g_file_test (path_a, G_FILE_TEST_IS_SYMLINK));   /* replaced, not followed */
+
+  /* not deleted as a corrupt entry, nor its target */
+  write_file (other, "not an entry");
+  g_assert_cmpint (symlink (other, path_b), ==, 0);
+  out = child_lookup (dir, KEY_B);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_true (g_file_test (path_b, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (other, G_FILE_TEST_IS_REGULAR));
+  rm_rf (dir);
+  rm_rf (elsewhere);
+}
+
 static void
 test_invalid_keys (void)
 {
@@ -1441,6 +1821,8 @@ main (int    argc,
   self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_assert_nonnull (self_exe);
   g_test_init (&argc, &argv, NULL);
+  warnings = g_ptr_array_new_with_free_func (g_free);
+  g_log_set_writer_func (capture_writer, NULL, NULL);
 
   g_test_add_func ("/compile-cache/key/stable", test_key_stable);
   g_test_add_func ("/compile-cache/key/changes", test_key_changes);
@@ -1466,6 +1848,11 @@ main (int    argc,
   g_test_add_func ("/compile-cache/lowered/format", test_lowered_format);
   g_test_add_func ("/compile-cache/lowered/hit", test_lowered_hit);
   g_test_add_func ("/compile-cache/lowered/invalid-entry", test_lowered_invalid_entry);
+  g_test_add_func ("/compile-cache/dir/symlink-foreign", test_dir_symlink_foreign);
+  g_test_add_func ("/compile-cache/dir/untrusted-parent", test_dir_untrusted_parent);
+  g_test_add_func ("/compile-cache/dir/symlink-own", test_dir_symlink_own);
+  g_test_add_func ("/compile-cache/dir/create", test_dir_create);
+  g_test_add_func ("/compile-cache/dir/entry-symlink", test_entry_symlink);
   g_test_add_func ("/compile-cache/default-dir", test_default_dir);
 
   return g_test_run ();

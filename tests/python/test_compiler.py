@@ -361,6 +361,24 @@ def test_lowered_names_with_tabs_survive_the_cache(cache):
     assert warm['lowered'] == lowered
 
 
+def test_symlinked_cache_dir_of_another_user_is_refused(tmp_path):
+    # The audit's case: another user's symlink where the cache directory
+    # should be, pointing at a private directory of the victim's.
+    if os.geteuid() != 0:
+        pytest.skip('needs root to make a symlink another user owns')
+    victim = tmp_path / 'victim-ssh'
+    victim.mkdir(mode=0o700)
+    link = tmp_path / 'cache'
+    link.symlink_to(victim)
+    os.lchown(str(link), 65534, 65534)
+    proc = spawn(unique_source('foreign-symlink'), link)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert not json.loads(out.strip().splitlines()[-1])['from_cache']
+    assert 'symbolic link owned by another user' in err
+    assert os.listdir(str(victim)) == []
+
+
 # ---------------------------------------------------------------- without a driver
 
 def test_loading_needs_the_driver_and_says_so():
