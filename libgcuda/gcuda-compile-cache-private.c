@@ -45,20 +45,24 @@
  *   84  u64 log length, u64 lowered length, u64 payload length
  *   108 SHA-256 of log + lowered + payload (32 bytes)
  *   140 log, lowered, payload
- *   The file size must be exactly 140 + the three lengths. The lowered
- *   names are netstrings (see _gcuda_compile_cache_serialize_lowered());
- *   format 1 had "name\tvalue\n" lines, which a tab in a name broke.
+ *   The file size must be exactly 140 + the three lengths, and at most
+ *   MAX_ENTRY_BYTES. The lowered names are netstrings (see
+ *   _gcuda_compile_cache_serialize_lowered()); format 1 had
+ *   "name\tvalue\n" lines, which a tab in a name broke.
  *
  * Writes go to a temporary file in the cache directory (O_EXCL, 0600),
  * renamed over "<key>.bin", so a reader sees a whole entry or none; they
  * are not fsync()ed: a torn entry after a crash fails verification, is
- * deleted and recompiled.
+ * deleted and recompiled. After each store, upkeep() keeps the directory
+ * within GCUDA_CACHE_MAX_SIZE, least recently used entries first, and
+ * deletes temporary files a killed writer left.
  */
 
 #define _GNU_SOURCE 1  /* dl_iterate_phdr, memmem */
 
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -66,6 +70,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -74,6 +79,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
 
 /* Both changed with format 2 (the lowered names' encoding): entries of
@@ -88,8 +94,11 @@
 #define FLAG_LOG            1u
 #define FLAG_LOWERED        2u
 #define MAX_INCLUDE_BYTES   ((gsize) 64 * 1024 * 1024)
-#define MAX_ENTRY_BYTES     ((guint64) 4 * 1024 * 1024 * 1024)
+#define MAX_ENTRY_BYTES     ((guint64) 512 * 1024 * 1024)   /* docs/kernels.md */
 #define MAX_MEMORY_BYTES    ((gsize) 512 * 1024 * 1024)
+#define DEFAULT_MAX_SIZE    ((guint64) 1024 * 1024 * 1024)  /* GCUDA_CACHE_MAX_SIZE */
+#define STALE_TMP_SECONDS   3600
+#define LOCK_WAIT_USEC      (2 * G_USEC_PER_SEC)
 
 G_STATIC_ASSERT (sizeof MAGIC == MAGIC_LENGTH);
 
@@ -1792,6 +1801,7 @@ disk_lookup (const char  *dir,
   struct stat st;
   guint8 *buf;
   int dir_fd, fd;
+  gboolean corrupt = TRUE;
 
   dir_fd = open_cache_dir (dir, FALSE, &error);
   if (dir_fd < 0)
@@ -1824,20 +1834,38 @@ disk_lookup (const char  *dir,
       return NULL;
     }
 
-  /* The whole entry is read into memory: a huge file must not exhaust it. */
+  /* The whole entry is read into memory: bounded (no entry this writes is
+   * larger, so a larger file is damage), and allocated with
+   * g_try_malloc(), so that a machine short of memory gets a miss (and a
+   * compile) rather than an abort. A failed allocation says nothing about
+   * the entry: it is kept. */
   if (st.st_size >= HEADER_SIZE && (guint64) st.st_size <= MAX_ENTRY_BYTES)
     {
-      buf = g_malloc (st.st_size);
-      if (!read_all (fd, buf, st.st_size))
+      buf = g_try_malloc (st.st_size);
+      if (buf == NULL)
+        {
+          g_debug ("compile cache entry %s/%s not read: out of memory", dir, name);
+          corrupt = FALSE;
+        }
+      else if (!read_all (fd, buf, st.st_size))
         g_free (buf);
       else
         {
           file = g_bytes_new_take (buf, st.st_size);
           image = parse_entry (file, key, log_out, lowered_out);
+          corrupt = image == NULL;
         }
     }
 
-  if (image == NULL)
+  if (image != NULL)
+    {
+      /* The LRU clock (see upkeep()): a hit makes the entry the newest. A
+       * failure (a read-only file system) only makes eviction less exact. */
+      const struct timespec times[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+
+      futimens (fd, times);
+    }
+  else if (corrupt)
     {
       struct stat now;
 
@@ -1852,6 +1880,248 @@ disk_lookup (const char  *dir,
   close (fd);
   close (dir_fd);
   return image;
+}
+
+/* ------------------------------------------------------------------ upkeep */
+
+gboolean
+_gcuda_compile_cache_parse_size (const char *text,
+                                 guint64    *size_out)
+{
+  const char *p = text;
+  guint64 n = 0, unit = 1;
+
+  if (text == NULL || !g_ascii_isdigit (*p))
+    return FALSE;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      guint64 digit = (guint64) (*p - '0');
+
+      if (n > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      n = n * 10 + digit;
+    }
+  switch (g_ascii_toupper (*p))
+    {
+    case '\0':
+      break;
+    case 'K': unit = G_GUINT64_CONSTANT (1) << 10; p++; break;
+    case 'M': unit = G_GUINT64_CONSTANT (1) << 20; p++; break;
+    case 'G': unit = G_GUINT64_CONSTANT (1) << 30; p++; break;
+    case 'T': unit = G_GUINT64_CONSTANT (1) << 40; p++; break;
+    default:
+      return FALSE;
+    }
+  if (*p != '\0' && (unit == 1 || !g_str_equal (p, "iB")))
+    return FALSE;
+  if (n > G_MAXUINT64 / unit)
+    return FALSE;
+  *size_out = n * unit;
+  return TRUE;
+}
+
+/* GCUDA_CACHE_MAX_SIZE, else the default. Read at each store: cheap, and a
+ * test (or a long-lived process) may change it. */
+static guint64
+cache_max_size (void)
+{
+  const char *value = _gcuda_secure_getenv ("GCUDA_CACHE_MAX_SIZE");
+  guint64 size;
+
+  if (value == NULL || *value == '\0')
+    return DEFAULT_MAX_SIZE;
+  if (!_gcuda_compile_cache_parse_size (value, &size))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("GCUDA_CACHE_MAX_SIZE=“%s” is not a size (bytes, or a number with K, M, G "
+                           "or T for KiB, MiB, GiB or TiB): the default, 1 GiB, is used"), value);
+      warn_once (message);
+      return DEFAULT_MAX_SIZE;
+    }
+  return size;
+}
+
+/* "<key>.bin": what lookups open and eviction may delete */
+static gboolean
+is_entry_name (const char *name)
+{
+  return strlen (name) == KEY_LENGTH + 4 && g_str_has_suffix (name, ".bin") &&
+         strspn (name, "0123456789abcdef") == KEY_LENGTH;
+}
+
+/* ".<key>.<pid>.<8 hex>.tmp": disk_store()'s temporary files, and nothing
+ * else, are what stale-file removal may delete */
+static gboolean
+is_tmp_name (const char *name)
+{
+  const char *p = name;
+  gsize n;
+
+  if (*p++ != '.' || strspn (p, "0123456789abcdef") != KEY_LENGTH)
+    return FALSE;
+  p += KEY_LENGTH;
+  if (*p++ != '.' || (n = strspn (p, "0123456789")) == 0 || n > 10)
+    return FALSE;
+  p += n;
+  if (*p++ != '.' || strspn (p, "0123456789abcdef") != 8)
+    return FALSE;
+  return g_str_equal (p + 8, ".tmp");
+}
+
+typedef struct {
+  char    *name;
+  guint64  size;
+  gint64   mtime_sec;
+  long     mtime_nsec;
+  ino_t    ino;
+} Candidate;
+
+static void
+candidate_clear (Candidate *c)
+{
+  g_free (c->name);
+}
+
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+
+  if (x->mtime_sec != y->mtime_sec)
+    return x->mtime_sec < y->mtime_sec ? -1 : 1;
+  if (x->mtime_nsec != y->mtime_nsec)
+    return x->mtime_nsec < y->mtime_nsec ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* Keeps the directory within @max_size and free of dead temporary files;
+ * run after each store, with @keep_name (the entry just written) kept.
+ *
+ * The size is the sum of the entries' sizes ("<key>.bin", regular files of
+ * the user's; anything else in the directory is neither counted nor
+ * touched). The LRU clock is each entry's mtime: set when it is written,
+ * set again (futimens()) at each disk hit; so when over the cap, the
+ * entries least recently stored or loaded are deleted first, until the
+ * total fits.
+ *
+ * With other processes at work:
+ *   - One upkeep at a time: under flock() of the directory, tried
+ *     without blocking for up to LOCK_WAIT_USEC; a process that cannot
+ *     get it skips upkeep (the holder is doing it; the next store does it
+ *     again), so no one ever waits for long on another.
+ *   - Every store runs upkeep after its rename, and upkeep lists the
+ *     directory after taking the lock, so the last upkeep to run sees
+ *     every entry renamed before it: once stores stop, the total is within
+ *     the cap (unless an upkeep gave up on the lock).
+ *   - A writer's file is a temporary until its rename, never an eviction
+ *     candidate; a reader holding an entry open keeps reading it after it
+ *     is deleted (only the name goes).
+ *   - Each entry is looked at again just before it is deleted: one
+ *     replaced (another inode) or used (another mtime) since the listing
+ *     is kept. What is left, a rename or a hit in the instant between that
+ *     look and unlinkat(), costs one compile, never a wrong result: every
+ *     entry read is verified.
+ *   - Temporary files are deleted when older than STALE_TMP_SECONDS
+ *     (their mtime is their writer's last write): a killed writer's, not a
+ *     live one's; and only regular files of the user's with disk_store()'s
+ *     naming pattern. */
+static void
+upkeep (int         dir_fd,
+        const char *keep_name,
+        guint64     max_size)
+{
+  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  uid_t me = geteuid ();
+  gint64 deadline;
+  guint64 total = 0;
+  struct stat st;
+  struct dirent *ent;
+  DIR *listing;
+  int list_fd;
+
+  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+
+  /* The directory itself is the lock: no file of its own to manage. Busy:
+   * tried again until LOCK_WAIT_USEC, then skipped. Not supported (NFS
+   * without write access to the descriptor, say): upkeep runs unlocked,
+   * which is safe, only perhaps redundant (deleting an entry never costs
+   * more than a compile). */
+  deadline = g_get_monotonic_time () + LOCK_WAIT_USEC;
+  while (flock (dir_fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      if (errno == EINTR)
+        continue;
+      if (errno != EWOULDBLOCK)
+        {
+          g_debug ("compile cache upkeep without a lock: %s", g_strerror (errno));
+          break;
+        }
+      if (g_get_monotonic_time () >= deadline)
+        {
+          g_debug ("compile cache upkeep skipped: another process holds the lock");
+          return;
+        }
+      g_usleep (5000);
+    }
+
+  list_fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  listing = list_fd >= 0 ? fdopendir (list_fd) : NULL;
+  if (listing == NULL)
+    {
+      if (list_fd >= 0)
+        close (list_fd);
+      flock (dir_fd, LOCK_UN);
+      return;
+    }
+  while ((ent = readdir (listing)) != NULL)
+    {
+      gboolean entry = is_entry_name (ent->d_name);
+
+      if (!entry && !is_tmp_name (ent->d_name))
+        continue;
+      if (fstatat (dir_fd, ent->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+          !S_ISREG (st.st_mode) || st.st_uid != me)
+        continue;
+      if (entry)
+        {
+          Candidate c = { g_strdup (ent->d_name), (guint64) st.st_size,
+                          (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ino };
+
+          g_array_append_val (candidates, c);
+          total += (guint64) st.st_size;
+        }
+      else if ((gint64) st.st_mtim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - STALE_TMP_SECONDS)
+        {
+          g_debug ("compile cache: deleting the stale temporary file %s", ent->d_name);
+          unlinkat (dir_fd, ent->d_name, 0);
+        }
+    }
+  closedir (listing);
+
+  if (total > max_size)
+    {
+      g_array_sort (candidates, compare_candidates);
+      for (guint i = 0; i < candidates->len && total > max_size; i++)
+        {
+          const Candidate *c = &g_array_index (candidates, Candidate, i);
+
+          if (g_str_equal (c->name, keep_name))
+            continue;
+          if (fstatat (dir_fd, c->name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+              !S_ISREG (st.st_mode) || st.st_uid != me)
+            total -= c->size;  /* gone since the listing (another upkeep) */
+          else if (st.st_ino != c->ino ||
+                   (gint64) st.st_mtim.tv_sec != c->mtime_sec || st.st_mtim.tv_nsec != c->mtime_nsec)
+            total = total - c->size + (guint64) st.st_size;  /* rewritten or used since: kept */
+          else if (unlinkat (dir_fd, c->name, 0) == 0)
+            {
+              g_debug ("compile cache: evicted %s", c->name);
+              total -= c->size;
+            }
+        }
+    }
+  flock (dir_fd, LOCK_UN);
 }
 
 static gboolean
@@ -1889,8 +2159,24 @@ disk_store (const char  *dir,
   const guint8 *payload = g_bytes_get_data (image, &payload_len);
   gsize log_len = log != NULL ? strlen (log) : 0;
   gsize lowered_len = lowered != NULL ? strlen (lowered) : 0;
+  guint64 entry_size = (guint64) HEADER_SIZE + log_len + lowered_len + payload_len;
+  guint64 max_size = cache_max_size ();
   int dir_fd, fd = -1, saved;
   gboolean ok;
+
+  /* What upkeep would delete at once, or lookups refuse to read, is not
+   * written at all. */
+  if (entry_size > MAX_ENTRY_BYTES || entry_size > max_size)
+    {
+      char size_text[32], limit_text[32];
+
+      g_snprintf (size_text, sizeof size_text, "%" G_GUINT64_FORMAT, entry_size);
+      g_snprintf (limit_text, sizeof limit_text, "%" G_GUINT64_FORMAT, MIN (MAX_ENTRY_BYTES, max_size));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _("The compile result (%s bytes) is larger than the compile cache takes (%s bytes; "
+                     "see GCUDA_CACHE_MAX_SIZE)"), size_text, limit_text);
+      return FALSE;
+    }
 
   /* The same checks as for reading: code written where others can write
    * could be swapped before it is read back. */
@@ -1902,7 +2188,8 @@ disk_store (const char  *dir,
 
   /* The temporary file: in the cache directory itself, since rename() is
    * atomic only within one file system; hidden (lookups open "<key>.bin"
-   * only); named unpredictably (pid, random); O_EXCL | O_NOFOLLOW, so the
+   * only); named unpredictably (pid, random) and recognizably (upkeep()
+   * deletes stale ones by this pattern); O_EXCL | O_NOFOLLOW, so the
    * write never goes into an existing file or through a planted link;
    * 0600, readable by the user alone. A name taken (EEXIST) is tried
    * again. */
@@ -1949,6 +2236,8 @@ disk_store (const char  *dir,
                    _("Could not write the compile cache entry %s/%s: %s"), dir, name,
                    saved != 0 ? g_strerror (saved) : _("short write"));
     }
+  else
+    upkeep (dir_fd, name, max_size);
   close (dir_fd);
   return ok;
 }

@@ -43,10 +43,11 @@ char    *_gcuda_compile_cache_default_dir (void);
  * a link or a directory anyone but the user (or root) controls, and must
  * be the user's, mode 0700 (else it is not used, with a warning once per
  * process); entries are verified (magic, version, key, lengths, a SHA-256
- * of their content) and must be regular files of the user's; a damaged
- * one is deleted and missed. @log_out receives the stored compiler log,
- * @lowered_out the lowered names (name expression -> lowered name; NULL
- * when none were stored). */
+ * of their content), bounded in size, and must be regular files of the
+ * user's; a damaged one is deleted and missed. A hit marks the entry
+ * recently used. @log_out receives the stored compiler log, @lowered_out
+ * the lowered names (name expression -> lowered name; NULL when none were
+ * stored). */
 GBytes  *_gcuda_compile_cache_lookup  (const char   *dir,
                                        const char   *key,
                                        char        **log_out,
@@ -54,9 +55,11 @@ GBytes  *_gcuda_compile_cache_lookup  (const char   *dir,
 
 /* Stores an entry: in-process always; on disk in @dir (created 0700 if
  * missing) when @dir is not NULL, atomically (temporary file + rename), so
- * concurrent writers of the same key leave one valid entry. @lowered
- * (nullable) maps name expressions to lowered names. Failures to write are
- * reported in @error; the caller treats them as warnings. */
+ * concurrent writers of the same key leave one valid entry; then keeps the
+ * directory within GCUDA_CACHE_MAX_SIZE (least recently used entries go
+ * first) and deletes stale temporary files. @lowered (nullable) maps name
+ * expressions to lowered names. Failures to write are reported in @error;
+ * the caller treats them as warnings. */
 gboolean _gcuda_compile_cache_store   (const char  *dir,
                                        const char  *key,
                                        GBytes      *image,
@@ -86,5 +89,10 @@ GBytes     *_gcuda_compile_cache_parse_entry       (GBytes      *entry,
                                                     const char  *key,
                                                     char       **log_out,
                                                     GHashTable **lowered_out);
+
+/* GCUDA_CACHE_MAX_SIZE's syntax: digits, then K, M, G or T (also KiB...:
+ * powers of 1024). FALSE for anything else, or an overflow. */
+gboolean    _gcuda_compile_cache_parse_size        (const char  *text,
+                                                    guint64     *size_out);
 
 G_END_DECLS

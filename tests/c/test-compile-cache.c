@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 #define KEY_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 #define KEY_C "00000000000000000000000000000000000000000000000000000000000000cc"
 #define HEADER_SIZE 140
+#define MAX_ENTRY_BYTES ((goffset) 512 * 1024 * 1024)   /* docs/kernels.md */
 
 static char *self_exe;
 
@@ -402,6 +404,51 @@ child_main (int    argc,
         g_print ("error %s\n", error->message);
       else
         g_print ("ok from-cache=%d\n", gcuda_program_is_from_cache (program));
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-lookup-limited") && argc == 5)
+    {
+      /* A lookup with the address space limited to what the process uses
+       * now plus argv[4] MiB: reading a larger entry cannot be allocated */
+      struct rlimit limit;
+      g_autofree char *statm = NULL;
+      g_autoptr(GBytes) image = NULL;
+      g_autofree char *log = NULL;
+      g_autoptr(GHashTable) lowered = NULL;
+      guint64 pages;
+
+      g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+      pages = g_ascii_strtoull (statm, NULL, 10);
+      limit.rlim_cur = limit.rlim_max = pages * sysconf (_SC_PAGESIZE) +
+                                        g_ascii_strtoull (argv[4], NULL, 10) * 1024 * 1024;
+      if (setrlimit (RLIMIT_AS, &limit) != 0)
+        {
+          g_print ("no-limit\n");
+          return 0;
+        }
+      image = _gcuda_compile_cache_lookup (argv[2], argv[3], &log, &lowered);
+      g_print ("%s\n", image != NULL ? "hit" : "miss");
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-store-many") && argc == 6)
+    {
+      /* Stores argv[4] entries of argv[5] bytes under keys made from
+       * argv[3] (a two-digit tag) and the index */
+      guint n = atoi (argv[4]);
+      gsize size = atoi (argv[5]);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *key = g_strdup_printf ("%s%062x", argv[3], i);
+          g_autoptr(GBytes) image = test_image (i, size);
+          g_autoptr(GError) error = NULL;
+
+          if (!_gcuda_compile_cache_store (argv[2], key, image, NULL, NULL, &error))
+            {
+              g_printerr ("store failed: %s\n", error->message);
+              return 1;
+            }
+        }
       return 0;
     }
   g_printerr ("unknown child mode %s\n", argv[1]);
@@ -1698,21 +1745,22 @@ test_dir_create (void)
   rm_rf (tmp);
 }
 
-/* A symlink in an entry's place: never followed, written through or
- * deleted as a corrupt entry */
+/* A symlink in an entry's place: never followed, written through, deleted
+ * (corrupt or evicted) or counted */
 static void
 test_entry_symlink (void)
 {
   g_autofree char *dir = make_tmp_dir ();
   g_autofree char *elsewhere = make_tmp_dir ();
   g_autofree char *precious = g_build_filename (elsewhere, "authorized_keys", NULL);
-  g_autofree char *other = g_build_filename (elsewhere, "other", NULL);
+  g_autofree char *big = g_build_filename (elsewhere, "big", NULL);
   g_autofree char *path_a = entry_path (dir, KEY_A);
   g_autofree char *path_b = entry_path (dir, KEY_B);
   g_autofree char *text = NULL;
   g_autoptr(GBytes) image = test_image (15, 1000);
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
+  int fd;
 
   write_file (precious, "ssh-ed25519 AAAA precious");
   g_assert_cmpint (symlink (precious, path_a), ==, 0);
@@ -1722,15 +1770,383 @@ test_entry_symlink (void)
   g_assert_cmpstr (text, ==, "ssh-ed25519 AAAA precious");
   g_assert_false (g_file_test (path_a, G_FILE_TEST_IS_SYMLINK));   /* replaced, not followed */
 
-  /* not deleted as a corrupt entry, nor its target */
-  write_file (other, "not an entry");
-  g_assert_cmpint (symlink (other, path_b), ==, 0);
+  /* a link to a huge file is not counted, nor evicted, nor its target */
+  fd = g_open (big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 10 * 1024 * 1024), ==, 0);
+  close (fd);
+  g_assert_cmpint (symlink (big, path_b), ==, 0);
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "8K", TRUE);
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_C, image, NULL, NULL, &error));
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path_b, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (big, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (path_a, G_FILE_TEST_EXISTS));   /* 8K holds both entries */
+
+  /* ... nor deleted as a corrupt entry */
   out = child_lookup (dir, KEY_B);
   g_assert_cmpstr (out, ==, "miss");
   g_assert_true (g_file_test (path_b, G_FILE_TEST_IS_SYMLINK));
-  g_assert_true (g_file_test (other, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (big, G_FILE_TEST_IS_REGULAR));
   rm_rf (dir);
   rm_rf (elsewhere);
+}
+
+/* ------------------------------------------------------------------ upkeep */
+
+static void
+test_parse_size (void)
+{
+  static const struct { const char *text; guint64 size; } good[] = {
+    { "0", 0 }, { "1", 1 }, { "1024", 1024 }, { "1K", 1024 }, { "1k", 1024 }, { "1KiB", 1024 },
+    { "64M", 64 << 20 }, { "64MiB", 64 << 20 }, { "1G", G_GUINT64_CONSTANT (1) << 30 },
+    { "3g", G_GUINT64_CONSTANT (3) << 30 }, { "2T", G_GUINT64_CONSTANT (2) << 40 },
+    { "18446744073709551615", G_MAXUINT64 },
+  };
+  static const char * const bad[] = {
+    "", "K", "1KB", "1 K", " 1", "1 ", "-1", "+1", "1.5G", "1Gi", "1GiBs", "1B", "0x10",
+    "18446744073709551616", "17179869184G", "99999999999999999999999",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      guint64 size = 42;
+
+      if (!_gcuda_compile_cache_parse_size (good[i].text, &size))
+        g_error ("“%s” did not parse", good[i].text);
+      g_assert_cmpuint (size, ==, good[i].size);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      guint64 size = 42;
+
+      if (_gcuda_compile_cache_parse_size (bad[i], &size))
+        g_error ("“%s” parsed", bad[i]);
+      g_assert_cmpuint (size, ==, 42);
+    }
+}
+
+/* The total size of the entries, and the names of the entries and of any
+ * temporary files */
+static guint64
+entries_total (const char *dir,
+               GString    *names)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct stat st;
+
+      g_assert_cmpint (lstat (path, &st), ==, 0);
+      if (g_str_has_suffix (name, ".bin"))
+        total += st.st_size;
+      if (names != NULL)
+        g_string_append_printf (names, "%s ", name);
+    }
+  g_dir_close (d);
+  return total;
+}
+
+static char *
+key_n (guint n)
+{
+  return g_strdup_printf ("ee%062x", n);
+}
+
+static void
+store_n (const char *dir,
+         guint       n,
+         gsize       size)
+{
+  g_autofree char *key = key_n (n);
+  g_autoptr(GBytes) image = test_image (n, size);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, key, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+has_entry (const char *dir,
+           guint       n)
+{
+  g_autofree char *key = key_n (n);
+  g_autofree char *path = entry_path (dir, key);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static void
+set_age (const char *dir,
+         const char *name,
+         gint64      seconds_ago)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct timespec times[2];
+
+  times[0].tv_sec = times[1].tv_sec = g_get_real_time () / G_USEC_PER_SEC - seconds_ago;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  g_assert_cmpint (utimensat (AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW), ==, 0);
+}
+
+/* GCUDA_CACHE_MAX_SIZE holds after every store; the newest entries stay */
+static void
+test_upkeep_cap (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const gsize size = 10000 - HEADER_SIZE;   /* entries of 10000 bytes */
+
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "64K", TRUE);   /* 6 entries */
+  for (guint i = 0; i < 20; i++)
+    {
+      store_n (dir, i, size);
+      g_assert_cmpuint (entries_total (dir, NULL), <=, 64 * 1024);
+      g_assert_true (has_entry (dir, i));
+    }
+  /* stored in order: their mtimes never decrease, and equal ones (a coarse
+   * clock) are ordered by name, which is the order here too */
+  for (guint i = 0; i < 20; i++)
+    g_assert_cmpint (has_entry (dir, i), ==, i >= 14);
+
+  /* an entry larger than the cap is not written at all */
+  {
+    g_autoptr(GBytes) image = test_image (1, 70000);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    g_test_message ("%s", error->message);
+    g_assert_cmpuint (count_entries (dir), ==, 6);
+  }
+
+  /* 0: nothing on disk */
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "0", TRUE);
+  {
+    g_autoptr(GBytes) image = test_image (1, 10);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  }
+
+  /* not a size: a warning, and the default */
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "lots", TRUE);
+  g_free (take_warnings ());   /* earlier ones are not this case's */
+  store_n (dir, 100, size);
+  {
+    g_autofree char *warned = take_warnings ();
+    g_assert_nonnull (strstr (warned, "GCUDA_CACHE_MAX_SIZE"));
+  }
+  g_assert_cmpuint (count_entries (dir), ==, 7);
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  rm_rf (dir);
+}
+
+/* Least recently used first: an old entry read from disk since is kept,
+ * the one that was only stored goes */
+static void
+test_upkeep_lru (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const gsize size = 10000 - HEADER_SIZE;
+
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "64K", TRUE);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *key = key_n (i);
+      g_autofree char *name = g_strconcat (key, ".bin", NULL);
+
+      store_n (dir, i, size);
+      set_age (dir, name, 1000 - i * 10);   /* 0 the oldest */
+    }
+
+  /* entry 0 is used (from disk: a fresh process, as another program would) */
+  {
+    g_autofree char *key = key_n (0);
+    g_autofree char *out = child_lookup (dir, key);
+
+    g_assert_true (g_str_has_prefix (out, "hit "));
+  }
+  store_n (dir, 6, size);
+  g_assert_true (has_entry (dir, 0));
+  g_assert_false (has_entry (dir, 1));
+  for (guint i = 2; i <= 6; i++)
+    g_assert_true (has_entry (dir, i));
+  store_n (dir, 7, size);
+  g_assert_true (has_entry (dir, 0));
+  g_assert_false (has_entry (dir, 2));
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  rm_rf (dir);
+}
+
+/* A killed writer's temporary file goes after an hour; a live writer's,
+ * and anything that is not exactly ours, stays */
+static void
+test_upkeep_stale_tmp (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *stale = g_strdup_printf (".%s.4242.0badcafe.tmp", KEY_B);
+  g_autofree char *fresh = g_strdup_printf (".%s.4243.0badcafe.tmp", KEY_B);
+  g_autofree char *other = g_strdup (".something-else.tmp");
+  g_autofree char *not_ours = g_strdup_printf (".%s.4244.0badcafe.tmp.keep", KEY_B);
+  g_autofree char *link = g_strdup_printf (".%s.4245.0badcafe.tmp", KEY_B);
+  g_autofree char *subdir = g_strdup_printf (".%s.4246.0badcafe.tmp", KEY_B);
+  g_autofree char *foreign = g_strdup_printf (".%s.4247.0badcafe.tmp", KEY_B);
+  const char *kept[] = { fresh, other, not_ours, link, subdir, NULL, NULL };
+  g_autofree char *path = NULL;
+
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (kept[i] != link && kept[i] != subdir)
+      {
+        g_autofree char *p = g_build_filename (dir, kept[i], NULL);
+        write_file (p, "partial");
+      }
+  path = g_build_filename (dir, stale, NULL);
+  write_file (path, "partial");
+  {
+    g_autofree char *p = g_build_filename (dir, link, NULL);
+    g_autofree char *s = g_build_filename (dir, subdir, NULL);
+
+    g_assert_cmpint (symlink (stale, p), ==, 0);
+    g_assert_cmpint (g_mkdir (s, 0700), ==, 0);
+  }
+  if (getuid () == 0)
+    {
+      g_autofree char *p = g_build_filename (dir, foreign, NULL);
+
+      write_file (p, "partial");
+      g_assert_cmpint (chown (p, 65534, 65534), ==, 0);
+      kept[5] = foreign;
+    }
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (kept[i] != fresh)
+      set_age (dir, kept[i], 2 * 3600);
+  set_age (dir, stale, 2 * 3600);
+  set_age (dir, fresh, 60);
+
+  store_n (dir, 1, 100);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  for (guint i = 0; kept[i] != NULL; i++)
+    {
+      g_autofree char *p = g_build_filename (dir, kept[i], NULL);
+
+      if (!g_file_test (p, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+        g_error ("%s was deleted", kept[i]);
+    }
+  rm_rf (dir);
+}
+
+/* Entries are read with a bound: larger than any entry written, a file is
+ * damage (deleted unread); one that memory cannot hold now is a miss, kept */
+static void
+test_upkeep_oversized (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autofree char *out = NULL;
+  int fd;
+
+  fd = g_open (path, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, MAX_ENTRY_BYTES + 1), ==, 0);   /* sparse */
+  close (fd);
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  rm_rf (dir);
+}
+
+static void
+test_upkeep_no_memory (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("an address-space limit and AddressSanitizer do not mix");
+#else
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (16, 96 * 1024 * 1024);
+  g_autoptr(GError) error = NULL;
+  const char *args[] = { "--child-lookup-limited", dir, KEY_A, "48", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *again = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  out = child_run (args, NULL);
+  if (g_str_equal (out, "no-limit"))
+    {
+      g_test_skip ("setrlimit(RLIMIT_AS) failed");
+      rm_rf (dir);
+      return;
+    }
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  again = child_lookup (dir, KEY_A);
+  g_assert_true (g_str_has_prefix (again, "hit "));
+  rm_rf (dir);
+#endif
+}
+
+/* Processes storing at once, with a cap that makes them evict all along:
+ * afterwards the cache is within the cap, every entry valid, no temporary
+ * file left */
+static void
+test_upkeep_concurrent (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GCUDA_CACHE_MAX_SIZE", "100K", TRUE);
+  g_autoptr(GString) names = g_string_new (NULL);
+  GPid pids[4];
+  GDir *d;
+  const char *name;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *tag = g_strdup_printf ("%02x", 0xa0 + i);
+      const char *argv[] = { self_exe, "--child-store-many", dir, tag, "40", "9000", NULL };
+
+      g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pids[i], &error);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      int status;
+
+      g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      g_spawn_close_pid (pids[i]);
+    }
+
+  g_assert_cmpuint (entries_total (dir, names), <=, 100 * 1024);
+  g_test_message ("left: %s", names->str);
+  g_assert_null (strstr (names->str, ".tmp"));
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".bin"))
+      {
+        g_autofree char *key = g_strndup (name, 64);
+        g_autofree char *out = NULL;
+
+        _gcuda_compile_cache_clear_memory ();
+        {
+          g_autoptr(GBytes) got = _gcuda_compile_cache_lookup (dir, key, NULL, NULL);
+          g_assert_nonnull (got);
+          g_assert_cmpuint (g_bytes_get_size (got), ==, 9000);
+        }
+        n++;
+      }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 1);
+  rm_rf (dir);
 }
 
 static void
@@ -1853,6 +2269,13 @@ main (int    argc,
   g_test_add_func ("/compile-cache/dir/symlink-own", test_dir_symlink_own);
   g_test_add_func ("/compile-cache/dir/create", test_dir_create);
   g_test_add_func ("/compile-cache/dir/entry-symlink", test_entry_symlink);
+  g_test_add_func ("/compile-cache/upkeep/parse-size", test_parse_size);
+  g_test_add_func ("/compile-cache/upkeep/cap", test_upkeep_cap);
+  g_test_add_func ("/compile-cache/upkeep/lru", test_upkeep_lru);
+  g_test_add_func ("/compile-cache/upkeep/stale-tmp", test_upkeep_stale_tmp);
+  g_test_add_func ("/compile-cache/upkeep/oversized", test_upkeep_oversized);
+  g_test_add_func ("/compile-cache/upkeep/no-memory", test_upkeep_no_memory);
+  g_test_add_func ("/compile-cache/upkeep/concurrent", test_upkeep_concurrent);
   g_test_add_func ("/compile-cache/default-dir", test_default_dir);
 
   return g_test_run ();
