@@ -20,6 +20,11 @@
  *   tampering: anyone able to write an entry could write its digest too.
  *   Ownership is the guard.
  *
+ *   The environment chooses the directory (GCUDA_CACHE_DIR,
+ *   XDG_CACHE_HOME): in a set-user-ID process it is another user's
+ *   choice, so there is no default directory there
+ *   (_gcuda_compile_cache_default_dir()).
+ *
  * The key
  *   A SHA-256 over length-prefixed, tagged fields: a format tag, the program
  *   name, source, options, include dirs, in-memory headers (sorted by name),
@@ -260,7 +265,8 @@ library_search_dirs (void)
   static GPtrArray *conf_dirs;
   static gsize once;
   GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
-  const char *ld_library_path = g_getenv ("LD_LIBRARY_PATH");
+  /* The loader ignores it in a secure-execution process: so does the key */
+  const char *ld_library_path = _gcuda_secure_getenv ("LD_LIBRARY_PATH");
   static const char * const defaults[] = {
     "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
     "/lib", "/usr/lib", GCUDA_TOOLKIT_LIB_DIR, "/usr/local/cuda/lib64",
@@ -1119,9 +1125,19 @@ _gcuda_compile_cache_parse_lowered (const char *data,
 char *
 _gcuda_compile_cache_default_dir (void)
 {
-  const char *disable = g_getenv ("GCUDA_DISABLE_CACHE");
-  const char *dir = g_getenv ("GCUDA_CACHE_DIR");
+  const char *disable;
+  const char *dir;
 
+  /* A set-user-ID (or set-group-ID, or file-capability) process: its
+   * invoker chooses the environment, GCUDA_CACHE_DIR and XDG_CACHE_HOME
+   * (which g_get_user_cache_dir() reads) included, so a default directory
+   * would be the invoker's choice of where the program reads code and
+   * writes files. No default then: the on-disk cache is off, unless the
+   * program itself sets GCudaCompiler:cache-dir. */
+  if (_gcuda_is_secure_execution ())
+    return NULL;
+  disable = _gcuda_secure_getenv ("GCUDA_DISABLE_CACHE");
+  dir = _gcuda_secure_getenv ("GCUDA_CACHE_DIR");
   if (disable != NULL && *disable != '\0' && !g_str_equal (disable, "0"))
     return NULL;
   if (dir != NULL && *dir != '\0')

@@ -35,7 +35,10 @@ typedef struct {
 char    *_gcuda_compile_cache_key     (const GCudaCompileInputs *inputs);
 
 /* The cache directory from GCUDA_CACHE_DIR, else $XDG_CACHE_HOME/gcuda;
- * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"). */
+ * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"), and in
+ * a secure-execution (set-user-ID...) process, whose environment is its
+ * invoker's: there the on-disk cache is off unless the program sets a
+ * directory itself. */
 char    *_gcuda_compile_cache_default_dir (void);
 
 /* A cached image for @key: from the in-process cache, else from @dir

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -23,6 +24,7 @@
 #include <gcuda.h>
 
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
 
 #define KEY_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -405,6 +407,20 @@ child_main (int    argc,
       else
         g_print ("ok from-cache=%d\n", gcuda_program_is_from_cache (program));
       return 0;
+    }
+  if (g_str_equal (argv[1], "--child-secure") && argc == 2)
+    {
+      /* What a set-user-ID process makes of the environment */
+      g_autofree char *dir = _gcuda_compile_cache_default_dir ();
+
+      g_print ("at-secure=%lu secure=%d dir=%s lib=%s\n", getauxval (AT_SECURE),
+               _gcuda_is_secure_execution (), dir != NULL ? dir : "(null)",
+               _gcuda_secure_getenv ("LD_LIBRARY_PATH") != NULL ? "set" : "unset");
+      /* Without exit()'s handlers: in a sanitizer build, LeakSanitizer
+       * cannot stop the threads of a set-user-ID process (not dumpable)
+       * and fails it, whatever ASAN_OPTIONS says (ignored there too) */
+      fflush (stdout);
+      _exit (0);
     }
   if (g_str_equal (argv[1], "--child-lookup-limited") && argc == 5)
     {
@@ -1793,6 +1809,46 @@ test_entry_symlink (void)
   rm_rf (elsewhere);
 }
 
+/* A set-user-ID process ignores GCUDA_CACHE_DIR, XDG_CACHE_HOME and
+ * LD_LIBRARY_PATH: no default cache directory at all */
+static void
+test_secure_execution (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *setuid_out = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  const char *args[] = { "--child-secure", NULL };
+  gsize len;
+
+  env = g_environ_setenv (env, "GCUDA_CACHE_DIR", "/tmp/chosen-by-the-invoker", TRUE);
+  env = g_environ_setenv (env, "LD_LIBRARY_PATH", "/tmp/chosen-by-the-invoker", TRUE);
+  env = g_environ_unsetenv (env, "GCUDA_DISABLE_CACHE");
+  plain = child_run_full (NULL, args, (const char * const *) env, NULL);
+  g_assert_cmpstr (plain, ==, "at-secure=0 secure=0 dir=/tmp/chosen-by-the-invoker lib=set");
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root to make a set-user-ID copy of the test");
+      return;
+    }
+  tmp = make_tmp_dir ();
+  g_assert_cmpint (chmod (tmp, 0755), ==, 0);
+  copy = g_build_filename (tmp, "test-compile-cache-setuid", NULL);
+  g_assert_true (g_file_get_contents (self_exe, &data, &len, NULL));
+  g_assert_true (g_file_set_contents_full (copy, data, len, G_FILE_SET_CONTENTS_NONE, 0755, NULL));
+  g_assert_cmpint (chown (copy, 65534, 65534), ==, 0);
+  g_assert_cmpint (chmod (copy, 04755), ==, 0);
+  setuid_out = child_run_full (copy, args, (const char * const *) env, NULL);
+  if (g_str_has_prefix (setuid_out, "at-secure=0"))
+    g_test_skip ("set-user-ID has no effect here (a nosuid mount?)");
+  else
+    g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset");
+  rm_rf (tmp);
+}
+
 /* ------------------------------------------------------------------ upkeep */
 
 static void
@@ -2269,6 +2325,7 @@ main (int    argc,
   g_test_add_func ("/compile-cache/dir/symlink-own", test_dir_symlink_own);
   g_test_add_func ("/compile-cache/dir/create", test_dir_create);
   g_test_add_func ("/compile-cache/dir/entry-symlink", test_entry_symlink);
+  g_test_add_func ("/compile-cache/dir/secure-execution", test_secure_execution);
   g_test_add_func ("/compile-cache/upkeep/parse-size", test_parse_size);
   g_test_add_func ("/compile-cache/upkeep/cap", test_upkeep_cap);
   g_test_add_func ("/compile-cache/upkeep/lru", test_upkeep_lru);
