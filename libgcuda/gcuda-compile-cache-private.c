@@ -454,6 +454,8 @@ typedef struct {
   GQueue      queue;           /* ScanUnit */
   gsize       total_read;
   gboolean    indeterminate;
+  gboolean    no_files;        /* fuzzing: in-memory headers only */
+  GPtrArray  *names;           /* nullable: every name resolved, for tests */
 } ScanState;
 
 static void
@@ -590,6 +592,8 @@ resolve_include (ScanState  *state,
     return;  /* NVRTC rejects it: nothing compiles, nothing is cached */
 
   hash_string (state->cs, angle ? "include<>" : "include\"\"", inc);
+  if (state->names != NULL)
+    g_ptr_array_add (state->names, g_strdup (inc));
 
   if (state->headers != NULL &&
       (header = g_hash_table_lookup (state->headers, inc)) != NULL)
@@ -602,7 +606,9 @@ resolve_include (ScanState  *state,
       matched = TRUE;
     }
 
-  if (g_path_is_absolute (inc))
+  if (state->no_files)
+    ;
+  else if (g_path_is_absolute (inc))
     matched |= try_file (state, inc);
   else
     {
@@ -862,9 +868,15 @@ option_value (const char * const *options,
   return NULL;
 }
 
+/* The scan of @source (@source_len bytes: NULs are scanned past, as in a
+ * header file) and of everything it includes. */
 static gboolean
 hash_includes (GChecksum                *cs,
-               const GCudaCompileInputs *inputs)
+               const GCudaCompileInputs *inputs,
+               const char               *source_text,
+               gsize                     source_len,
+               gboolean                  no_files,
+               GPtrArray                *names)
 {
   g_autofree char *cwd = g_get_current_dir ();
   g_autoptr(GPtrArray) source_dirs = g_ptr_array_new_with_free_func (g_free);
@@ -930,6 +942,8 @@ hash_includes (GChecksum                *cs,
   state.toolkit_dirs = toolkit_dirs;
   state.contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
   state.scanned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  state.no_files = no_files;
+  state.names = names;
   g_queue_init (&state.queue);
 
   for (guint i = 0; i < pre_includes->len; i++)
@@ -937,7 +951,7 @@ hash_includes (GChecksum                *cs,
       const char *name = pre_includes->pdata[i];
       resolve_include (&state, name, strlen (name), FALSE, source_dirs);
     }
-  source = g_bytes_new_static (inputs->source, strlen (inputs->source));
+  source = g_bytes_new_static (source_text, source_len);
   queue_unit (&state, "\nsource", source, source_dirs);
 
   while (!state.indeterminate && (unit = g_queue_pop_head (&state.queue)) != NULL)
@@ -1002,9 +1016,26 @@ _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
 
   if (!hash_nvrtc_identity (cs))
     return NULL;
-  if (!hash_includes (cs, inputs))
+  if (!hash_includes (cs, inputs, inputs->source, strlen (inputs->source), FALSE, NULL))
     return NULL;
 
+  return g_strdup (g_checksum_get_string (cs));
+}
+
+char *
+_gcuda_compile_cache_scan_includes (const GCudaCompileInputs *inputs,
+                                    const char               *source,
+                                    gsize                     source_len,
+                                    gboolean                  files,
+                                    GPtrArray                *names_out)
+{
+  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_return_val_if_fail (inputs != NULL, NULL);
+  g_return_val_if_fail (source != NULL || source_len == 0, NULL);
+
+  if (!hash_includes (cs, inputs, source != NULL ? source : "", source_len, !files, names_out))
+    return NULL;
   return g_strdup (g_checksum_get_string (cs));
 }
 

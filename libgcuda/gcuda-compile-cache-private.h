@@ -98,4 +98,15 @@ GBytes     *_gcuda_compile_cache_parse_entry       (GBytes      *entry,
 gboolean    _gcuda_compile_cache_parse_size        (const char  *text,
                                                     guint64     *size_out);
 
+/* The key's include scan alone, over @source (@source_len bytes; NULs are
+ * scanned past), with @inputs' headers and include dirs: a digest, or
+ * NULL when what the compile could read cannot be determined. @files FALSE
+ * looks up in-memory headers only (a fuzzer must not read the machine's
+ * files). @names_out (nullable) receives each header name resolved. */
+char       *_gcuda_compile_cache_scan_includes     (const GCudaCompileInputs *inputs,
+                                                    const char               *source,
+                                                    gsize                     source_len,
+                                                    gboolean                  files,
+                                                    GPtrArray                *names_out);
+
 G_END_DECLS
