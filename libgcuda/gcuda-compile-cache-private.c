@@ -1497,11 +1497,13 @@ open_cache_dir (const char  *dir,
       retries = 0;
     }
 
-  /* The directory itself: the user's, and theirs alone */
+  /* The directory itself: the user's, and theirs alone (the permission
+   * bits; a set-group-ID bit, which mkdir() inherits from a set-group-ID
+   * parent, gives no one access) */
   {
     WalkDir *last = &g_array_index (stack, WalkDir, stack->len - 1);
 
-    if (last->uid != me || (last->mode & 07777) != 0700)
+    if (last->uid != me || (last->mode & 0777) != 0700)
       {
         g_autofree char *reason =
           g_strdup_printf (_("%s must be owned by the user (uid %u, not %u) and have mode 0700 (not %04o)"),

@@ -1745,6 +1745,11 @@ test_dir_create (void)
   g_assert_cmpint (st.st_mode & 07777, ==, 0700);
   g_assert_cmpuint (count_entries (deep), ==, 1);
 
+  /* a set-group-ID bit (inherited from a set-group-ID parent, say) is no
+   * one's access: still private */
+  g_assert_cmpint (chmod (deep, 02700), ==, 0);
+  assert_store_accepted (deep);
+
   /* a lookup never creates anything */
   {
     g_autofree char *none = g_build_filename (tmp, "lookup-only", NULL);
