@@ -20,7 +20,8 @@
  *      be what the serializer writes for the table it gave.
  *
  * Build: a clang build (see tests/fuzz/meson.build). Run long:
- *   build/tests/fuzz/fuzz-cache-entry -max_total_time=3600 build/tests/fuzz/cache-entry-seeds
+ *   build/tests/fuzz/fuzz-cache-entry -max_total_time=3600 -create_missing_dirs=1 \
+ *     build/tests/fuzz/fuzz-cache-entry-corpus build/tests/fuzz/cache-entry-seeds
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -17,7 +17,8 @@
  *     from the text only, never from past a buffer's end).
  *
  * Build: a clang build (see tests/fuzz/meson.build). Run long:
- *   build/tests/fuzz/fuzz-include-scan -max_total_time=3600 build/tests/fuzz/include-scan-seeds
+ *   build/tests/fuzz/fuzz-include-scan -max_total_time=3600 -create_missing_dirs=1 \
+ *     build/tests/fuzz/fuzz-include-scan-corpus build/tests/fuzz/include-scan-seeds
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
