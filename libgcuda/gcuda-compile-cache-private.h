@@ -35,31 +35,78 @@ typedef struct {
 char    *_gcuda_compile_cache_key     (const GCudaCompileInputs *inputs);
 
 /* The cache directory from GCUDA_CACHE_DIR, else $XDG_CACHE_HOME/gcuda;
- * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"). */
+ * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"), and in
+ * a secure-execution (set-user-ID...) process, whose environment is its
+ * invoker's: there the on-disk cache is off unless the program sets a
+ * directory itself. */
 char    *_gcuda_compile_cache_default_dir (void);
 
 /* A cached image for @key: from the in-process cache, else from @dir
- * (nullable: in-process only). Entries are verified (magic, version, key,
- * length and a SHA-256 of the payload); a corrupt entry is deleted and
- * missed; entries not owned by the user, or in a directory that is not
- * private to the user (mode 0700, owned by the user), are ignored.
- * @log_out receives the stored compiler log. */
-GBytes  *_gcuda_compile_cache_lookup  (const char  *dir,
-                                       const char  *key,
-                                       char       **log_out,
-                                       char       **lowered_out);
+ * (nullable: in-process only). The directory is reached without following
+ * a link or a directory anyone but the user (or root) controls, and must
+ * be the user's, mode 0700 (else it is not used, with a warning once per
+ * process); entries are verified (magic, version, key, lengths, a SHA-256
+ * of their content), bounded in size, and must be regular files of the
+ * user's; a damaged one is deleted and missed. A hit marks the entry
+ * recently used. @log_out receives the stored compiler log, @lowered_out
+ * the lowered names (name expression -> lowered name; NULL when none were
+ * stored). */
+GBytes  *_gcuda_compile_cache_lookup  (const char   *dir,
+                                       const char   *key,
+                                       char        **log_out,
+                                       GHashTable  **lowered_out);
 
 /* Stores an entry: in-process always; on disk in @dir (created 0700 if
  * missing) when @dir is not NULL, atomically (temporary file + rename), so
- * concurrent writers of the same key leave one valid entry. @lowered is an
- * opaque string (the lowered names, serialized by the caller); may be NULL.
- * Failures to write are reported in @error; the caller treats them as
- * warnings. */
+ * concurrent writers of the same key leave one valid entry; then keeps the
+ * directory within GCUDA_CACHE_MAX_SIZE (least recently used entries go
+ * first) and deletes stale temporary files. @lowered (nullable) maps name
+ * expressions to lowered names. Failures to write are reported in @error;
+ * the caller treats them as warnings. */
 gboolean _gcuda_compile_cache_store   (const char  *dir,
                                        const char  *key,
                                        GBytes      *image,
                                        const char  *log,
-                                       const char  *lowered,
+                                       GHashTable  *lowered,
                                        GError     **error);
+
+/* For tests and fuzzers. */
+
+/* Forgets every in-process entry (a test sees the disk cache as a fresh
+ * process would). */
+void        _gcuda_compile_cache_clear_memory      (void);
+
+/* The lowered names as entries store them, and back: parse returns NULL
+ * for any text serialize would not write, and parse(serialize(t)) == t. */
+char       *_gcuda_compile_cache_serialize_lowered (GHashTable *lowered);
+GHashTable *_gcuda_compile_cache_parse_lowered     (const char *data,
+                                                    gsize       len);
+
+/* An entry's bytes as written to disk, and their parser (NULL for anything
+ * but a valid entry for @key; the image is a view into @entry). */
+GBytes     *_gcuda_compile_cache_build_entry       (const char  *key,
+                                                    GBytes      *image,
+                                                    const char  *log,
+                                                    GHashTable  *lowered);
+GBytes     *_gcuda_compile_cache_parse_entry       (GBytes      *entry,
+                                                    const char  *key,
+                                                    char       **log_out,
+                                                    GHashTable **lowered_out);
+
+/* GCUDA_CACHE_MAX_SIZE's syntax: digits, then K, M, G or T (also KiB...:
+ * powers of 1024). FALSE for anything else, or an overflow. */
+gboolean    _gcuda_compile_cache_parse_size        (const char  *text,
+                                                    guint64     *size_out);
+
+/* The key's include scan alone, over @source (@source_len bytes; NULs are
+ * scanned past), with @inputs' headers and include dirs: a digest, or
+ * NULL when what the compile could read cannot be determined. @files FALSE
+ * looks up in-memory headers only (a fuzzer must not read the machine's
+ * files). @names_out (nullable) receives each header name resolved. */
+char       *_gcuda_compile_cache_scan_includes     (const GCudaCompileInputs *inputs,
+                                                    const char               *source,
+                                                    gsize                     source_len,
+                                                    gboolean                  files,
+                                                    GPtrArray                *names_out);
 
 G_END_DECLS

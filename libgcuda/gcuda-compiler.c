@@ -841,35 +841,6 @@ set_compile_error (nvrtcResult          res,
   return FALSE;
 }
 
-static char *
-serialize_lowered (GHashTable *lowered)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-  GHashTableIter iter;
-  gpointer k, v;
-
-  g_hash_table_iter_init (&iter, lowered);
-  while (g_hash_table_iter_next (&iter, &k, &v))
-    g_string_append_printf (out, "%s\t%s\n", (char *) k, (char *) v);
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
-static GHashTable *
-parse_lowered (const char *text)
-{
-  GHashTable *lowered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *tab = strchr (lines[i], '\t');
-
-      if (tab != NULL)
-        g_hash_table_insert (lowered, g_strndup (lines[i], tab - lines[i]), g_strdup (tab + 1));
-    }
-  return lowered;
-}
-
 /* Makes the #GCudaCompiler:keep directory, before compiling: keeping was
  * asked for, so a directory that cannot be made is the compile's error (a
  * G_FILE_ERROR), not a warning after it. */
@@ -1084,16 +1055,16 @@ cache_lookup (GCudaCompiler *self,
               CompileState  *state)
 {
   g_autofree char *log = NULL;
-  g_autofree char *lowered_text = NULL;
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GHashTable) lowered = NULL;
 
   if (state->key == NULL)
     return NULL;
-  image = _gcuda_compile_cache_lookup (state->cache_dir, state->key, &log, &lowered_text);
+  /* the lowered names come back as stored, whatever bytes the name
+   * expressions hold (NULL, for none: the program makes an empty table) */
+  image = _gcuda_compile_cache_lookup (state->cache_dir, state->key, &log, &lowered);
   if (image == NULL)
     return NULL;
-  lowered = parse_lowered (lowered_text);
   set_last_log (self, log);
   return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
 }
@@ -1215,18 +1186,16 @@ cache_store (CompileState *state,
              GHashTable   *lowered)
 {
   g_autoptr(GError) store_error = NULL;
-  g_autofree char *serialized = NULL;
   g_autofree char *key_after = NULL;
 
   if (state->key == NULL)
     return;
-  serialized = serialize_lowered (lowered);
   key_after = _gcuda_compile_cache_key (&state->inputs);
   /* A header edited while NVRTC ran: the output matches neither key. */
   if (g_strcmp0 (state->key, key_after) != 0)
     g_debug ("not cached: a header changed during the compile");
-  else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, serialized, &store_error))
-    g_debug ("not cached: %s", store_error->message);
+  else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
+    g_debug ("not cached: %s", store_error->message);  /* a refused directory was warned about */
 }
 
 /* A cache miss: NVRTC compiles, the result is cached and kept. */

@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -22,13 +24,103 @@
 #include <gcuda.h>
 
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
 
 #define KEY_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define KEY_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define KEY_C "00000000000000000000000000000000000000000000000000000000000000cc"
 #define HEADER_SIZE 140
+#define MAX_ENTRY_BYTES ((goffset) 512 * 1024 * 1024)   /* docs/kernels.md */
 
 static char *self_exe;
+
+/* ------------------------------------------------------------ warnings
+ *
+ * A refused cache directory is a warning (once per process and message),
+ * which g_test_init() makes fatal: this writer takes GCuda's warnings
+ * instead, so that tests can assert them; everything else goes on to
+ * GLib's writer, fatal as before. */
+
+static GMutex warnings_lock;
+static GPtrArray *warnings;
+
+static GLogWriterOutput
+capture_writer (GLogLevelFlags   log_level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  if (log_level & G_LOG_LEVEL_WARNING)
+    {
+      const char *domain = NULL, *message = NULL;
+
+      for (gsize i = 0; i < n_fields; i++)
+        if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
+          domain = fields[i].value;
+        else if (g_str_equal (fields[i].key, "MESSAGE"))
+          message = fields[i].value;
+      if (g_strcmp0 (domain, "GCuda") == 0 && message != NULL)
+        {
+          g_mutex_lock (&warnings_lock);
+          g_ptr_array_add (warnings, g_strdup (message));
+          g_mutex_unlock (&warnings_lock);
+          return G_LOG_WRITER_HANDLED;
+        }
+    }
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+/* The warnings since the last call, one per line ("" for none) */
+static char *
+take_warnings (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_mutex_lock (&warnings_lock);
+  for (guint i = 0; i < warnings->len; i++)
+    g_string_append_printf (out, "%s\n", (char *) warnings->pdata[i]);
+  g_ptr_array_set_size (warnings, 0);
+  g_mutex_unlock (&warnings_lock);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* --------------------------------------------------------- lowered names */
+
+/* A table of lowered names from NULL-terminated name, value pairs */
+static GHashTable *
+lowered_new (const char *first_name,
+             ...)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  va_list ap;
+
+  va_start (ap, first_name);
+  for (const char *name = first_name; name != NULL; name = va_arg (ap, const char *))
+    g_hash_table_insert (table, g_strdup (name), g_strdup (va_arg (ap, const char *)));
+  va_end (ap);
+  return table;
+}
+
+/* The lowered names in one printable line (escaped serialization) */
+static char *
+lowered_line (GHashTable *lowered)
+{
+  g_autofree char *text = _gcuda_compile_cache_serialize_lowered (lowered);
+
+  return text != NULL ? g_strescape (text, NULL) : g_strdup ("(null)");
+}
+
+/* The lowered names the tests store: a tab, a newline, and the format's
+ * own punctuation in the expressions */
+static GHashTable *
+test_lowered (void)
+{
+  return lowered_new ("f<\tint>", "_Z1fIiEvPT_",
+                      "g<\nfloat>", "_Z1gIfEvPT_",
+                      "3:x,", "_Z1x",
+                      "h\tint\n=\\", "", NULL);
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -155,8 +247,10 @@ entry_path (const char *dir,
 
 /* Runs this program as a child: "hit CHECKSUM LOG LOWERED" or "miss". */
 static char *
-child_run (const char * const *args,
-           const char * const *envp)
+child_run_full (const char          *exe,
+                const char * const  *args,
+                const char * const  *envp,
+                char               **err_out)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -164,7 +258,7 @@ child_run (const char * const *args,
   g_autofree char *err = NULL;
   int status = 0;
 
-  g_ptr_array_add (argv, self_exe);
+  g_ptr_array_add (argv, (gpointer) (exe != NULL ? exe : self_exe));
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -176,7 +270,26 @@ child_run (const char * const *args,
   g_spawn_check_wait_status (status, &error);
   g_assert_no_error (error);
   g_strchomp (out);
+  if (err_out != NULL)
+    *err_out = g_steal_pointer (&err);
   return out;
+}
+
+static char *
+child_run (const char * const *args,
+           const char * const *envp)
+{
+  return child_run_full (NULL, args, envp, NULL);
+}
+
+/* child_lookup() that also returns the child's stderr */
+static char *
+child_lookup_err (const char  *dir,
+                  const char  *key,
+                  char       **err_out)
+{
+  const char *args[] = { "--child-lookup", dir, key, NULL };
+  return child_run_full (NULL, args, NULL, err_out);
 }
 
 static char *
@@ -190,11 +303,12 @@ child_lookup (const char *dir,
 static char *
 expected_hit (GBytes     *image,
               const char *log,
-              const char *lowered)
+              GHashTable *lowered)
 {
   g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, image);
+  g_autofree char *names = lowered_line (lowered);
 
-  return g_strdup_printf ("hit %s %s %s", sum, log ? log : "(null)", lowered ? lowered : "(null)");
+  return g_strdup_printf ("hit %s %s %s", sum, log ? log : "(null)", names);
 }
 
 /* -------------------------------------------------------------- child modes */
@@ -206,7 +320,7 @@ child_main (int    argc,
   if (g_str_equal (argv[1], "--child-lookup") && argc == 4)
     {
       g_autofree char *log = NULL;
-      g_autofree char *lowered = NULL;
+      g_autoptr(GHashTable) lowered = NULL;
       gint64 start = g_get_monotonic_time ();
       g_autoptr(GBytes) image = _gcuda_compile_cache_lookup (argv[2], argv[3], &log, &lowered);
       gint64 elapsed = g_get_monotonic_time () - start;
@@ -229,9 +343,10 @@ child_main (int    argc,
       for (guint i = 0; i < n; i++)
         {
           g_autoptr(GBytes) image = test_image (1, 100000);
+          g_autoptr(GHashTable) lowered = test_lowered ();
           g_autoptr(GError) error = NULL;
 
-          if (!_gcuda_compile_cache_store (argv[2], argv[3], image, "the log", "lowered", &error))
+          if (!_gcuda_compile_cache_store (argv[2], argv[3], image, "the log", lowered, &error))
             {
               g_printerr ("store failed: %s\n", error->message);
               return 1;
@@ -271,6 +386,85 @@ child_main (int    argc,
         }
       after = _gcuda_compile_cache_key (&inputs);
       g_print ("%s\n", g_strcmp0 (before, after) == 0 ? "same" : "different");
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-compile") && argc == 3)
+    {
+      /* A real compile (PTX, no driver needed) with the cache in argv[2]:
+       * "ok from-cache=0|1", or "no-nvrtc" */
+      g_autoptr(GCudaCompiler) compiler = gcuda_compiler_new (NULL);
+      g_autoptr(GCudaProgram) program = NULL;
+      g_autoptr(GError) error = NULL;
+
+      gcuda_compiler_set_arch (compiler, "compute_90");
+      gcuda_compiler_set_target (compiler, GCUDA_PROGRAM_KIND_PTX);
+      gcuda_compiler_set_cache_dir (compiler, argv[2]);
+      program = gcuda_compiler_compile (compiler, "__global__ void symlinked_cache (int *p) { *p = 7; }\n", &error);
+      if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_NVRTC_NOT_FOUND))
+        g_print ("no-nvrtc\n");
+      else if (program == NULL)
+        g_print ("error %s\n", error->message);
+      else
+        g_print ("ok from-cache=%d\n", gcuda_program_is_from_cache (program));
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-secure") && argc == 2)
+    {
+      /* What a set-user-ID process makes of the environment */
+      g_autofree char *dir = _gcuda_compile_cache_default_dir ();
+
+      g_print ("at-secure=%lu secure=%d dir=%s lib=%s\n", getauxval (AT_SECURE),
+               _gcuda_is_secure_execution (), dir != NULL ? dir : "(null)",
+               _gcuda_secure_getenv ("LD_LIBRARY_PATH") != NULL ? "set" : "unset");
+      /* Without exit()'s handlers: in a sanitizer build, LeakSanitizer
+       * cannot stop the threads of a set-user-ID process (not dumpable)
+       * and fails it, whatever ASAN_OPTIONS says (ignored there too) */
+      fflush (stdout);
+      _exit (0);
+    }
+  if (g_str_equal (argv[1], "--child-lookup-limited") && argc == 5)
+    {
+      /* A lookup with the address space limited to what the process uses
+       * now plus argv[4] MiB: reading a larger entry cannot be allocated */
+      struct rlimit limit;
+      g_autofree char *statm = NULL;
+      g_autoptr(GBytes) image = NULL;
+      g_autofree char *log = NULL;
+      g_autoptr(GHashTable) lowered = NULL;
+      guint64 pages;
+
+      g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+      pages = g_ascii_strtoull (statm, NULL, 10);
+      limit.rlim_cur = limit.rlim_max = pages * sysconf (_SC_PAGESIZE) +
+                                        g_ascii_strtoull (argv[4], NULL, 10) * 1024 * 1024;
+      if (setrlimit (RLIMIT_AS, &limit) != 0)
+        {
+          g_print ("no-limit\n");
+          return 0;
+        }
+      image = _gcuda_compile_cache_lookup (argv[2], argv[3], &log, &lowered);
+      g_print ("%s\n", image != NULL ? "hit" : "miss");
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--child-store-many") && argc == 6)
+    {
+      /* Stores argv[4] entries of argv[5] bytes under keys made from
+       * argv[3] (a two-digit tag) and the index */
+      guint n = atoi (argv[4]);
+      gsize size = atoi (argv[5]);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *key = g_strdup_printf ("%s%062x", argv[3], i);
+          g_autoptr(GBytes) image = test_image (i, size);
+          g_autoptr(GError) error = NULL;
+
+          if (!_gcuda_compile_cache_store (argv[2], key, image, NULL, NULL, &error))
+            {
+              g_printerr ("store failed: %s\n", error->message);
+              return 1;
+            }
+        }
       return 0;
     }
   g_printerr ("unknown child mode %s\n", argv[1]);
@@ -776,7 +970,8 @@ test_store_memory (void)
   g_autoptr(GBytes) got = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *log = NULL;
-  g_autofree char *lowered = NULL;
+  g_autoptr(GHashTable) lowered = NULL;
+  g_autoptr(GHashTable) none = lowered_new (NULL);
   const char *key = "1111111111111111111111111111111111111111111111111111111111111111";
 
   got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
@@ -794,14 +989,15 @@ test_store_memory (void)
 
   /* the outputs are optional; an empty image is an image */
   key = "2222222222222222222222222222222222222222222222222222222222222222";
-  g_assert_true (_gcuda_compile_cache_store (NULL, key, empty, NULL, "", &error));
+  g_assert_true (_gcuda_compile_cache_store (NULL, key, empty, NULL, none, &error));
   got = _gcuda_compile_cache_lookup (NULL, key, NULL, NULL);
   g_assert_nonnull (got);
   g_assert_cmpuint (g_bytes_get_size (got), ==, 0);
   g_clear_pointer (&got, g_bytes_unref);
   got = _gcuda_compile_cache_lookup (NULL, key, &log, &lowered);
   g_assert_null (log);
-  g_assert_cmpstr (lowered, ==, "");
+  g_assert_nonnull (lowered);   /* stored, with no names: not the same as none stored */
+  g_assert_cmpuint (g_hash_table_size (lowered), ==, 0);
 }
 
 static void
@@ -812,7 +1008,9 @@ test_store_disk (void)
   g_autofree char *path = entry_path (dir, KEY_A);
   g_autoptr(GBytes) image = test_image (2, 200000);
   g_autoptr(GError) error = NULL;
-  g_autofree char *expected = expected_hit (image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *lowered_text = _gcuda_compile_cache_serialize_lowered (lowered);
+  g_autofree char *expected = expected_hit (image, "line 1\nline 2", lowered);
   g_autofree char *out = NULL;
   g_autofree char *out_b = NULL;
   struct stat st;
@@ -821,14 +1019,14 @@ test_store_disk (void)
   guint n = 0;
 
   /* made 0700, parents too */
-  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "line 1\nline 2", "f<int>=_Z1fIiEvPT_", &error));
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, "line 1\nline 2", lowered, &error));
   g_assert_no_error (error);
   g_assert_cmpint (stat (dir, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0700);
   g_assert_cmpint (stat (path, &st), ==, 0);
   g_assert_true (S_ISREG (st.st_mode));
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  g_assert_cmpint (st.st_size, ==, HEADER_SIZE + 13 + 18 + 200000);
+  g_assert_cmpint (st.st_size, ==, HEADER_SIZE + 13 + strlen (lowered_text) + 200000);
 
   /* nothing else left in the directory */
   d = g_dir_open (dir, 0, NULL);
@@ -873,7 +1071,7 @@ test_store_disk (void)
     g_autoptr(GBytes) stored = test_image (1, 100000);
     g_autoptr(GBytes) got = NULL;
     g_autofree char *log = NULL;
-    g_autofree char *lowered = NULL;
+    g_autoptr(GHashTable) got_lowered = NULL;
     g_autofree char *none = child_run (args, NULL);
     g_autofree char *path_b = entry_path (dir, KEY_B);
 
@@ -884,11 +1082,11 @@ test_store_disk (void)
     g_assert_true (g_bytes_equal (got, stored));
     g_clear_pointer (&got, g_bytes_unref);
     g_assert_cmpint (g_unlink (path_b), ==, 0);
-    got = _gcuda_compile_cache_lookup (dir, KEY_B, &log, &lowered);
+    got = _gcuda_compile_cache_lookup (dir, KEY_B, &log, &got_lowered);
     g_assert_nonnull (got);
     g_assert_true (g_bytes_equal (got, stored));
     g_assert_cmpstr (log, ==, "the log");
-    g_assert_cmpstr (lowered, ==, "lowered");
+    g_assert_cmpstr (g_hash_table_lookup (got_lowered, "f<\tint>"), ==, "_Z1fIiEvPT_");
   }
 
   rm_rf (tmp);
@@ -902,11 +1100,11 @@ test_store_corrupt (void)
   g_autofree char *path = entry_path (dir, KEY_A);
   g_autoptr(GBytes) image = test_image (3, 5000);
   const char *log = "warning: something";
-  const char *lowered = "x=y";
+  g_autoptr(GHashTable) lowered = lowered_new ("x", "y", NULL);   /* "1:x,1:y," */
   /* magic, version, flags, key, each length, the digest, log, lowered, payload (first, middle, last) */
   const gsize offsets[] = { 0, 11, 12, 16, 20, 83, 84, 92, 100, 108, 139,
-                            HEADER_SIZE, HEADER_SIZE + 18, HEADER_SIZE + 18 + 3,
-                            HEADER_SIZE + 18 + 3 + 2500, HEADER_SIZE + 18 + 3 + 4999 };
+                            HEADER_SIZE, HEADER_SIZE + 18, HEADER_SIZE + 18 + 8,
+                            HEADER_SIZE + 18 + 8 + 2500, HEADER_SIZE + 18 + 8 + 4999 };
 
   for (guint i = 0; i < G_N_ELEMENTS (offsets) + 3; i++)
     {
@@ -918,7 +1116,7 @@ test_store_corrupt (void)
       g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, log, lowered, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-      g_assert_cmpuint (len, ==, HEADER_SIZE + 18 + 3 + 5000);
+      g_assert_cmpuint (len, ==, HEADER_SIZE + 18 + 8 + 5000);
       if (i < G_N_ELEMENTS (offsets))
         data[offsets[i]] ^= 0x20;
       else if (i == G_N_ELEMENTS (offsets))
@@ -1059,11 +1257,12 @@ store_thread (gpointer data)
   for (guint i = 0; i < 50; i++)
     {
       g_autoptr(GBytes) image = test_image (7, 100000);
+      g_autoptr(GHashTable) lowered = test_lowered ();
       g_autoptr(GBytes) got = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *log = NULL;
 
-      g_assert_true (_gcuda_compile_cache_store (t->dir, KEY_A, image, "the log", "lowered", &error));
+      g_assert_true (_gcuda_compile_cache_store (t->dir, KEY_A, image, "the log", lowered, &error));
       g_assert_no_error (error);
       got = _gcuda_compile_cache_lookup (t->dir, KEY_A, &log, NULL);
       g_assert_nonnull (got);
@@ -1090,7 +1289,8 @@ test_store_threads (void)
 {
   g_autofree char *dir = make_tmp_dir ();
   g_autoptr(GBytes) image = test_image (7, 100000);
-  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *expected = expected_hit (image, "the log", lowered);
   g_autofree char *out = NULL;
   GThread *threads[8];
   StoreThread t = { dir, 0 };
@@ -1111,7 +1311,8 @@ test_store_processes (void)
 {
   g_autofree char *dir = make_tmp_dir ();
   g_autoptr(GBytes) image = test_image (1, 100000);
-  g_autofree char *expected = expected_hit (image, "the log", "lowered");
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autofree char *expected = expected_hit (image, "the log", lowered);
   g_autofree char *out = NULL;
   GPid pids[6];
 
@@ -1135,6 +1336,877 @@ test_store_processes (void)
   out = child_lookup (dir, KEY_A);
   g_assert_cmpstr (out, ==, expected);
   assert_only_entry (dir);
+  rm_rf (dir);
+}
+
+/* ------------------------------------------------------------ lowered names */
+
+static void
+assert_tables_equal (GHashTable *a,
+                     GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (g_hash_table_size (a), ==, g_hash_table_size (b));
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    g_assert_cmpstr (g_hash_table_lookup (b, k), ==, v);
+}
+
+/* Format 2's lowered names: netstrings, sorted; any byte but NUL kept;
+ * nothing but the serializer's own output parses */
+static void
+test_lowered_format (void)
+{
+  g_autoptr(GHashTable) awkward = test_lowered ();
+  g_autoptr(GHashTable) two = lowered_new ("b", "2", "a", "1", NULL);
+  g_autoptr(GHashTable) empty = lowered_new (NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *two_text = NULL;
+  g_autofree char *empty_text = NULL;
+  g_autoptr(GHashTable) parsed = NULL;
+  g_autoptr(GHashTable) parsed_empty = NULL;
+  static const char * const bad[] = {
+    "1:a,",                          /* a name without its value */
+    "1:a,1:1",                       /* no closing comma */
+    "1:a,1:1,,",                     /* trailing byte */
+    "1:a,1:1,x",
+    "01:a,1:1,",                     /* a leading zero */
+    "1:a;1:1,",                      /* not a comma */
+    "2:a,1:1,",                      /* a length past the text */
+    "1:b,1:1,1:a,1:1,",              /* not sorted */
+    "1:a,1:1,1:a,1:2,",              /* a duplicate */
+    "18446744073709551616:a,1:1,",   /* 2^64 */
+    "99999999999999999999999999:a,",
+    ":a,1:1,",
+    "-1:a,1:1,",
+    " 1:a,1:1,",
+    "f<int>\t_Z1fIiEvPT_\n",         /* format 1 */
+  };
+
+  text = _gcuda_compile_cache_serialize_lowered (awkward);
+  parsed = _gcuda_compile_cache_parse_lowered (text, strlen (text));
+  assert_tables_equal (parsed, awkward);
+  again = _gcuda_compile_cache_serialize_lowered (parsed);
+  g_assert_cmpstr (again, ==, text);
+
+  two_text = _gcuda_compile_cache_serialize_lowered (two);
+  g_assert_cmpstr (two_text, ==, "1:a,1:1,1:b,1:2,");
+  empty_text = _gcuda_compile_cache_serialize_lowered (empty);
+  g_assert_cmpstr (empty_text, ==, "");
+  parsed_empty = _gcuda_compile_cache_parse_lowered ("", 0);
+  g_assert_nonnull (parsed_empty);
+  g_assert_cmpuint (g_hash_table_size (parsed_empty), ==, 0);
+  g_assert_null (_gcuda_compile_cache_serialize_lowered (NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GHashTable *t = _gcuda_compile_cache_parse_lowered (bad[i], strlen (bad[i]));
+
+      if (t != NULL)
+        g_error ("“%s” parsed", bad[i]);
+    }
+  /* a NUL inside a name */
+  g_assert_null (_gcuda_compile_cache_parse_lowered ("3:a\0b,1:1,", 10));
+}
+
+/* A name expression with a tab, or a newline, keeps its lowered name on an
+ * in-process hit, a disk hit (in-process cache cleared) and in a fresh
+ * process. Format 1 lost it: "f<\tint>" was cut at the tab. */
+static void
+test_lowered_hit (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autoptr(GBytes) image = test_image (11, 3000);
+  g_autoptr(GHashTable) lowered = test_lowered ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = expected_hit (image, NULL, lowered);
+  g_autofree char *out = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_C, image, NULL, lowered, &error));
+  g_assert_no_error (error);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GHashTable) got = NULL;
+      g_autoptr(GBytes) hit = NULL;
+      g_autofree char *log = NULL;
+
+      if (pass == 1)
+        _gcuda_compile_cache_clear_memory ();   /* now from the disk */
+      hit = _gcuda_compile_cache_lookup (dir, KEY_C, &log, &got);
+      g_assert_nonnull (hit);
+      g_assert_null (log);
+      assert_tables_equal (got, lowered);
+      g_assert_cmpstr (g_hash_table_lookup (got, "f<\tint>"), ==, "_Z1fIiEvPT_");
+      g_assert_cmpstr (g_hash_table_lookup (got, "g<\nfloat>"), ==, "_Z1gIfEvPT_");
+    }
+  out = child_lookup (dir, KEY_C);
+  g_assert_cmpstr (out, ==, expected);
+  rm_rf (dir);
+}
+
+/* An entry whose digest is right but whose lowered names are not the
+ * serializer's (format 1's text, say) is damaged: missed and deleted */
+static void
+test_lowered_invalid_entry (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (12, 100);
+  g_autoptr(GHashTable) lowered = lowered_new ("k", "v", NULL);
+  g_autoptr(GBytes) entry = _gcuda_compile_cache_build_entry (KEY_A, image, NULL, lowered);
+  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *data = g_memdup2 (g_bytes_get_data (entry, NULL), g_bytes_get_size (entry));
+  gsize len = g_bytes_get_size (entry);
+  guint8 digest[32];
+  gsize digest_len = sizeof digest;
+  g_autofree char *out = NULL;
+
+  /* "1:k,1:v," becomes "1:k;1:v," and the digest is made to match */
+  g_assert_cmpmem (data + HEADER_SIZE, 8, "1:k,1:v,", 8);
+  data[HEADER_SIZE + 3] = ';';
+  g_checksum_update (cs, data + HEADER_SIZE, len - HEADER_SIZE);
+  g_checksum_get_digest (cs, digest, &digest_len);
+  memcpy (data + 108, digest, 32);
+  g_assert_true (g_file_set_contents_full (path, (const char *) data, len, G_FILE_SET_CONTENTS_CONSISTENT,
+                                           0600, NULL));
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new (data, len);
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+    g_autoptr(GBytes) parsed = _gcuda_compile_cache_parse_entry (bytes, KEY_A, &log, &got);
+
+    g_assert_null (parsed);
+  }
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* and the builder's bytes are what the parser takes back */
+  {
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+    g_autoptr(GBytes) parsed = _gcuda_compile_cache_parse_entry (entry, KEY_A, &log, &got);
+
+    g_assert_nonnull (parsed);
+    g_assert_true (g_bytes_equal (parsed, image));
+    assert_tables_equal (got, lowered);
+  }
+  /* not under another key */
+  {
+    g_autofree char *log = NULL;
+    g_autoptr(GHashTable) got = NULL;
+
+    g_assert_null (_gcuda_compile_cache_parse_entry (entry, KEY_B, &log, &got));
+    g_assert_null (got);
+  }
+  rm_rf (dir);
+}
+
+/* -------------------------------------------------------- the directory */
+
+/* A store in @dir is refused with @code, and writes nothing; unsafe
+ * (PERMISSION_DENIED), it is warned about, else only debug-logged */
+static void
+assert_store_refused (const char *dir,
+                      int         code,
+                      const char *why)
+{
+  g_autoptr(GBytes) image = test_image (13, 100);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warned = NULL;
+
+  g_free (take_warnings ());   /* earlier ones are not this case's */
+  g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, code);
+  g_test_message ("refused: %s", error->message);
+  if (why != NULL && strstr (error->message, why) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, why);
+  warned = take_warnings ();
+  if (code == G_IO_ERROR_PERMISSION_DENIED)
+    g_assert_nonnull (strstr (warned, error->message));
+  else
+    g_assert_cmpstr (warned, ==, "");
+}
+
+static void
+assert_store_accepted (const char *dir)
+{
+  g_autoptr(GBytes) image = test_image (14, 100);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *warned = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  warned = take_warnings ();
+  g_assert_cmpstr (warned, ==, "");
+}
+
+/* A fresh process's lookup misses, with a warning, and deletes nothing */
+static void
+assert_lookup_refused (const char *dir)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *out = child_lookup_err (dir, KEY_B, &err);
+
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_nonnull (strstr (err, "WARNING"));
+  g_assert_nonnull (strstr (err, "is not used"));
+}
+
+static guint
+count_entries (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  if (d == NULL)
+    return 0;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".bin"))
+      n++;
+  g_dir_close (d);
+  return n;
+}
+
+/* The audit's case: another user's symlink in the cache directory's place,
+ * pointing at the victim's private directory (~/.ssh). Refused with a
+ * warning, nothing written or deleted there, and compiles still work. */
+static void
+test_dir_symlink_foreign (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *victim = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *planted = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *args[] = { "--child-compile", NULL, NULL };
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root to make a symlink another user owns (the untrusted-parent case runs everywhere)");
+      return;
+    }
+  tmp = make_tmp_dir ();
+  victim = g_build_filename (tmp, "victim-ssh", NULL);
+  link = g_build_filename (tmp, "cache", NULL);
+  planted = entry_path (victim, KEY_B);
+  g_assert_cmpint (g_mkdir (victim, 0700), ==, 0);
+  g_assert_cmpint (symlink (victim, link), ==, 0);
+  g_assert_cmpint (lchown (link, 65534, 65534), ==, 0);
+
+  assert_store_refused (link, G_IO_ERROR_PERMISSION_DENIED, "symbolic link owned by another user");
+  g_assert_cmpuint (count_entries (victim), ==, 0);
+
+  /* a "corrupt entry" there is not deleted by a lookup */
+  write_file (planted, "not an entry");
+  assert_lookup_refused (link);
+  g_assert_true (g_file_test (planted, G_FILE_TEST_IS_REGULAR));
+
+  /* a real compile warns and goes on without the cache */
+  args[1] = link;
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      out = child_run_full (NULL, args, NULL, &err);
+      if (g_str_equal (out, "no-nvrtc"))
+        {
+          g_test_message ("no NVRTC here: the compile part was not run");
+          break;
+        }
+      g_assert_cmpstr (out, ==, "ok from-cache=0");
+      g_assert_nonnull (strstr (err, "is not used"));
+    }
+  g_assert_cmpuint (count_entries (victim), ==, 1);   /* the planted one only */
+  rm_rf (tmp);
+}
+
+/* In a directory others can write (not sticky), anything could be anyone's:
+ * a symlink of the user's own, a directory of the user's own, all refused.
+ * Sticky (/tmp), what is the user's stays the user's: accepted. */
+static void
+test_dir_untrusted_parent (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *shared = g_build_filename (tmp, "shared", NULL);
+  g_autofree char *mine = g_build_filename (tmp, "mine", NULL);
+  g_autofree char *link = g_build_filename (shared, "cache-link", NULL);
+  g_autofree char *real = g_build_filename (shared, "cache", NULL);
+  g_autofree char *below = g_build_filename (shared, "cache", "below", NULL);
+  const guint modes[] = { 0777, 0775, 0757, 0722 };
+
+  g_assert_cmpint (g_mkdir (shared, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (mine, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (real, 0700), ==, 0);
+  g_assert_cmpint (symlink (mine, link), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_assert_cmpint (chmod (shared, modes[i]), ==, 0);
+      assert_store_refused (link, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+      assert_store_refused (real, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+      assert_store_refused (below, G_IO_ERROR_PERMISSION_DENIED, "can be written by other users");
+    }
+  g_assert_cmpuint (count_entries (mine), ==, 0);
+  g_assert_false (g_file_test (below, G_FILE_TEST_EXISTS));
+  assert_lookup_refused (real);
+
+  /* sticky: the user's link and directory are safe there */
+  g_assert_cmpint (chmod (shared, 01777), ==, 0);
+  assert_store_accepted (link);
+  assert_store_accepted (real);
+  g_assert_cmpuint (count_entries (mine), ==, 1);
+
+  /* ... another user's are not (root can make one) */
+  if (getuid () == 0)
+    {
+      g_autofree char *foreign_link = g_build_filename (shared, "foreign-link", NULL);
+      g_autofree char *foreign_dir = g_build_filename (shared, "foreign", NULL);
+
+      g_assert_cmpint (symlink (mine, foreign_link), ==, 0);
+      g_assert_cmpint (lchown (foreign_link, 65534, 65534), ==, 0);
+      assert_store_refused (foreign_link, G_IO_ERROR_PERMISSION_DENIED, "owned by another user");
+      /* a directory of someone else's on the way, however private */
+      g_assert_cmpint (g_mkdir (foreign_dir, 0700), ==, 0);
+      g_assert_cmpint (chown (foreign_dir, 65534, 65534), ==, 0);
+      g_assert_cmpint (chmod (foreign_dir, 0777), ==, 0);
+      {
+        g_autofree char *inside = g_build_filename (foreign_dir, "cache", NULL);
+        assert_store_refused (inside, G_IO_ERROR_PERMISSION_DENIED, "belongs to another user");
+      }
+    }
+  rm_rf (tmp);
+}
+
+/* The user's own links, in directories only the user (or root) can write,
+ * are followed, relative or absolute, anywhere on the path; loops and
+ * files in a directory's place are refused */
+static void
+test_dir_symlink_own (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *usr_home = g_build_filename (tmp, "usr", "home", "me", NULL);
+  g_autofree char *home = g_build_filename (tmp, "home", NULL);
+  g_autofree char *via_home = g_build_filename (tmp, "home", "me", ".cache", "gcuda", NULL);
+  g_autofree char *scratch = g_build_filename (tmp, "scratch", "cache", NULL);
+  g_autofree char *dot_cache = g_build_filename (usr_home, ".cache", NULL);
+  g_autofree char *in_scratch = g_build_filename (scratch, "gcuda", NULL);
+  g_autofree char *loop_a = g_build_filename (tmp, "loop-a", NULL);
+  g_autofree char *loop_b = g_build_filename (tmp, "loop-b", NULL);
+  g_autofree char *file = g_build_filename (tmp, "file", NULL);
+  g_autofree char *under_file = g_build_filename (tmp, "file", "cache", NULL);
+  g_autofree char *dotdot = g_build_filename (tmp, "home", "me", "..", "me", ".cache", "gcuda", NULL);
+
+  /* /home -> usr/home (relative, as some systems have it);
+   * ~/.cache -> ../../../scratch/cache (relative, with ..) */
+  g_assert_cmpint (g_mkdir_with_parents (usr_home, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (scratch, 0700), ==, 0);
+  g_assert_cmpint (symlink ("usr/home", home), ==, 0);
+  g_assert_cmpint (symlink ("../../../scratch/cache", dot_cache), ==, 0);
+
+  assert_store_accepted (via_home);
+  g_assert_cmpuint (count_entries (in_scratch), ==, 1);
+  assert_store_accepted (dotdot);   /* ".." after a link: the link's target's parent */
+
+  g_assert_cmpint (symlink ("loop-b", loop_a), ==, 0);
+  g_assert_cmpint (symlink ("loop-a", loop_b), ==, 0);
+  assert_store_refused (loop_a, G_IO_ERROR_TOO_MANY_LINKS, NULL);
+  write_file (file, "");
+  assert_store_refused (file, G_IO_ERROR_NOT_DIRECTORY, "is not a directory");
+  assert_store_refused (under_file, G_IO_ERROR_NOT_DIRECTORY, "is not a directory");
+  rm_rf (tmp);
+}
+
+/* Missing directories are made 0700 whatever the umask; a relative path is
+ * taken from the current directory */
+static void
+test_dir_create (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *deep = g_build_filename (tmp, "a", "b", "c", NULL);
+  g_autofree char *a = g_build_filename (tmp, "a", NULL);
+  g_autofree char *old_cwd = g_get_current_dir ();
+  g_autofree char *rel = g_build_filename (tmp, "rel", "cache", NULL);
+  mode_t old_umask = umask (0777);
+  struct stat st;
+
+  assert_store_accepted (deep);
+  umask (old_umask);
+  g_assert_cmpint (stat (deep, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  g_assert_cmpint (stat (a, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  g_assert_cmpuint (count_entries (deep), ==, 1);
+
+  /* a set-group-ID bit (inherited from a set-group-ID parent, say) is no
+   * one's access: still private */
+  g_assert_cmpint (chmod (deep, 02700), ==, 0);
+  assert_store_accepted (deep);
+
+  /* a lookup never creates anything */
+  {
+    g_autofree char *none = g_build_filename (tmp, "lookup-only", NULL);
+    g_autofree char *out = child_lookup (none, KEY_A);
+
+    g_assert_cmpstr (out, ==, "miss");
+    g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
+  }
+
+  g_assert_cmpint (g_chdir (tmp), ==, 0);
+  assert_store_accepted ("rel/cache");
+  g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+  g_assert_cmpuint (count_entries (rel), ==, 1);
+  rm_rf (tmp);
+}
+
+/* A symlink in an entry's place: never followed, written through, deleted
+ * (corrupt or evicted) or counted */
+static void
+test_entry_symlink (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *elsewhere = make_tmp_dir ();
+  g_autofree char *precious = g_build_filename (elsewhere, "authorized_keys", NULL);
+  g_autofree char *big = g_build_filename (elsewhere, "big", NULL);
+  g_autofree char *path_a = entry_path (dir, KEY_A);
+  g_autofree char *path_b = entry_path (dir, KEY_B);
+  g_autofree char *text = NULL;
+  g_autoptr(GBytes) image = test_image (15, 1000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  int fd;
+
+  write_file (precious, "ssh-ed25519 AAAA precious");
+  g_assert_cmpint (symlink (precious, path_a), ==, 0);
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (precious, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "ssh-ed25519 AAAA precious");
+  g_assert_false (g_file_test (path_a, G_FILE_TEST_IS_SYMLINK));   /* replaced, not followed */
+
+  /* a link to a huge file is not counted, nor evicted, nor its target */
+  fd = g_open (big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 10 * 1024 * 1024), ==, 0);
+  close (fd);
+  g_assert_cmpint (symlink (big, path_b), ==, 0);
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "8K", TRUE);
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_C, image, NULL, NULL, &error));
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path_b, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (big, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (path_a, G_FILE_TEST_EXISTS));   /* 8K holds both entries */
+
+  /* ... nor deleted as a corrupt entry */
+  out = child_lookup (dir, KEY_B);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_true (g_file_test (path_b, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (big, G_FILE_TEST_IS_REGULAR));
+  rm_rf (dir);
+  rm_rf (elsewhere);
+}
+
+/* A set-user-ID process ignores GCUDA_CACHE_DIR, XDG_CACHE_HOME and
+ * LD_LIBRARY_PATH: no default cache directory at all */
+static void
+test_secure_execution (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *setuid_out = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  const char *args[] = { "--child-secure", NULL };
+  gsize len;
+
+  env = g_environ_setenv (env, "GCUDA_CACHE_DIR", "/tmp/chosen-by-the-invoker", TRUE);
+  env = g_environ_setenv (env, "LD_LIBRARY_PATH", "/tmp/chosen-by-the-invoker", TRUE);
+  env = g_environ_unsetenv (env, "GCUDA_DISABLE_CACHE");
+  plain = child_run_full (NULL, args, (const char * const *) env, NULL);
+  g_assert_cmpstr (plain, ==, "at-secure=0 secure=0 dir=/tmp/chosen-by-the-invoker lib=set");
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root to make a set-user-ID copy of the test");
+      return;
+    }
+  tmp = make_tmp_dir ();
+  g_assert_cmpint (chmod (tmp, 0755), ==, 0);
+  copy = g_build_filename (tmp, "test-compile-cache-setuid", NULL);
+  g_assert_true (g_file_get_contents (self_exe, &data, &len, NULL));
+  g_assert_true (g_file_set_contents_full (copy, data, len, G_FILE_SET_CONTENTS_NONE, 0755, NULL));
+  g_assert_cmpint (chown (copy, 65534, 65534), ==, 0);
+  g_assert_cmpint (chmod (copy, 04755), ==, 0);
+  setuid_out = child_run_full (copy, args, (const char * const *) env, NULL);
+  if (g_str_has_prefix (setuid_out, "at-secure=0"))
+    g_test_skip ("set-user-ID has no effect here (a nosuid mount?)");
+  else
+    g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset");
+  rm_rf (tmp);
+}
+
+/* ------------------------------------------------------------------ upkeep */
+
+static void
+test_parse_size (void)
+{
+  static const struct { const char *text; guint64 size; } good[] = {
+    { "0", 0 }, { "1", 1 }, { "1024", 1024 }, { "1K", 1024 }, { "1k", 1024 }, { "1KiB", 1024 },
+    { "64M", 64 << 20 }, { "64MiB", 64 << 20 }, { "1G", G_GUINT64_CONSTANT (1) << 30 },
+    { "3g", G_GUINT64_CONSTANT (3) << 30 }, { "2T", G_GUINT64_CONSTANT (2) << 40 },
+    { "18446744073709551615", G_MAXUINT64 },
+  };
+  static const char * const bad[] = {
+    "", "K", "1KB", "1 K", " 1", "1 ", "-1", "+1", "1.5G", "1Gi", "1GiBs", "1B", "0x10",
+    "18446744073709551616", "17179869184G", "99999999999999999999999",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      guint64 size = 42;
+
+      if (!_gcuda_compile_cache_parse_size (good[i].text, &size))
+        g_error ("“%s” did not parse", good[i].text);
+      g_assert_cmpuint (size, ==, good[i].size);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      guint64 size = 42;
+
+      if (_gcuda_compile_cache_parse_size (bad[i], &size))
+        g_error ("“%s” parsed", bad[i]);
+      g_assert_cmpuint (size, ==, 42);
+    }
+}
+
+/* The total size of the entries, and the names of the entries and of any
+ * temporary files */
+static guint64
+entries_total (const char *dir,
+               GString    *names)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct stat st;
+
+      g_assert_cmpint (lstat (path, &st), ==, 0);
+      if (g_str_has_suffix (name, ".bin"))
+        total += st.st_size;
+      if (names != NULL)
+        g_string_append_printf (names, "%s ", name);
+    }
+  g_dir_close (d);
+  return total;
+}
+
+static char *
+key_n (guint n)
+{
+  return g_strdup_printf ("ee%062x", n);
+}
+
+static void
+store_n (const char *dir,
+         guint       n,
+         gsize       size)
+{
+  g_autofree char *key = key_n (n);
+  g_autoptr(GBytes) image = test_image (n, size);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, key, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+has_entry (const char *dir,
+           guint       n)
+{
+  g_autofree char *key = key_n (n);
+  g_autofree char *path = entry_path (dir, key);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static void
+set_age (const char *dir,
+         const char *name,
+         gint64      seconds_ago)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct timespec times[2];
+
+  times[0].tv_sec = times[1].tv_sec = g_get_real_time () / G_USEC_PER_SEC - seconds_ago;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  g_assert_cmpint (utimensat (AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW), ==, 0);
+}
+
+/* GCUDA_CACHE_MAX_SIZE holds after every store; the newest entries stay */
+static void
+test_upkeep_cap (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const gsize size = 10000 - HEADER_SIZE;   /* entries of 10000 bytes */
+
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "64K", TRUE);   /* 6 entries */
+  for (guint i = 0; i < 20; i++)
+    {
+      store_n (dir, i, size);
+      g_assert_cmpuint (entries_total (dir, NULL), <=, 64 * 1024);
+      g_assert_true (has_entry (dir, i));
+    }
+  /* stored in order: their mtimes never decrease, and equal ones (a coarse
+   * clock) are ordered by name, which is the order here too */
+  for (guint i = 0; i < 20; i++)
+    g_assert_cmpint (has_entry (dir, i), ==, i >= 14);
+
+  /* an entry larger than the cap is not written at all */
+  {
+    g_autoptr(GBytes) image = test_image (1, 70000);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    g_test_message ("%s", error->message);
+    g_assert_cmpuint (count_entries (dir), ==, 6);
+  }
+
+  /* 0: nothing on disk */
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "0", TRUE);
+  {
+    g_autoptr(GBytes) image = test_image (1, 10);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  }
+
+  /* not a size: a warning, and the default */
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "lots", TRUE);
+  g_free (take_warnings ());   /* earlier ones are not this case's */
+  store_n (dir, 100, size);
+  {
+    g_autofree char *warned = take_warnings ();
+    g_assert_nonnull (strstr (warned, "GCUDA_CACHE_MAX_SIZE"));
+  }
+  g_assert_cmpuint (count_entries (dir), ==, 7);
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  rm_rf (dir);
+}
+
+/* Least recently used first: an old entry read from disk since is kept,
+ * the one that was only stored goes */
+static void
+test_upkeep_lru (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  const gsize size = 10000 - HEADER_SIZE;
+
+  g_setenv ("GCUDA_CACHE_MAX_SIZE", "64K", TRUE);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *key = key_n (i);
+      g_autofree char *name = g_strconcat (key, ".bin", NULL);
+
+      store_n (dir, i, size);
+      set_age (dir, name, 1000 - i * 10);   /* 0 the oldest */
+    }
+
+  /* entry 0 is used (from disk: a fresh process, as another program would) */
+  {
+    g_autofree char *key = key_n (0);
+    g_autofree char *out = child_lookup (dir, key);
+
+    g_assert_true (g_str_has_prefix (out, "hit "));
+  }
+  store_n (dir, 6, size);
+  g_assert_true (has_entry (dir, 0));
+  g_assert_false (has_entry (dir, 1));
+  for (guint i = 2; i <= 6; i++)
+    g_assert_true (has_entry (dir, i));
+  store_n (dir, 7, size);
+  g_assert_true (has_entry (dir, 0));
+  g_assert_false (has_entry (dir, 2));
+  g_unsetenv ("GCUDA_CACHE_MAX_SIZE");
+  rm_rf (dir);
+}
+
+/* A killed writer's temporary file goes after an hour; a live writer's,
+ * and anything that is not exactly ours, stays */
+static void
+test_upkeep_stale_tmp (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *stale = g_strdup_printf (".%s.4242.0badcafe.tmp", KEY_B);
+  g_autofree char *fresh = g_strdup_printf (".%s.4243.0badcafe.tmp", KEY_B);
+  g_autofree char *other = g_strdup (".something-else.tmp");
+  g_autofree char *not_ours = g_strdup_printf (".%s.4244.0badcafe.tmp.keep", KEY_B);
+  g_autofree char *link = g_strdup_printf (".%s.4245.0badcafe.tmp", KEY_B);
+  g_autofree char *subdir = g_strdup_printf (".%s.4246.0badcafe.tmp", KEY_B);
+  g_autofree char *foreign = g_strdup_printf (".%s.4247.0badcafe.tmp", KEY_B);
+  const char *kept[] = { fresh, other, not_ours, link, subdir, NULL, NULL };
+  g_autofree char *path = NULL;
+
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (kept[i] != link && kept[i] != subdir)
+      {
+        g_autofree char *p = g_build_filename (dir, kept[i], NULL);
+        write_file (p, "partial");
+      }
+  path = g_build_filename (dir, stale, NULL);
+  write_file (path, "partial");
+  {
+    g_autofree char *p = g_build_filename (dir, link, NULL);
+    g_autofree char *s = g_build_filename (dir, subdir, NULL);
+
+    g_assert_cmpint (symlink (stale, p), ==, 0);
+    g_assert_cmpint (g_mkdir (s, 0700), ==, 0);
+  }
+  if (getuid () == 0)
+    {
+      g_autofree char *p = g_build_filename (dir, foreign, NULL);
+
+      write_file (p, "partial");
+      g_assert_cmpint (chown (p, 65534, 65534), ==, 0);
+      kept[5] = foreign;
+    }
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (kept[i] != fresh)
+      set_age (dir, kept[i], 2 * 3600);
+  set_age (dir, stale, 2 * 3600);
+  set_age (dir, fresh, 60);
+
+  store_n (dir, 1, 100);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  for (guint i = 0; kept[i] != NULL; i++)
+    {
+      g_autofree char *p = g_build_filename (dir, kept[i], NULL);
+
+      if (!g_file_test (p, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+        g_error ("%s was deleted", kept[i]);
+    }
+  rm_rf (dir);
+}
+
+/* Entries are read with a bound: larger than any entry written, a file is
+ * damage (deleted unread); one that memory cannot hold now is a miss, kept */
+static void
+test_upkeep_oversized (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autofree char *out = NULL;
+  int fd;
+
+  fd = g_open (path, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, MAX_ENTRY_BYTES + 1), ==, 0);   /* sparse */
+  close (fd);
+  out = child_lookup (dir, KEY_A);
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  rm_rf (dir);
+}
+
+static void
+test_upkeep_no_memory (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("an address-space limit and AddressSanitizer do not mix");
+#else
+  g_autofree char *dir = make_tmp_dir ();
+  g_autofree char *path = entry_path (dir, KEY_A);
+  g_autoptr(GBytes) image = test_image (16, 96 * 1024 * 1024);
+  g_autoptr(GError) error = NULL;
+  const char *args[] = { "--child-lookup-limited", dir, KEY_A, "48", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *again = NULL;
+
+  g_assert_true (_gcuda_compile_cache_store (dir, KEY_A, image, NULL, NULL, &error));
+  g_assert_no_error (error);
+  out = child_run (args, NULL);
+  if (g_str_equal (out, "no-limit"))
+    {
+      g_test_skip ("setrlimit(RLIMIT_AS) failed");
+      rm_rf (dir);
+      return;
+    }
+  g_assert_cmpstr (out, ==, "miss");
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  again = child_lookup (dir, KEY_A);
+  g_assert_true (g_str_has_prefix (again, "hit "));
+  rm_rf (dir);
+#endif
+}
+
+/* Processes storing at once, with a cap that makes them evict all along:
+ * afterwards the cache is within the cap, every entry valid, no temporary
+ * file left */
+static void
+test_upkeep_concurrent (void)
+{
+  g_autofree char *dir = make_tmp_dir ();
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GCUDA_CACHE_MAX_SIZE", "100K", TRUE);
+  g_autoptr(GString) names = g_string_new (NULL);
+  GPid pids[4];
+  GDir *d;
+  const char *name;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *tag = g_strdup_printf ("%02x", 0xa0 + i);
+      const char *argv[] = { self_exe, "--child-store-many", dir, tag, "40", "9000", NULL };
+
+      g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pids[i], &error);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      int status;
+
+      g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      g_spawn_close_pid (pids[i]);
+    }
+
+  g_assert_cmpuint (entries_total (dir, names), <=, 100 * 1024);
+  g_test_message ("left: %s", names->str);
+  g_assert_null (strstr (names->str, ".tmp"));
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".bin"))
+      {
+        g_autofree char *key = g_strndup (name, 64);
+        g_autofree char *out = NULL;
+
+        _gcuda_compile_cache_clear_memory ();
+        {
+          g_autoptr(GBytes) got = _gcuda_compile_cache_lookup (dir, key, NULL, NULL);
+          g_assert_nonnull (got);
+          g_assert_cmpuint (g_bytes_get_size (got), ==, 9000);
+        }
+        n++;
+      }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 1);
   rm_rf (dir);
 }
 
@@ -1226,6 +2298,8 @@ main (int    argc,
   self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_assert_nonnull (self_exe);
   g_test_init (&argc, &argv, NULL);
+  warnings = g_ptr_array_new_with_free_func (g_free);
+  g_log_set_writer_func (capture_writer, NULL, NULL);
 
   g_test_add_func ("/compile-cache/key/stable", test_key_stable);
   g_test_add_func ("/compile-cache/key/changes", test_key_changes);
@@ -1248,6 +2322,22 @@ main (int    argc,
   g_test_add_func ("/compile-cache/store/threads", test_store_threads);
   g_test_add_func ("/compile-cache/store/processes", test_store_processes);
   g_test_add_func ("/compile-cache/invalid-keys", test_invalid_keys);
+  g_test_add_func ("/compile-cache/lowered/format", test_lowered_format);
+  g_test_add_func ("/compile-cache/lowered/hit", test_lowered_hit);
+  g_test_add_func ("/compile-cache/lowered/invalid-entry", test_lowered_invalid_entry);
+  g_test_add_func ("/compile-cache/dir/symlink-foreign", test_dir_symlink_foreign);
+  g_test_add_func ("/compile-cache/dir/untrusted-parent", test_dir_untrusted_parent);
+  g_test_add_func ("/compile-cache/dir/symlink-own", test_dir_symlink_own);
+  g_test_add_func ("/compile-cache/dir/create", test_dir_create);
+  g_test_add_func ("/compile-cache/dir/entry-symlink", test_entry_symlink);
+  g_test_add_func ("/compile-cache/dir/secure-execution", test_secure_execution);
+  g_test_add_func ("/compile-cache/upkeep/parse-size", test_parse_size);
+  g_test_add_func ("/compile-cache/upkeep/cap", test_upkeep_cap);
+  g_test_add_func ("/compile-cache/upkeep/lru", test_upkeep_lru);
+  g_test_add_func ("/compile-cache/upkeep/stale-tmp", test_upkeep_stale_tmp);
+  g_test_add_func ("/compile-cache/upkeep/oversized", test_upkeep_oversized);
+  g_test_add_func ("/compile-cache/upkeep/no-memory", test_upkeep_no_memory);
+  g_test_add_func ("/compile-cache/upkeep/concurrent", test_upkeep_concurrent);
   g_test_add_func ("/compile-cache/default-dir", test_default_dir);
 
   return g_test_run ();

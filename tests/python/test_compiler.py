@@ -319,6 +319,66 @@ def test_two_processes_compiling_at_once_leave_a_valid_entry(cache):
         assert f.read(12) == b'GCUDA-CACHE\0'
 
 
+LOWERED_CHILD = textwrap.dedent('''
+    import json, sys
+    import gi
+    gi.require_version('GCuda', '1.0')
+    from gi.repository import GCuda
+    from gcuda import compiler
+    source, cache_dir, names = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    program = compiler.compile_program(source, arch='sm_90', target='ptx', no_extern_c=True,
+                                       cache_dir=cache_dir, name_expressions=names)
+    print(json.dumps({'from_cache': program.is_from_cache(),
+                      'lowered': [program.get_lowered_name(n) for n in names]}))
+''')
+
+
+def test_lowered_names_with_tabs_survive_the_cache(cache):
+    # NVRTC accepts blanks, tabs included, in a name expression; cache
+    # format 1 stored "expression<TAB>lowered", and a hit lost those names.
+    # (A newline NVRTC rejects: the cache's own tests store one anyway.)
+    source = ('template <typename T> __global__ void f(T *p) { *p = 1; }\n'
+              '__device__ int counter;\n// %s\n' % os.urandom(8).hex())
+    names = ['f<\tint>', 'f<float>\t', 'f<\t\tdouble >', '&counter', 'f<char>']
+    first = compiler.compile_program(source, arch=ARCH, target='ptx', no_extern_c=True,
+                                     cache_dir=str(cache), name_expressions=names)
+    assert not first.is_from_cache()
+    lowered = [first.get_lowered_name(n) for n in names]
+    assert all(lowered), lowered
+    assert lowered[0] == first.get_lowered_name('f<\tint>') and lowered[0].startswith('_Z')
+    assert lowered[3] == 'counter'
+    # an in-process hit
+    again = compiler.compile_program(source, arch=ARCH, target='ptx', no_extern_c=True,
+                                     cache_dir=str(cache), name_expressions=names)
+    assert again.is_from_cache()
+    assert [again.get_lowered_name(n) for n in names] == lowered
+    # a disk hit, in a fresh process
+    proc = subprocess.run([sys.executable, '-c', LOWERED_CHILD, source, str(cache), json.dumps(names)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    warm = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert warm['from_cache']
+    assert warm['lowered'] == lowered
+
+
+def test_symlinked_cache_dir_of_another_user_is_refused(tmp_path):
+    # The audit's case: another user's symlink where the cache directory
+    # should be, pointing at a private directory of the victim's.
+    if os.geteuid() != 0:
+        pytest.skip('needs root to make a symlink another user owns')
+    victim = tmp_path / 'victim-ssh'
+    victim.mkdir(mode=0o700)
+    link = tmp_path / 'cache'
+    link.symlink_to(victim)
+    os.lchown(str(link), 65534, 65534)
+    proc = spawn(unique_source('foreign-symlink'), link)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert not json.loads(out.strip().splitlines()[-1])['from_cache']
+    assert 'symbolic link owned by another user' in err
+    assert os.listdir(str(victim)) == []
+
+
 # ---------------------------------------------------------------- without a driver
 
 def test_loading_needs_the_driver_and_says_so():
