@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-compiler-private.h"
 #include "gcuda-context-private.h"
@@ -979,7 +980,7 @@ compile_options (Job         *job,
                  GError     **error)
 {
   g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
-  const char *env_flags = g_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
+  const char *env_flags = _gcuda_secure_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
 
   if (env_flags != NULL && *env_flags != '\0')
     {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-compiler-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-jit-options-private.h"
@@ -505,12 +506,12 @@ static char *
 find_library (const char *file)
 {
   const char *env_dirs[] = { "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
-  const char *include_dir = g_getenv ("GCUDA_TOOLKIT_INCLUDE_DIR");
+  const char *include_dir = _gcuda_secure_getenv ("GCUDA_TOOLKIT_INCLUDE_DIR");
   g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < G_N_ELEMENTS (env_dirs); i++)
     {
-      const char *root = g_getenv (env_dirs[i]);
+      const char *root = _gcuda_secure_getenv (env_dirs[i]);
 
       if (root != NULL && *root != '\0')
         {

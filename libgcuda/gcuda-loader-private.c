@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-env-private.h"
 
 static GCudaDriver driver;
 static GCudaLibrary driver_library;
@@ -53,7 +54,7 @@ _gcuda_driver_describe (CUresult res)
 static gboolean
 load_driver (GError **error)
 {
-  const char *override = g_getenv ("GCUDA_DRIVER_LIBRARY");
+  const char *override = _gcuda_secure_getenv ("GCUDA_DRIVER_LIBRARY");
   const char *name = (override != NULL && *override != '\0') ? override : "libcuda.so.1";
   CUresult (*init) (unsigned int);
   CUresult (*get_proc) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
 
 static GCudaNvrtc nvrtc;
@@ -23,7 +24,7 @@ _gcuda_nvrtc_candidates (void)
 
   if (g_once_init_enter (&once))
     {
-      const char *override = g_getenv ("GCUDA_NVRTC_LIBRARY");
+      const char *override = _gcuda_secure_getenv ("GCUDA_NVRTC_LIBRARY");
       guint n = 0;
 
       if (override != NULL && *override != '\0')

@@ -412,10 +412,16 @@ child_main (int    argc,
     {
       /* What a set-user-ID process makes of the environment */
       g_autofree char *dir = _gcuda_compile_cache_default_dir ();
+      g_autoptr(GError) driver_error = NULL;
+      /* GCUDA_DRIVER_LIBRARY names a file the invoker chose: dlopen()ed
+       * only when the process is not privileged */
+      gboolean driver_from_env = !gcuda_init (&driver_error) &&
+                                 strstr (driver_error->message, "chosen-by-the-invoker") != NULL;
 
-      g_print ("at-secure=%lu secure=%d dir=%s lib=%s\n", getauxval (AT_SECURE),
+      g_print ("at-secure=%lu secure=%d dir=%s lib=%s driver=%s\n", getauxval (AT_SECURE),
                _gcuda_is_secure_execution (), dir != NULL ? dir : "(null)",
-               _gcuda_secure_getenv ("LD_LIBRARY_PATH") != NULL ? "set" : "unset");
+               _gcuda_secure_getenv ("LD_LIBRARY_PATH") != NULL ? "set" : "unset",
+               driver_from_env ? "env" : "default");
       /* Without exit()'s handlers: in a sanitizer build, LeakSanitizer
        * cannot stop the threads of a set-user-ID process (not dumpable)
        * and fails it, whatever ASAN_OPTIONS says (ignored there too) */
@@ -1815,7 +1821,8 @@ test_entry_symlink (void)
 }
 
 /* A set-user-ID process ignores GCUDA_CACHE_DIR, XDG_CACHE_HOME and
- * LD_LIBRARY_PATH: no default cache directory at all */
+ * LD_LIBRARY_PATH (no default cache directory at all) and
+ * GCUDA_DRIVER_LIBRARY (the driver is libcuda.so.1) */
 static void
 test_secure_execution (void)
 {
@@ -1831,8 +1838,9 @@ test_secure_execution (void)
   env = g_environ_setenv (env, "GCUDA_CACHE_DIR", "/tmp/chosen-by-the-invoker", TRUE);
   env = g_environ_setenv (env, "LD_LIBRARY_PATH", "/tmp/chosen-by-the-invoker", TRUE);
   env = g_environ_unsetenv (env, "GCUDA_DISABLE_CACHE");
+  env = g_environ_setenv (env, "GCUDA_DRIVER_LIBRARY", "/tmp/chosen-by-the-invoker/libcuda.so.1", TRUE);
   plain = child_run_full (NULL, args, (const char * const *) env, NULL);
-  g_assert_cmpstr (plain, ==, "at-secure=0 secure=0 dir=/tmp/chosen-by-the-invoker lib=set");
+  g_assert_cmpstr (plain, ==, "at-secure=0 secure=0 dir=/tmp/chosen-by-the-invoker lib=set driver=env");
 
   if (getuid () != 0)
     {
@@ -1850,7 +1858,7 @@ test_secure_execution (void)
   if (g_str_has_prefix (setuid_out, "at-secure=0"))
     g_test_skip ("set-user-ID has no effect here (a nosuid mount?)");
   else
-    g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset");
+    g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset driver=default");
   rm_rf (tmp);
 }
 
