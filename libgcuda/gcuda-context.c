@@ -70,7 +70,11 @@ struct _GCudaContext
   CUcontext handle;
   guint flags;
   guint is_primary : 1;
-  int destroyed;  /* atomic */
+  int destroyed;  /* atomic: gcuda_context_destroy() was called */
+  int released;   /* atomic: the driver context was released (it may come
+                   * later than destroyed, see gcuda_context_destroy()) */
+  int holds;      /* atomic: memory of this context a live export can still
+                   * reach (see _gcuda_context_hold()) */
 
   GMutex streams_lock;     /* guards streams */
   GHashTable *streams;     /* CUstream set: every live GCudaStream of this context */
@@ -92,6 +96,10 @@ static GParamSpec *properties[N_PROPS];
 /* CUcontext -> GWeakRef to its GCudaContext, for gcuda_context_get_current() */
 static GMutex registry_lock;
 static GHashTable *registry;
+
+/* gcuda_context_get_default()'s choice, dropped by gcuda_context_destroy() */
+static GMutex default_lock;
+static GCudaContext *default_context;
 
 static void
 free_weak_ref (gpointer data)
@@ -157,7 +165,7 @@ release_handle (GCudaContext *self)
 {
   const GCudaDriver *drv = GCUDA_DRV;
 
-  if (!g_atomic_int_compare_and_exchange (&self->destroyed, FALSE, TRUE))
+  if (!g_atomic_int_compare_and_exchange (&self->released, FALSE, TRUE))
     return CUDA_SUCCESS;
 
   if (self->is_primary)
@@ -174,9 +182,12 @@ gcuda_context_finalize (GObject *object)
   if (self->handle != NULL)
     {
       registry_remove (self);
-      /* Errors are ignored on purpose: at process exit the driver may already
-       * be shut down (CUDA_ERROR_DEINITIALIZED), and a finalizer must never
-       * abort. Neither call needs the context to be current. */
+      /* Every object of the context held a reference: they are all gone, so
+       * a destroyed primary context's retain (and whatever a destroyed
+       * context kept for live exports) is released now. Errors are ignored
+       * on purpose: at process exit the driver may already be shut down
+       * (CUDA_ERROR_DEINITIALIZED), and a finalizer must never abort.
+       * Neither call needs the context to be current. */
       release_handle (self);
     }
   g_clear_object (&self->device);
@@ -309,6 +320,48 @@ _gcuda_context_enter (GCudaContext       *self,
     return FALSE;
   scope->pushed = self->handle;
   return TRUE;
+}
+
+gboolean
+_gcuda_context_enter_release (GCudaContext       *self,
+                              GCudaContextScope  *scope)
+{
+  const GCudaDriver *drv = GCUDA_DRV;
+  CUcontext current = NULL;
+
+  scope->pushed = NULL;
+  /* Destroyed or not: what matters is whether the driver still has it. */
+  if (self == NULL || self->handle == NULL || g_atomic_int_get (&self->released))
+    return FALSE;
+  if (drv->fn_cuCtxGetCurrent (&current) == CUDA_SUCCESS && current == self->handle)
+    return TRUE;
+  if (drv->fn_cuCtxPushCurrent (self->handle) != CUDA_SUCCESS)
+    return FALSE;
+  scope->pushed = self->handle;
+  return TRUE;
+}
+
+gboolean
+_gcuda_context_is_released (GCudaContext *self)
+{
+  return g_atomic_int_get (&self->released);
+}
+
+void
+_gcuda_context_hold (GCudaContext *self)
+{
+  g_atomic_int_inc (&self->holds);
+}
+
+void
+_gcuda_context_unhold (GCudaContext *self)
+{
+  /* gcuda_context_destroy() of a dedicated context left the release to the
+   * last hold; a primary context's goes at finalize, after its objects.
+   * destroyed is set before holds is read there, and holds dropped before
+   * destroyed is read here: at least one side sees the other. */
+  if (g_atomic_int_dec_and_test (&self->holds) && !self->is_primary && g_atomic_int_get (&self->destroyed))
+    release_handle (self);
 }
 
 void
@@ -451,20 +504,33 @@ make_default_context (GError **error)
 GCudaContext *
 gcuda_context_get_default (GError **error)
 {
-  static GMutex lock;
-  static GCudaContext *default_context;
   GCudaContext *context;
 
-  g_mutex_lock (&lock);
+  g_mutex_lock (&default_lock);
   if (default_context == NULL || g_atomic_int_get (&default_context->destroyed))
     {
       g_clear_object (&default_context);
       default_context = make_default_context (error);
     }
   context = default_context ? g_object_ref (default_context) : NULL;
-  g_mutex_unlock (&lock);
+  g_mutex_unlock (&default_lock);
 
   return context;
+}
+
+/* A destroyed default context is not kept: a primary context's retain goes
+ * when its last object does, and that must not wait for the next
+ * gcuda_context_get_default(). */
+static void
+default_forget (GCudaContext *self)
+{
+  GCudaContext *dropped = NULL;
+
+  g_mutex_lock (&default_lock);
+  if (default_context == self)
+    dropped = g_steal_pointer (&default_context);
+  g_mutex_unlock (&default_lock);
+  g_clear_object (&dropped);  /* not the last reference: the caller has one */
 }
 
 /**
@@ -979,12 +1045,25 @@ gcuda_context_get_current (GError **error)
  * @self: a [class@GCuda.Context]
  * @error: return location for a [struct@GLib.Error]
  *
- * Releases the context now instead of when the last reference goes (PyCUDA's
- * `Context.detach()`). A dedicated context is destroyed, with all memory and
- * modules in it; for a primary context this object's retain is released. Every
- * later use of the context, or of objects in it, is
- * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error]. Destroying twice is
- * harmless.
+ * Retires the context now instead of when the last reference goes (PyCUDA's
+ * `Context.detach()`): every later use of the context, or of objects in it,
+ * is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error], and
+ * [func@GCuda.Context.get_default] or [method@GCuda.Device.get_primary_context]
+ * make a new object. Destroying twice is harmless.
+ *
+ * What happens to the driver's context:
+ *
+ * - a dedicated context is destroyed now, with all memory and modules in it;
+ * - a primary context is shared (with the CUDA runtime, other libraries, a
+ *   newer [class@GCuda.Context] of the device), so its memory does not go
+ *   with this object: the objects made in it still release what they hold
+ *   when they go (or are freed), and this object's retain is released after
+ *   the last of them;
+ * - memory that a live export can still reach is never released under it:
+ *   while a numpy array, a memoryview or a
+ *   [method@GCuda.HostBuffer.export_begin] export of page-locked or managed
+ *   memory of the context lives, a dedicated context is destroyed only when
+ *   the last such export ends.
  *
  * Do not destroy a context while another thread is using it.
  *
@@ -1000,10 +1079,15 @@ gcuda_context_destroy (GCudaContext  *self,
 
   if (self->handle == NULL)
     return context_check (self, error);
+  if (!g_atomic_int_compare_and_exchange (&self->destroyed, FALSE, TRUE))
+    return TRUE;
 
   registry_remove (self);
-  return GCUDA_CHECK (release_handle (self),
-                      self->is_primary ? "cuDevicePrimaryCtxRelease" : "cuCtxDestroy", error);
+  default_forget (self);
+  /* destroyed is set before holds is read: see _gcuda_context_unhold(). */
+  if (self->is_primary || g_atomic_int_get (&self->holds) > 0)
+    return TRUE;
+  return GCUDA_CHECK (release_handle (self), "cuCtxDestroy", error);
 }
 
 void

@@ -65,6 +65,8 @@ _gcuda_pool_core_init (GCudaPoolCore       *core,
 void
 _gcuda_pool_core_clear (GCudaPoolCore *core)
 {
+  guint holds = 0;
+
   /* Blocks still out by address: the pool is their only owner. */
   if (core->by_address != NULL)
     {
@@ -74,9 +76,15 @@ _gcuda_pool_core_clear (GCudaPoolCore *core)
       g_hash_table_iter_init (&iter, core->by_address);
       while (g_hash_table_iter_next (&iter, &key, &value))
         _gcuda_pool_core_release (core, (guint64) GPOINTER_TO_SIZE (key), (guint64) GPOINTER_TO_SIZE (value));
+      if (core->hold_by_address)
+        holds = g_hash_table_size (core->by_address);
       g_clear_pointer (&core->by_address, g_hash_table_unref);
     }
   _gcuda_pool_core_free_held (core);
+  /* Last: the last hold may destroy the context, after which nothing could
+   * be given back to the driver. */
+  while (holds-- > 0)
+    _gcuda_context_unhold (core->context);
   for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
     g_clear_pointer (&core->bins[i], g_array_unref);
   g_mutex_clear (&core->lock);
@@ -274,6 +282,8 @@ core_allocate (GCudaPoolCore  *core,
     }
   if (!allocate_block (core, size, by_address, address, error))
     return NULL;
+  if (by_address && core->hold_by_address)
+    _gcuda_context_hold (context);
   return context;
 }
 
@@ -314,7 +324,8 @@ trim (GCudaPoolCore *core,
 }
 
 /* With the lock held: books the block at @address of @size bytes as given
- * back, held if the pool keeps it; returns TRUE if the caller must free it. */
+ * back, held if the pool keeps it (never for a destroyed context: it cannot
+ * be handed out again); returns TRUE if the caller must free it. */
 static gboolean
 release_locked (GCudaPoolCore *core,
                 guint64        address,
@@ -337,7 +348,8 @@ release_locked (GCudaPoolCore *core,
       return FALSE;
     }
   core->managed_bytes -= alloc_size;
-  return keep;
+  /* driver_free() skips it if the driver's context took it already */
+  return TRUE;
 }
 
 void
@@ -345,7 +357,8 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
                           guint64        address,
                           guint64        size)
 {
-  /* After gcuda_context_destroy() the memory went with the context. */
+  /* After gcuda_context_destroy() the block is not kept; the memory goes
+   * back to the driver unless the driver's context took it already. */
   gboolean keep = !gcuda_context_is_destroyed (core->context);
   gboolean to_driver;
 
@@ -412,6 +425,8 @@ _gcuda_pool_core_free_address (GCudaPoolCore  *core,
     }
   if (to_driver)
     driver_free (core, address);
+  if (core->hold_by_address)
+    _gcuda_context_unhold (context);
   return TRUE;
 }
 
