@@ -809,7 +809,7 @@ gcuda_buffer_export_begin (GCudaBuffer  *self,
    * thread meanwhile either saw the export or is seen here */
   if (!buffer_check_export (self, error))
     {
-      gcuda_buffer_export_end (self);
+      gcuda_buffer_export_end (self, NULL);
       return FALSE;
     }
   return TRUE;
@@ -818,28 +818,51 @@ gcuda_buffer_export_begin (GCudaBuffer  *self,
 /**
  * gcuda_buffer_export_end:
  * @self: a [class@GCuda.Buffer]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Ends an export made with [method@GCuda.Buffer.export_begin]: after the
  * last one, memory that was freed meanwhile is released, and a context that
- * was destroyed meanwhile goes too. Ending more exports than were made is a
- * programming error.
+ * was destroyed meanwhile goes too. Ending more exports than were made is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
+ *
+ * Returns: %TRUE with the export ended, %FALSE with @error set
  *
  * Since: 1.0
  */
-void
-gcuda_buffer_export_end (GCudaBuffer *self)
+gboolean
+gcuda_buffer_export_end (GCudaBuffer  *self,
+                         GError      **error)
 {
   GCudaBuffer *root;
+  int exports;
 
-  g_return_if_fail (GCUDA_IS_BUFFER (self));
+  if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+      return FALSE;
+    }
   root = buffer_root (self);
-  g_return_if_fail (g_atomic_int_get (&root->exports) > 0);
+  do
+    {
+      exports = g_atomic_int_get (&root->exports);
+      if (exports == 0)
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("The buffer has no export to end: every export_end() needs an export_begin()"));
+          return FALSE;
+        }
+    }
+  while (!g_atomic_int_compare_and_exchange (&root->exports, exports, exports - 1));
 
-  if (!g_atomic_int_dec_and_test (&root->exports))
-    return;
-  if (g_atomic_int_get (&root->freed))
-    buffer_release (root);
-  _gcuda_context_unhold (root->context);
+  if (exports == 1)
+    {
+      /* the last one: exports dropped before freed is read, see free() */
+      if (g_atomic_int_get (&root->freed))
+        buffer_release (root);
+      _gcuda_context_unhold (root->context);
+    }
+  return TRUE;
 }
 
 /* A transfer on @stream: it must be in the buffer's context. */

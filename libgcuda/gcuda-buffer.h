@@ -81,7 +81,8 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_export_begin            (GCudaBuffer          *self,
                                                        GError              **error);
 GCUDA_AVAILABLE_IN_1_0
-void             gcuda_buffer_export_end              (GCudaBuffer          *self);
+gboolean         gcuda_buffer_export_end              (GCudaBuffer          *self,
+                                                       GError              **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_upload                  (GCudaBuffer          *self,

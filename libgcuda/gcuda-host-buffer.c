@@ -691,7 +691,7 @@ gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
    * thread meanwhile either saw the export or is seen here */
   if (!_gcuda_host_buffer_check (self, error))
     {
-      gcuda_host_buffer_export_end (self);
+      gcuda_host_buffer_export_end (self, NULL);
       return FALSE;
     }
   return TRUE;
@@ -700,26 +700,50 @@ gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
 /**
  * gcuda_host_buffer_export_end:
  * @self: a [class@GCuda.HostBuffer]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Ends an export made with [method@GCuda.HostBuffer.export_begin]: after the
  * last one, memory that was freed meanwhile is released, and a context that
- * was destroyed meanwhile goes too. Ending more exports than were made is a
- * programming error.
+ * was destroyed meanwhile goes too. Ending more exports than were made is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
+ *
+ * Returns: %TRUE with the export ended, %FALSE with @error set
  *
  * Since: 1.0
  */
-void
-gcuda_host_buffer_export_end (GCudaHostBuffer *self)
+gboolean
+gcuda_host_buffer_export_end (GCudaHostBuffer  *self,
+                              GError          **error)
 {
-  g_return_if_fail (GCUDA_IS_HOST_BUFFER (self));
-  g_return_if_fail (g_atomic_int_get (&self->exports) > 0);
+  int exports;
 
-  if (!g_atomic_int_dec_and_test (&self->exports))
-    return;
-  if (g_atomic_int_get (&self->freed))
-    host_buffer_release (self);
-  if (export_holds_context (self))
-    _gcuda_context_unhold (self->context);
+  if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+      return FALSE;
+    }
+  do
+    {
+      exports = g_atomic_int_get (&self->exports);
+      if (exports == 0)
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("The host buffer has no export to end: every export_end() needs an export_begin()"));
+          return FALSE;
+        }
+    }
+  while (!g_atomic_int_compare_and_exchange (&self->exports, exports, exports - 1));
+
+  if (exports == 1)
+    {
+      /* the last one: exports dropped before freed is read, see free() */
+      if (g_atomic_int_get (&self->freed))
+        host_buffer_release (self);
+      if (export_holds_context (self))
+        _gcuda_context_unhold (self->context);
+    }
+  return TRUE;
 }
 
 /**
