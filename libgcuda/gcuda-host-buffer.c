@@ -454,11 +454,11 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
                    (guint64) (guintptr) self->ptr);
       return FALSE;
     }
-  /* Page-locked memory went with its context. */
+  /* Page-locked memory goes with its context (once its exports end). */
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The page-locked memory was released with its context (gcuda_context_destroy())"));
+                           _("The page-locked memory's context was destroyed (gcuda_context_destroy())"));
       return FALSE;
     }
   return TRUE;
