@@ -254,8 +254,10 @@ pool_free_address (PyObject         *module,
  * and given back by their dealloc without a Python call: in Python,
  * creating the object and running a __del__ cost more than the pool
  * itself. A PinnedBlock exports its memory (the buffer protocol) for the
- * numpy array over it. The subclasses in gcuda/_override/pools.py have the
- * methods. */
+ * numpy array over it; numpy lets go of the export at once and keeps the
+ * block instead, so once exported the block is given back when it goes
+ * (after every array over it), free() only marking it freed. The
+ * subclasses in gcuda/_override/pools.py have the methods. */
 typedef struct {
   PyObject_HEAD
   PyObject *pool;      /* the DeviceMemoryPool, kept alive */
@@ -267,6 +269,8 @@ typedef struct {
   unsigned long long size;
   char live;           /* the block is ours: give it back at the end */
   char host;           /* a PinnedBlock */
+  char exported;       /* its memory was exported: arrays may be over it */
+  char freed;          /* free() was called while it was exported */
 } PooledBlock;
 
 static void
@@ -288,6 +292,8 @@ static PyMemberDef pooled_block_members[] = {
   { "_address", T_ULONGLONG, offsetof (PooledBlock, address), READONLY, NULL },
   { "_live", T_BOOL, offsetof (PooledBlock, live), 0, NULL },
   { "_buffer", T_OBJECT, offsetof (PooledBlock, buffer), 0, NULL },
+  { "_exported", T_BOOL, offsetof (PooledBlock, exported), 0, NULL },
+  { "_freed", T_BOOL, offsetof (PooledBlock, freed), 0, NULL },
   { NULL, 0, 0, 0, NULL },
 };
 
@@ -302,19 +308,37 @@ static PyTypeObject pooled_block_type = {
 };
 
 /* The memory, writable, as bytes; valid while the block is ours (the
- * array over it keeps the block alive) or its host buffer's. */
+ * array over it keeps the block alive) or its host buffer's (which the
+ * block keeps). */
 static int
 pinned_block_getbuffer (PooledBlock *self,
                         Py_buffer   *view,
                         int          flags)
 {
-  if (!self->live && self->buffer == NULL)
+  int freed = (!self->live && self->buffer == NULL) || self->freed;
+
+  if (!freed && self->buffer != NULL)
+    {
+      /* adopted: the GCuda.HostBuffer's state (rare, so through Python) */
+      PyObject *answer = PyObject_CallMethod (self->buffer, "is_freed", NULL);
+
+      if (answer == NULL || (freed = PyObject_IsTrue (answer)) < 0)
+        {
+          Py_XDECREF (answer);
+          return -1;
+        }
+      Py_DECREF (answer);
+    }
+  if (freed)
     {
       PyErr_SetString (PyExc_BufferError, "the pooled host allocation was freed");
       return -1;
     }
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) (guintptr) self->address, (Py_ssize_t) self->size,
-                            0, flags);
+  if (PyBuffer_FillInfo (view, (PyObject *) self, (void *) (guintptr) self->address, (Py_ssize_t) self->size,
+                         0, flags) < 0)
+    return -1;
+  self->exported = 1;
+  return 0;
 }
 
 static PyBufferProcs pinned_block_buffer = {
