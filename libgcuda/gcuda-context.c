@@ -1056,9 +1056,10 @@ gcuda_context_get_current (GError **error)
  * - a dedicated context is destroyed now, with all memory and modules in it;
  * - a primary context is shared (with the CUDA runtime, other libraries, a
  *   newer [class@GCuda.Context] of the device), so its memory does not go
- *   with this object: the objects made in it still release what they hold
- *   when they go (or are freed), and this object's retain is released after
- *   the last of them;
+ *   with this object: the objects made in it keep this object's retain and
+ *   still release what they hold when they go (or are freed), and the
+ *   retain is released when this object goes, which is after the last of
+ *   them;
  * - memory that a live export can still reach is never released under it:
  *   while a numpy array, a memoryview or a
  *   [method@GCuda.HostBuffer.export_begin] export of page-locked or managed

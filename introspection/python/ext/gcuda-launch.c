@@ -10,8 +10,11 @@
  * alive and repeats a failed launch through PyGObject to raise the
  * GCuda exception: this module only says whether the launch was queued.
  *
- * It also has the pools' calls, since a PyGObject invoke and a wrapper
- * cost more than a pooled allocation itself: the PooledBlock and
+ * It also has the export the override makes before it maps memory
+ * (export_memory: one C call instead of a PyGObject invoke and the
+ * wrapper's instance dictionary), and the pools' calls, since a PyGObject
+ * invoke and a wrapper cost more than a pooled allocation itself: the
+ * PooledBlock and
  * PinnedBlock types behind Python's PooledDeviceAllocation and
  * PooledHostAllocation, made by (host_)pool_allocate_block and
  * pool_block, and, built with PyGObject's C API (pygobject.h),
@@ -560,7 +563,51 @@ host_pool_allocate (PyObject         *module,
   return wrap_full (buffer);
 }
 
+/* export_memory(obj) -> True or None: the override's export of the memory
+ * of @obj, a GCuda.HostBuffer or GCuda.Buffer (views.py's _export()): made
+ * once per object and never ended, the object's last reference ends it
+ * (arrays and memoryviews over the memory keep the object). Later calls
+ * check that the memory may still be mapped (not freed, its context not
+ * destroyed) with an export begun and ended at once. None for anything
+ * else, or when the memory may not be mapped: the caller repeats the export
+ * through PyGObject for the exception. With the GIL: nothing here blocks. */
+static PyObject *
+export_memory (PyObject *module,
+               PyObject *obj)
+{
+  static GQuark exported;
+  GObject *object;
+  gboolean ok;
+
+  if (G_UNLIKELY (exported == 0))
+    exported = g_quark_from_static_string ("gcuda-python-export");
+  if (!pygobject_check (obj, &PyGObject_Type) || (object = pygobject_get (obj)) == NULL)
+    Py_RETURN_NONE;
+  if (GCUDA_IS_HOST_BUFFER (object))
+    {
+      GCudaHostBuffer *host = GCUDA_HOST_BUFFER (object);
+
+      ok = gcuda_host_buffer_export_begin (host, NULL) &&
+           (g_object_get_qdata (object, exported) == NULL || gcuda_host_buffer_export_end (host, NULL));
+    }
+  else if (GCUDA_IS_BUFFER (object))
+    {
+      GCudaBuffer *buffer = GCUDA_BUFFER (object);
+
+      ok = gcuda_buffer_export_begin (buffer, NULL) &&
+           (g_object_get_qdata (object, exported) == NULL || gcuda_buffer_export_end (buffer, NULL));
+    }
+  else
+    Py_RETURN_NONE;
+  if (!ok)
+    Py_RETURN_NONE;
+  g_object_set_qdata (object, exported, GINT_TO_POINTER (TRUE));
+  Py_RETURN_TRUE;
+}
+
 static PyMethodDef pool_methods[] = {
+  { "export_memory", (PyCFunction) export_memory, METH_O,
+    "export_memory(obj) -> True or None" },
   { "pool_allocate", (PyCFunction) (void (*) (void)) pool_allocate, METH_FASTCALL,
     "pool_allocate(pool, size) -> GCuda.Buffer or None" },
   { "host_pool_allocate", (PyCFunction) (void (*) (void)) host_pool_allocate, METH_FASTCALL,

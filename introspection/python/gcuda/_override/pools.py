@@ -163,11 +163,9 @@ def _freed_allocation(address):
 
 class _PooledCommon:
     """What PooledDeviceAllocation and PooledHostAllocation do, over the
-    fields pool, size, _address, _live (the block is ours), _buffer (the
-    GCuda.Buffer or GCuda.HostBuffer it went to), _exported (numpy arrays
-    may be over the block: a host block's, set when numpy maps it) and
-    _freed (free() was called on an exported block, which goes back to
-    the pool only with this object, after every array over it)."""
+    fields pool, size, _address, _live (the block is ours) and _buffer (the
+    GCuda.Buffer or GCuda.HostBuffer it went to); _PinnedMethods adds the
+    host blocks' _exported and _freed."""
 
     __slots__ = ()
     _buffer_type = GCuda.Buffer
@@ -183,6 +181,61 @@ class _PooledCommon:
     def __repr__(self):
         return '<GCuda.%s %d bytes at 0x%x%s>' % (
             type(self).__name__, self.size, self._address, ', freed' if self.is_freed() else '')
+
+    def is_freed(self):
+        if self._buffer is not None:
+            return self._buffer.is_freed()
+        return not self._live
+
+    def free(self):
+        """Gives the block back to the pool now."""
+        if self._buffer is not None:
+            self._buffer.free()  # FREED the second time
+        elif not self._live:
+            raise _freed_allocation(self._address)
+        else:
+            self._live = False
+            self.pool._free_address(self._address)
+
+    @property
+    def buffer(self):
+        """The GCuda.Buffer (GCuda.HostBuffer) of the block, made once; it
+        owns the block from then on."""
+        buf = self._buffer
+        if buf is None:
+            if not self._live:
+                raise _freed_allocation(self._address)
+            buf = self.pool.pool.adopt_address(self._address)
+            self._live = False
+            self._buffer = buf
+        return buf
+
+    def __getattr__(self, name):
+        # the buffer's methods (get_size, upload, download, new_view...)
+        if name.startswith('_') or not hasattr(self._buffer_type, name):
+            raise AttributeError('%r object has no attribute %r' % (type(self).__name__, name))
+        return getattr(self.buffer, name)
+
+
+class _PooledMethods(_PooledCommon):
+    __slots__ = ()
+
+    @property
+    def __cuda_array_interface__(self):
+        if self.is_freed():
+            raise _freed_allocation(self._address)
+        return {'version': 3, 'shape': (self.size,), 'typestr': '|u1', 'data': (self._address, False)}
+
+
+class _PinnedMethods(_PooledCommon):
+    """A host block's fields also say whether numpy mapped it (_exported:
+    set by the PinnedBlock's buffer export, or __array_interface__ without
+    the extension) and whether free() was called on it then (_freed): the
+    arrays may still be over it, so it goes back to the pool only with this
+    object, after every one of them."""
+
+    __slots__ = ()
+    _buffer_type = GCuda.HostBuffer
 
     def is_freed(self):
         if self._buffer is not None:
@@ -205,8 +258,8 @@ class _PooledCommon:
 
     @property
     def buffer(self):
-        """The GCuda.Buffer (GCuda.HostBuffer) of the block, made once; it
-        owns the block from then on."""
+        """The GCuda.HostBuffer of the block, made once; it owns the block
+        from then on (and the export, once arrays were made over it)."""
         buf = self._buffer
         if buf is None:
             if self._freed or not self._live:
@@ -217,27 +270,6 @@ class _PooledCommon:
             if self._exported:
                 _export(buf)  # for the arrays over the block, which keep this object, which keeps buf
         return buf
-
-    def __getattr__(self, name):
-        # the buffer's methods (get_size, upload, download, new_view...)
-        if name.startswith('_') or not hasattr(self._buffer_type, name):
-            raise AttributeError('%r object has no attribute %r' % (type(self).__name__, name))
-        return getattr(self.buffer, name)
-
-
-class _PooledMethods(_PooledCommon):
-    __slots__ = ()
-
-    @property
-    def __cuda_array_interface__(self):
-        if self.is_freed():
-            raise _freed_allocation(self._address)
-        return {'version': 3, 'shape': (self.size,), 'typestr': '|u1', 'data': (self._address, False)}
-
-
-class _PinnedMethods(_PooledCommon):
-    __slots__ = ()
-    _buffer_type = GCuda.HostBuffer
 
 
 _POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
@@ -285,7 +317,7 @@ else:
     class PooledDeviceAllocation(_PooledMethods):
         __doc__ = _POOLED_DOC
         __module__ = OVERRIDE_MODULE
-        __slots__ = ('pool', 'size', '_address', '_live', '_buffer', '_exported', '_freed')
+        __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
 
         def __del__(self):
             if self._live:
@@ -298,7 +330,6 @@ else:
     def _new_allocation(pool, address, size):
         a = object.__new__(PooledDeviceAllocation)
         a.pool, a.size, a._address, a._live, a._buffer = pool, size, address, True, None
-        a._exported = a._freed = False
         return a
 
     class PooledHostAllocation(_PinnedMethods):

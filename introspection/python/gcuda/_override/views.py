@@ -5,6 +5,8 @@ host memory seen through its address."""
 import ctypes
 import math
 import operator
+import os
+import sys
 import threading
 
 from gi.module import get_introspection_module
@@ -123,6 +125,23 @@ def _array_layout(shape, dtype, order='C'):
 # the introspected calls themselves: _export() converts their errors
 _EXPORT_BEGIN = {GCuda.HostBuffer: GCuda.HostBuffer.export_begin, GCuda.Buffer: GCuda.Buffer.export_begin}
 _UNKNOWN = object()
+_export_fast_state = []  # [the _gcuda_launch extension's export_memory, or None]
+
+
+def _export_fast():
+    """The extension's export_memory (one C call, the export's mark kept on
+    the GObject), or None: not built with PyGObject's C API, another Python,
+    or GCUDA_PYTHON_FAST_LAUNCH=0."""
+    if not _export_fast_state:
+        call = None
+        if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') != '0' and sys.implementation.name == 'cpython':
+            try:
+                import _gcuda_launch
+                call = _gcuda_launch.export_memory
+            except (ImportError, AttributeError):
+                pass
+        _export_fast_state.append(call)
+    return _export_fast_state[0]
 
 
 def _export(owner):
@@ -134,7 +153,11 @@ def _export(owner):
     free() and the context's destroy() leave the memory to that moment.
     Memory of a destroyed context (page-locked or device memory) raises
     CONTEXT_DESTROYED, for the first view as for later ones; the callers
-    check FREED."""
+    check FREED. The extension's export_memory() does it all in C when it
+    can (and answers None to let the code below raise)."""
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is not None and fast(owner):
+        return
     state = owner.__dict__
     context = state.get('_gcuda_export_context', _UNKNOWN)
     if context is _UNKNOWN:
@@ -158,8 +181,10 @@ def _array_over(owner, address, shape, dtype, order='C', readonly=False):
     """A numpy array over the memory at @address (no copy) whose .base is
     @owner, a GCuda.Buffer or GCuda.HostBuffer: numpy reads @owner's
     __array_interface__, which answers this request. @owner's export is
-    made first (_export())."""
-    _export(owner)
+    made first (_export(), its fast path inline: pagelocked_empty() comes here)."""
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is None or not fast(owner):
+        _export(owner)
     return _array_at(owner, address, _array_layout(shape, dtype, order), readonly)
 
 
@@ -196,7 +221,9 @@ def _requested_interface(owner):
 def _memoryview_over(owner, address, size):
     """A writable memoryview of @size bytes at @address (no copy) that
     keeps @owner alive, once @owner's export is made (_export())."""
-    _export(owner)
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is None or not fast(owner):
+        _export(owner)
     holder = (ctypes.c_ubyte * size).from_address(address)
     holder._gcuda_object = owner
     return memoryview(holder).cast('B')
