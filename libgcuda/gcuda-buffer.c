@@ -66,8 +66,9 @@
  * by the host as a numpy array or memoryview, a pointer handed to another
  * library) is declared with [method@GCuda.Buffer.export_begin]: while an
  * export lives, [method@GCuda.Buffer.free] retires the buffer at once but
- * leaves the release to the last export's end, and
- * [method@GCuda.Context.destroy] leaves the memory in place too. In Python,
+ * leaves the release to the last export's end
+ * ([method@GCuda.Context.destroy] never releases memory under a live buffer
+ * either). In Python,
  * every numpy array, memoryview and `__array_interface__` of managed memory
  * counts: the Python object holds one export from the first of them until
  * it goes itself, which is after all of them.
@@ -150,8 +151,6 @@ gcuda_buffer_finalize (GObject *object)
   /* Exports still counted were left unended by code that dropped its
    * reference too: nothing can reach the memory through GCuda any more. */
   buffer_release (self);
-  if (g_atomic_int_get (&self->exports) > 0)
-    _gcuda_context_unhold (self->context);
   g_clear_object (&self->parent);
   g_clear_object (&self->owner);
   g_clear_object (&self->context);
@@ -779,8 +778,8 @@ buffer_check_export (GCudaBuffer  *self,
  * [method@GCuda.Buffer.export_end] the memory stays allocated:
  * [method@GCuda.Buffer.free] retires the buffer (every GCuda call on it is
  * [GCUDA_ERROR_FREED][error@GCuda.Error]) and leaves the release to the last
- * export's end, and [method@GCuda.Context.destroy] leaves it in place too.
- * An export of a view keeps the memory of the buffer it views. Keep a
+ * export's end ([method@GCuda.Context.destroy] never releases memory under a
+ * live buffer). An export of a view keeps the memory of the buffer it views. Keep a
  * reference to @self for as long as the export lives; the last reference
  * going ends every export left.
  *
@@ -803,10 +802,9 @@ gcuda_buffer_export_begin (GCudaBuffer  *self,
   if (!buffer_check_export (self, error))
     return FALSE;
   root = buffer_root (self);
-  if (g_atomic_int_add (&root->exports, 1) == 0)
-    _gcuda_context_hold (root->context);
-  /* exports is raised before freed is read: a free() or destroy on another
-   * thread meanwhile either saw the export or is seen here */
+  g_atomic_int_inc (&root->exports);
+  /* exports is raised before freed is read: a free() on another thread
+   * meanwhile either saw the export or is seen here */
   if (!buffer_check_export (self, error))
     {
       gcuda_buffer_export_end (self, NULL);
@@ -821,8 +819,8 @@ gcuda_buffer_export_begin (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Ends an export made with [method@GCuda.Buffer.export_begin]: after the
- * last one, memory that was freed meanwhile is released, and a context that
- * was destroyed meanwhile goes too. Ending more exports than were made is
+ * last one, memory that was freed meanwhile is released. Ending more exports
+ * than were made is
  * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
  *
  * Returns: %TRUE with the export ended, %FALSE with @error set
@@ -855,13 +853,9 @@ gcuda_buffer_export_end (GCudaBuffer  *self,
     }
   while (!g_atomic_int_compare_and_exchange (&root->exports, exports, exports - 1));
 
-  if (exports == 1)
-    {
-      /* the last one: exports dropped before freed is read, see free() */
-      if (g_atomic_int_get (&root->freed))
-        buffer_release (root);
-      _gcuda_context_unhold (root->context);
-    }
+  /* the last one: exports dropped before freed is read, see free() */
+  if (exports == 1 && g_atomic_int_get (&root->freed))
+    buffer_release (root);
   return TRUE;
 }
 
@@ -1548,7 +1542,6 @@ pinned_memory_free (gpointer data)
   /* Never on the driver's thread: the last reference goes in a main
    * context or wherever the caller drops the bytes. */
   GCUDA_CONTEXT_RELEASE (pinned->context, GCUDA_DRV->fn_cuMemFreeHost (pinned->host));
-  _gcuda_context_unhold (pinned->context);
   g_object_unref (pinned->context);
   g_free (pinned);
 }
@@ -1612,8 +1605,6 @@ gcuda_buffer_download_async (GCudaBuffer         *self,
   pinned = g_new (PinnedMemory, 1);
   pinned->context = g_object_ref (self->context);
   pinned->host = host;
-  /* download_finish() copies out of it even after gcuda_context_destroy() */
-  _gcuda_context_hold (pinned->context);
   /* The task owns the page-locked memory until the host function has run. */
   g_task_set_task_data (task, g_bytes_new_with_free_func (host, size, pinned_memory_free, pinned),
                         (GDestroyNotify) g_bytes_unref);

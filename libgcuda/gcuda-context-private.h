@@ -44,11 +44,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
   }))
 
 /* Finalizers and free(): releases a driver resource, @call_expr, with
- * @context current. Skipped once the driver's context is gone (it took the
- * resource with it), but not merely because gcuda_context_destroy() was
- * called: a destroyed primary context, or one kept for live exports, is
- * still there and its objects give back what they hold. Errors are
- * ignored, since at process exit the driver may be shut down already. */
+ * @context current. Not skipped because gcuda_context_destroy() was called:
+ * the driver's context goes only after its objects, which give back what
+ * they hold (skipped only once it is gone, which a live object of it never
+ * sees). Errors are ignored, since at process exit the driver may be shut
+ * down already. */
 #define GCUDA_CONTEXT_RELEASE(context, call_expr) \
   G_STMT_START { \
     g_auto(GCudaContextScope) gcuda_release_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
@@ -61,18 +61,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
 gboolean  _gcuda_context_enter_release (GCudaContext      *self,
                                         GCudaContextScope *scope);
 
-/* Exports (see gcuda_host_buffer_export_begin()): memory of @self that a
- * live export can still reach keeps the driver's context, destroyed or
- * not, until the matching _gcuda_context_unhold(), which releases a
- * destroyed dedicated context when it drops the last hold. The caller
- * knows the driver's context is still there (it holds memory of it) and
- * has a reference to @self. Call _gcuda_context_unhold() outside any
- * scope of @self: destroying a context pops it. */
-void      _gcuda_context_hold          (GCudaContext      *self);
 /* Whether the driver's context is gone, for finalizers of handles that
  * need no current context (streams, events). */
 gboolean  _gcuda_context_is_released   (GCudaContext      *self);
-void      _gcuda_context_unhold        (GCudaContext      *self);
 
 CUcontext _gcuda_context_get_handle_internal (GCudaContext *self);
 

@@ -71,10 +71,8 @@ struct _GCudaContext
   guint flags;
   guint is_primary : 1;
   int destroyed;  /* atomic: gcuda_context_destroy() was called */
-  int released;   /* atomic: the driver context was released (it may come
-                   * later than destroyed, see gcuda_context_destroy()) */
-  int holds;      /* atomic: memory of this context a live export can still
-                   * reach (see _gcuda_context_hold()) */
+  int released;   /* atomic: the driver's context was released, at finalize
+                   * (see gcuda_context_destroy()) */
 
   GMutex streams_lock;     /* guards streams */
   GHashTable *streams;     /* CUstream set: every live GCudaStream of this context */
@@ -182,12 +180,12 @@ gcuda_context_finalize (GObject *object)
   if (self->handle != NULL)
     {
       registry_remove (self);
-      /* Every object of the context held a reference: they are all gone, so
-       * a destroyed primary context's retain (and whatever a destroyed
-       * context kept for live exports) is released now. Errors are ignored
-       * on purpose: at process exit the driver may already be shut down
-       * (CUDA_ERROR_DEINITIALIZED), and a finalizer must never abort.
-       * Neither call needs the context to be current. */
+      /* Every object made in the context held a reference: they are all
+       * gone, having given back what they held, so the context goes now,
+       * destroyed or not. Errors are ignored on purpose: at process exit the
+       * driver may already be shut down (CUDA_ERROR_DEINITIALIZED), and a
+       * finalizer must never abort. Neither call needs the context to be
+       * current. */
       release_handle (self);
     }
   g_clear_object (&self->device);
@@ -348,23 +346,6 @@ _gcuda_context_is_released (GCudaContext *self)
 }
 
 void
-_gcuda_context_hold (GCudaContext *self)
-{
-  g_atomic_int_inc (&self->holds);
-}
-
-void
-_gcuda_context_unhold (GCudaContext *self)
-{
-  /* gcuda_context_destroy() of a dedicated context left the release to the
-   * last hold; a primary context's goes at finalize, after its objects.
-   * destroyed is set before holds is read there, and holds dropped before
-   * destroyed is read here: at least one side sees the other. */
-  if (g_atomic_int_dec_and_test (&self->holds) && !self->is_primary && g_atomic_int_get (&self->destroyed))
-    release_handle (self);
-}
-
-void
 _gcuda_context_leave (GCudaContextScope *scope)
 {
   CUcontext popped = NULL;
@@ -518,8 +499,8 @@ gcuda_context_get_default (GError **error)
   return context;
 }
 
-/* A destroyed default context is not kept: a primary context's retain goes
- * when its last object does, and that must not wait for the next
+/* A destroyed default context is not kept: the driver's context goes with
+ * the object, and that must not wait for the next
  * gcuda_context_get_default(). */
 static void
 default_forget (GCudaContext *self)
@@ -1045,26 +1026,24 @@ gcuda_context_get_current (GError **error)
  * @self: a [class@GCuda.Context]
  * @error: return location for a [struct@GLib.Error]
  *
- * Retires the context now instead of when the last reference goes (PyCUDA's
- * `Context.detach()`): every later use of the context, or of objects in it,
- * is [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error], and
+ * Retires the context now (PyCUDA's `Context.detach()`): every later use of
+ * the context, or of objects made in it, is
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error], and
  * [func@GCuda.Context.get_default] or [method@GCuda.Device.get_primary_context]
  * make a new object. Destroying twice is harmless.
  *
- * What happens to the driver's context:
- *
- * - a dedicated context is destroyed now, with all memory and modules in it;
- * - a primary context is shared (with the CUDA runtime, other libraries, a
- *   newer [class@GCuda.Context] of the device), so its memory does not go
- *   with this object: the objects made in it keep this object's retain and
- *   still release what they hold when they go (or are freed), and the
- *   retain is released when this object goes, which is after the last of
- *   them;
- * - memory that a live export can still reach is never released under it:
- *   while a numpy array, a memoryview or a
- *   [method@GCuda.HostBuffer.export_begin] export of page-locked or managed
- *   memory of the context lives, a dedicated context is destroyed only when
- *   the last such export ends.
+ * The driver's context (cuCtxDestroy for a dedicated context, this object's
+ * retain for a primary one) is released when this object goes, which is
+ * after every object made in it: each of them holds a reference, and still
+ * gives back its memory, stream, event or module when it is freed or goes.
+ * So nothing is released under an object that can still reach it (numpy
+ * arrays and memoryviews over page-locked or managed memory of the context
+ * included, see [method@GCuda.HostBuffer.export_begin]), nothing is left
+ * for the driver to take with the context (`compute-sanitizer --leak-check
+ * full` has no leak to report), and a primary context, which the CUDA
+ * runtime or a newer [class@GCuda.Context] may share, keeps none of this
+ * object's memory. Drop the references, and free or drop the objects made
+ * in the context, for its memory to go.
  *
  * Do not destroy a context while another thread is using it.
  *
@@ -1085,10 +1064,7 @@ gcuda_context_destroy (GCudaContext  *self,
 
   registry_remove (self);
   default_forget (self);
-  /* destroyed is set before holds is read: see _gcuda_context_unhold(). */
-  if (self->is_primary || g_atomic_int_get (&self->holds) > 0)
-    return TRUE;
-  return GCUDA_CHECK (release_handle (self), "cuCtxDestroy", error);
+  return TRUE;
 }
 
 void

@@ -10,16 +10,12 @@
 
 G_BEGIN_DECLS
 
-/* A pool's page-locked block as a buffer; @holds_context: the block comes
- * with a hold on @context (_gcuda_context_hold()), dropped once the block
- * is given back. */
 GCudaHostBuffer *_gcuda_host_buffer_new_pooled (GCudaContext          *context,
                                                 void                  *ptr,
                                                 guint64                size,
                                                 guint                  flags,
                                                 GObject               *pool,
-                                                GCudaPoolReleaseFunc   release,
-                                                gboolean               holds_context);
+                                                GCudaPoolReleaseFunc   release);
 
 /* Usable host memory: a host buffer from a constructor, not freed, and
  * (page-locked) not gone with a destroyed context. */

@@ -70,8 +70,8 @@
  * never released under it: [method@GCuda.HostBuffer.free] retires the buffer
  * at once (every GCuda call on it is
  * [GCUDA_ERROR_FREED][error@GCuda.Error]) but the memory goes when the last
- * export ends, and destroying the context of page-locked memory
- * ([method@GCuda.Context.destroy]) waits for it too. In Python every numpy
+ * export ends (destroying the context, [method@GCuda.Context.destroy], never
+ * releases its memory under a live object either). In Python every numpy
  * array, memoryview and `__array_interface__` of the memory counts: the
  * Python object holds one export from the first of them until it goes
  * itself, which is after all of them, since each keeps it alive.
@@ -94,8 +94,6 @@ struct _GCudaHostBuffer
   int released;           /* atomic: the memory was released, which free()
                            * leaves to the last export */
   int exports;            /* atomic: live exports, see export_begin() */
-  guint holds_context : 1;  /* a pool's block adopted by address: it
-                             * came with a hold on the context */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaHostBuffer, gcuda_host_buffer, G_TYPE_OBJECT)
@@ -123,9 +121,6 @@ release_memory (GCudaHostBuffer *self)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFreeHost (self->ptr));
   else
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemHostUnregister (self->ptr));
-  /* after the release: the last hold may destroy the context */
-  if (self->holds_context)
-    _gcuda_context_unhold (self->context);
 }
 
 /* Releases the memory once, whoever comes last: free(), the last export's
@@ -137,14 +132,6 @@ host_buffer_release (GCudaHostBuffer *self)
     release_memory (self);
 }
 
-/* Whether exports keep the context: page-locked memory goes with it;
- * registered memory stays the caller's, aligned memory has none. */
-static gboolean
-export_holds_context (GCudaHostBuffer *self)
-{
-  return self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && self->context != NULL;
-}
-
 static void
 gcuda_host_buffer_finalize (GObject *object)
 {
@@ -153,8 +140,6 @@ gcuda_host_buffer_finalize (GObject *object)
   /* Exports still counted were left unended by code that dropped its
    * reference too: nothing can reach the memory through GCuda any more. */
   host_buffer_release (self);
-  if (g_atomic_int_get (&self->exports) > 0 && export_holds_context (self))
-    _gcuda_context_unhold (self->context);
   g_clear_object (&self->pool);
   g_clear_object (&self->context);
 
@@ -279,14 +264,12 @@ _gcuda_host_buffer_new_pooled (GCudaContext          *context,
                                guint64                size,
                                guint                  flags,
                                GObject               *pool,
-                               GCudaPoolReleaseFunc   release,
-                               gboolean               holds_context)
+                               GCudaPoolReleaseFunc   release)
 {
   GCudaHostBuffer *self = host_buffer_wrap (context, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags);
 
   self->pool = g_object_ref (pool);
   self->release = release;
-  self->holds_context = holds_context != FALSE;
   return self;
 }
 
@@ -664,9 +647,8 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
  * library. Until the matching [method@GCuda.HostBuffer.export_end] the
  * memory stays allocated: [method@GCuda.HostBuffer.free] retires the buffer
  * (every GCuda call on it is [GCUDA_ERROR_FREED][error@GCuda.Error]) and
- * leaves the release to the last export's end, and
- * [method@GCuda.Context.destroy] leaves page-locked memory in place too.
- * Keep a reference to @self for as long as the export lives; the last
+ * leaves the release to the last export's end ([method@GCuda.Context.destroy]
+ * never releases memory under a live buffer). Keep a reference to @self for as long as the export lives; the last
  * reference going ends every export left.
  *
  * The Python override makes one export for a host buffer's numpy arrays,
@@ -685,10 +667,9 @@ gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
 {
   if (!_gcuda_host_buffer_check (self, error))
     return FALSE;
-  if (g_atomic_int_add (&self->exports, 1) == 0 && export_holds_context (self))
-    _gcuda_context_hold (self->context);
-  /* exports is raised before freed is read: a free() or destroy on another
-   * thread meanwhile either saw the export or is seen here */
+  g_atomic_int_inc (&self->exports);
+  /* exports is raised before freed is read: a free() on another thread
+   * meanwhile either saw the export or is seen here */
   if (!_gcuda_host_buffer_check (self, error))
     {
       gcuda_host_buffer_export_end (self, NULL);
@@ -703,8 +684,8 @@ gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Ends an export made with [method@GCuda.HostBuffer.export_begin]: after the
- * last one, memory that was freed meanwhile is released, and a context that
- * was destroyed meanwhile goes too. Ending more exports than were made is
+ * last one, memory that was freed meanwhile is released. Ending more exports
+ * than were made is
  * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
  *
  * Returns: %TRUE with the export ended, %FALSE with @error set
@@ -735,14 +716,9 @@ gcuda_host_buffer_export_end (GCudaHostBuffer  *self,
     }
   while (!g_atomic_int_compare_and_exchange (&self->exports, exports, exports - 1));
 
-  if (exports == 1)
-    {
-      /* the last one: exports dropped before freed is read, see free() */
-      if (g_atomic_int_get (&self->freed))
-        host_buffer_release (self);
-      if (export_holds_context (self))
-        _gcuda_context_unhold (self->context);
-    }
+  /* the last one: exports dropped before freed is read, see free() */
+  if (exports == 1 && g_atomic_int_get (&self->freed))
+    host_buffer_release (self);
   return TRUE;
 }
 

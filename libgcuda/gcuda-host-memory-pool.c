@@ -258,8 +258,6 @@ static void
 gcuda_host_memory_pool_init (GCudaHostMemoryPool *self)
 {
   _gcuda_pool_core_init (&self->core, pool_alloc, pool_free, self);
-  /* a block handed out by address may be under a caller's array */
-  self->core.hold_by_address = TRUE;
 }
 
 /**
@@ -341,7 +339,7 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
   if (context == NULL)
     return NULL;
   return _gcuda_host_buffer_new_pooled (context, GSIZE_TO_POINTER (address), size, self->flags,
-                                        G_OBJECT (self), pool_release, FALSE);
+                                        G_OBJECT (self), pool_release);
 }
 
 /**
@@ -356,8 +354,8 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
  * [method@GCuda.MemoryPool.allocate_address]). Give it back with
  * [method@GCuda.HostMemoryPool.free_address]; finalizing the pool releases the
  * blocks still handed out this way. Until then the block stays valid even if
- * the context is destroyed: a dedicated context is destroyed only once every
- * block handed out by address is back (see [method@GCuda.Context.destroy]).
+ * the context is destroyed: the pool holds the context, which goes after it
+ * (see [method@GCuda.Context.destroy]).
  *
  * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
  *
@@ -428,9 +426,8 @@ gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
   size = _gcuda_pool_core_adopt_address (&self->core, address, N_("host memory pool"), error);
   if (size == 0)
     return NULL;
-  /* the block's hold on the context goes with it */
   return _gcuda_host_buffer_new_pooled (self->core.context, GSIZE_TO_POINTER (address), size, self->flags,
-                                        G_OBJECT (self), pool_release, TRUE);
+                                        G_OBJECT (self), pool_release);
 }
 
 /**

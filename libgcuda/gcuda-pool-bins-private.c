@@ -65,8 +65,6 @@ _gcuda_pool_core_init (GCudaPoolCore       *core,
 void
 _gcuda_pool_core_clear (GCudaPoolCore *core)
 {
-  guint holds = 0;
-
   /* Blocks still out by address: the pool is their only owner. */
   if (core->by_address != NULL)
     {
@@ -76,15 +74,9 @@ _gcuda_pool_core_clear (GCudaPoolCore *core)
       g_hash_table_iter_init (&iter, core->by_address);
       while (g_hash_table_iter_next (&iter, &key, &value))
         _gcuda_pool_core_release (core, (guint64) GPOINTER_TO_SIZE (key), (guint64) GPOINTER_TO_SIZE (value));
-      if (core->hold_by_address)
-        holds = g_hash_table_size (core->by_address);
       g_clear_pointer (&core->by_address, g_hash_table_unref);
     }
   _gcuda_pool_core_free_held (core);
-  /* Last: the last hold may destroy the context, after which nothing could
-   * be given back to the driver. */
-  while (holds-- > 0)
-    _gcuda_context_unhold (core->context);
   for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
     g_clear_pointer (&core->bins[i], g_array_unref);
   g_mutex_clear (&core->lock);
@@ -282,8 +274,6 @@ core_allocate (GCudaPoolCore  *core,
     }
   if (!allocate_block (core, size, by_address, address, error))
     return NULL;
-  if (by_address && core->hold_by_address)
-    _gcuda_context_hold (context);
   return context;
 }
 
@@ -425,8 +415,6 @@ _gcuda_pool_core_free_address (GCudaPoolCore  *core,
     }
   if (to_driver)
     driver_free (core, address);
-  if (core->hold_by_address)
-    _gcuda_context_unhold (context);
   return TRUE;
 }
 

@@ -40,10 +40,6 @@ typedef struct {
   GCudaContext *context;  /* NULL until the first allocation for the default context */
   GMutex context_lock;
   GHashTable *by_address;  /* blocks handed out by address: address -> size; under @lock */
-  /* Host memory: a block handed out by address is reachable through that
-   * address until it is given back, so each keeps the context (see
-   * _gcuda_context_hold()); one adopted by a buffer passes its hold on. */
-  gboolean hold_by_address;
 } GCudaPoolCore;
 
 typedef enum {
@@ -92,8 +88,7 @@ gboolean _gcuda_pool_core_free_address (GCudaPoolCore      *core,
                                        GError             **error);
 /* Takes a block from _gcuda_pool_core_allocate_address() off the books of
  * blocks handed out by address, for a buffer to own: its size, or 0 with
- * @error set (naming @what) if @address is not such a block. With
- * @hold_by_address, the block's hold on the context goes to the buffer. */
+ * @error set (naming @what) if @address is not such a block. */
 guint64  _gcuda_pool_core_adopt_address (GCudaPoolCore     *core,
                                        guint64              address,
                                        const char          *what,
