@@ -34,7 +34,8 @@
  * context takes it. gcuda_mock_get_leaks() (exported, for tests: dlsym it
  * from GCUDA_DRIVER_LIBRARY) counts them, gcuda_mock_get_allocations() the
  * live allocations; with GCUDA_MOCK_LEAK_CHECK=1 each leak is reported on
- * stderr when its context goes.
+ * stderr when its context goes, with GCUDA_MOCK_LEAK_CHECK=fatal the
+ * process then aborts (the mock suite runs so: a leak fails the test).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -726,6 +727,8 @@ static void
 release_context_memory (CUcontext ctx)
 {
   const char *report = getenv ("GCUDA_MOCK_LEAK_CHECK");
+  int fatal = report != NULL && strcmp (report, "fatal") == 0;
+  int leaked = 0;
 
   pthread_mutex_lock (&mem_lock);
   for (size_t i = n_allocations; i > 0; i--)
@@ -733,13 +736,16 @@ release_context_memory (CUcontext ctx)
       {
         leaked_allocations++;
         leaked_bytes += allocations[i - 1].size;
-        if (report != NULL && strcmp (report, "1") == 0)
+        leaked = 1;
+        if (report != NULL && (strcmp (report, "1") == 0 || fatal))
           fprintf (stderr, "mock leak check: %zu bytes of %s memory at 0x%llx leaked (its context went first)\n",
                    allocations[i - 1].size, allocations[i - 1].host ? "page-locked" : "device",
                    (unsigned long long) allocations[i - 1].address);
         remove_allocation (i - 1);
       }
   pthread_mutex_unlock (&mem_lock);
+  if (leaked && fatal)
+    abort ();
 }
 
 /* For tests: allocations (and their bytes) that were still live when their
