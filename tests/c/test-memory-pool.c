@@ -625,7 +625,7 @@ test_drop_order (void)
   g_object_unref (b);
   g_assert_true (gcuda_context_destroy (dedicated, &error));
   g_assert_no_error (error);
-  g_object_unref (a);  /* gone with the context: nothing held */
+  g_object_unref (a);  /* to the driver: nothing is held for a destroyed context */
   g_assert_cmpuint (gcuda_memory_pool_get_active_blocks (pool), ==, 0);
   g_assert_cmpuint (gcuda_memory_pool_get_held_blocks (pool), ==, 1);
   a = gcuda_memory_pool_allocate (pool, 3000, &error);
@@ -788,8 +788,8 @@ test_host_by_address (void)
 
 /* A context destroyed under blocks handed out by address (and one adopted
  * by a host buffer): they are the caller's until given back, so the context
- * is retired at once but destroyed after the last of them; they go back to
- * the driver, nothing is held for a destroyed context, nothing leaks. */
+ * is retired at once but goes after the pool and the buffer; they go back
+ * to the driver, nothing is held for a destroyed context, nothing leaks. */
 static void
 test_host_by_address_destroyed_context (void)
 {
@@ -829,7 +829,7 @@ test_host_by_address_destroyed_context (void)
   g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 0);
   mock_memory_counts (&live, &leaks);
   g_assert_cmpuint (live, ==, live0 + mock);
-  g_object_unref (host);  /* the last block: then the context goes */
+  g_object_unref (host);
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
   g_assert_cmpuint (gcuda_host_memory_pool_get_managed_bytes (pool), ==, 0);
   mock_memory_counts (&live, &leaks);
@@ -838,8 +838,7 @@ test_host_by_address_destroyed_context (void)
   g_object_unref (pool);
   g_object_unref (dedicated);
 
-  /* a block still out when the pool goes: the pool releases it, then the
-   * context goes */
+  /* a block still out when the pool goes: the pool releases it */
   dedicated = create_dedicated (NULL, 0);
   pool = gcuda_host_memory_pool_new (dedicated, 0);
   g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &a, &error));

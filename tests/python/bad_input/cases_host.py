@@ -92,10 +92,10 @@ case('host/pagelocked-free-under-live-memoryview', 'hb.free(); m[0] = 1; m[-1] =
      accepted(_RETIRED), MEMORY,
      setup='hb = GCuda.HostBuffer.new_pagelocked(None, 64 << 20, 0); m = hb.as_buffer()')
 case('host/context-destroyed-under-live-array', 'c.destroy(); ' + _WRITE_ALL,
-     accepted('the context is retired at once, destroyed after the last array over its memory'), MEMORY,
+     accepted('the context is retired at once, released after the objects made in it (the arrays keep theirs)'), MEMORY,
      setup='c = new_ctx(); a = GCuda.pagelocked_empty(64 << 20, np.uint8, context=c)')
 case('host/context-destroyed-under-live-memoryview', 'c.destroy(); m[0] = 1; m[-1] = 1; assert m[0] + m[-1] == 2',
-     accepted('the context is retired at once, destroyed after the last memoryview over its memory'), MEMORY,
+     accepted('the context is retired at once, released after the objects made in it (the views keep theirs)'), MEMORY,
      setup='c = new_ctx(); m = GCuda.HostBuffer.new_pagelocked(c, 64 << 20, 0).as_buffer()')
 case('host/context-destroyed-under-live-array-then-read', 'c.destroy(); a.base.read(0, 1)',
      err('CONTEXT_DESTROYED'), MEMORY,

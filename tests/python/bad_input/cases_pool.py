@@ -82,7 +82,7 @@ case('pool/pinned-host-buffer-free-under-live-array', 'GCuda.get_host_buffer(a).
      accepted('retired at once, given back after the last array over it (it is still theirs)'), MEMORY,
      setup='p = tools.PageLockedMemoryPool(); p.stop_holding(); a = p.allocate(64 << 20, np.uint8)')
 case('pool/pinned-context-destroyed-under-live-array', 'c.destroy(); a[:] = 1; assert int(a[0]) + int(a[-1]) == 2',
-     accepted('the context is retired at once, destroyed after the last array over its memory'), MEMORY,
+     accepted('the context is retired at once, released after the objects made in it (the arrays keep theirs)'), MEMORY,
      setup='c = new_ctx(); p = tools.PageLockedMemoryPool(context=c); a = p.allocate(64 << 20, np.uint8)')
 case('pool/stream-pool-allocate-zero', 'GCuda.StreamPool.new(None).allocate(0, None)', err('INVALID_ARGUMENT'), GPU)
 case('pool/stream-pool-other-context-stream',
