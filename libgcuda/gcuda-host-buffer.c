@@ -437,7 +437,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
                    (guint64) (guintptr) self->ptr);
       return FALSE;
     }
-  /* Page-locked memory goes with its context (once its exports end). */
+  /* Page-locked memory is retired with its context. */
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,

@@ -347,8 +347,8 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
                           guint64        address,
                           guint64        size)
 {
-  /* After gcuda_context_destroy() the block is not kept; the memory goes
-   * back to the driver unless the driver's context took it already. */
+  /* After gcuda_context_destroy() the block is not kept (the pool cannot
+   * hand it out again): it goes back to the driver. */
   gboolean keep = !gcuda_context_is_destroyed (core->context);
   gboolean to_driver;
 

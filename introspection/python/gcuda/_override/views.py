@@ -174,7 +174,7 @@ def _export(owner):
         state['_gcuda_export_context'] = context
     if context is not None and context.is_destroyed():
         raise _library_error(GCuda.Error.CONTEXT_DESTROYED,
-                             'The memory at 0x%x went with its context (Context.destroy())' % owner.get_address())
+                             'The context of the memory at 0x%x was destroyed (Context.destroy())' % owner.get_address())
 
 
 def _array_over(owner, address, shape, dtype, order='C', readonly=False):
