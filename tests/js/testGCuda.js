@@ -244,8 +244,8 @@ if (situation === 'missing' || situation === 'stub' || situation === 'no-device'
         hb.free();
         Tap.assertEqual(pool.get_active_blocks(), 1);
         hb.export_end();
-        // given back to the driver (a destroyed context's blocks are not
-        // held), then the context destroyed
+        // given back to the driver: a destroyed context's blocks are not
+        // held (the context itself goes after the pool and the buffer)
         Tap.assertEqual(pool.get_active_blocks(), 0);
         Tap.assertEqual(pool.get_managed_bytes(), 0);
         Tap.assertEqual(GCuda.Context.get_current(), null);
