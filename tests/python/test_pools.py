@@ -762,8 +762,8 @@ def test_pooled_host_allocation(pool_path):
         block.free()
     with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
         block.buffer
-    with pytest.raises(BufferError):
-        memoryview(block)
+    with pytest.raises(BufferError if impl()._pool_ext is not None else TypeError):
+        memoryview(block)  # no new export (without the extension it has none at all)
     ary[...] = 7
     assert view[0, 0] == 7
     del ary, block
