@@ -779,9 +779,9 @@ buffer_check_export (GCudaBuffer  *self,
  * [method@GCuda.Buffer.free] retires the buffer (every GCuda call on it is
  * [GCUDA_ERROR_FREED][error@GCuda.Error]) and leaves the release to the last
  * export's end ([method@GCuda.Context.destroy] never releases memory under a
- * live buffer). An export of a view keeps the memory of the buffer it views. Keep a
- * reference to @self for as long as the export lives; the last reference
- * going ends every export left.
+ * live buffer). An export of a view keeps the memory of the buffer it views.
+ * Keep a reference to @self for as long as the export lives; the last
+ * reference going ends every export left.
  *
  * The Python override makes one export for a managed buffer's numpy arrays,
  * memoryviews and `__array_interface__` (see the class documentation).
@@ -820,8 +820,8 @@ gcuda_buffer_export_begin (GCudaBuffer  *self,
  *
  * Ends an export made with [method@GCuda.Buffer.export_begin]: after the
  * last one, memory that was freed meanwhile is released. Ending more exports
- * than were made is
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
+ * than were made is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and
+ * changes nothing.
  *
  * Returns: %TRUE with the export ended, %FALSE with @error set
  *

@@ -648,8 +648,9 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
  * memory stays allocated: [method@GCuda.HostBuffer.free] retires the buffer
  * (every GCuda call on it is [GCUDA_ERROR_FREED][error@GCuda.Error]) and
  * leaves the release to the last export's end ([method@GCuda.Context.destroy]
- * never releases memory under a live buffer). Keep a reference to @self for as long as the export lives; the last
- * reference going ends every export left.
+ * never releases memory under a live buffer). Keep a reference to @self for
+ * as long as the export lives; the last reference going ends every export
+ * left.
  *
  * The Python override makes one export for a host buffer's numpy arrays,
  * memoryviews and `__array_interface__` (see the class documentation).
@@ -685,8 +686,8 @@ gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
  *
  * Ends an export made with [method@GCuda.HostBuffer.export_begin]: after the
  * last one, memory that was freed meanwhile is released. Ending more exports
- * than were made is
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and changes nothing.
+ * than were made is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and
+ * changes nothing.
  *
  * Returns: %TRUE with the export ended, %FALSE with @error set
  *
