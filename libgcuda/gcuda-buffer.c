@@ -56,11 +56,22 @@
  * const back = new Float32Array(buffer.download(0, 16).toArray().slice().buffer);
  * ```
  *
- * The memory is released when the last reference goes, or at once with
+ * The memory is released when the last reference goes, or with
  * [method@GCuda.Buffer.free]; after that every use of the buffer, and of views
  * of it, is [GCUDA_ERROR_FREED][error@GCuda.Error]. Every transfer checks its
  * range before the driver is called: a range outside the buffer is
  * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error].
+ *
+ * Memory used through its address beyond GCuda's calls (managed memory seen
+ * by the host as a numpy array or memoryview, a pointer handed to another
+ * library) is declared with [method@GCuda.Buffer.export_begin]: while an
+ * export lives, [method@GCuda.Buffer.free] retires the buffer at once but
+ * leaves the release to the last export's end
+ * ([method@GCuda.Context.destroy] never releases memory under a live buffer
+ * either). In Python,
+ * every numpy array, memoryview and `__array_interface__` of managed memory
+ * counts: the Python object holds one export from the first of them until
+ * it goes itself, which is after all of them.
  *
  * Transfers come in a synchronous form and, where it matters, a
  * stream-ordered `_on_stream` form (a %NULL stream is the legacy default
@@ -84,7 +95,11 @@ struct _GCudaBuffer
   GCudaBufferKind kind;
   GObject *owner;        /* borrowed memory: what owns it (kept alive) */
   GCudaPoolReleaseFunc release;  /* pooled memory: gives it back to @owner */
-  int freed;             /* atomic */
+  int freed;             /* atomic: free() was called */
+  int released;          /* atomic: the memory was released, which free()
+                          * leaves to the last export */
+  int exports;           /* atomic: live exports (of a view: counted on the
+                          * buffer it views), see export_begin() */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaBuffer, gcuda_buffer, G_TYPE_OBJECT)
@@ -119,13 +134,23 @@ release_memory (GCudaBuffer *self)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFree (self->ptr));
 }
 
+/* Releases the memory once, whoever comes last: free(), the last export's
+ * end, or finalize. */
+static void
+buffer_release (GCudaBuffer *self)
+{
+  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->released, FALSE, TRUE))
+    release_memory (self);
+}
+
 static void
 gcuda_buffer_finalize (GObject *object)
 {
   GCudaBuffer *self = GCUDA_BUFFER (object);
 
-  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
-    release_memory (self);
+  /* Exports still counted were left unended by code that dropped its
+   * reference too: nothing can reach the memory through GCuda any more. */
+  buffer_release (self);
   g_clear_object (&self->parent);
   g_clear_object (&self->owner);
   g_clear_object (&self->context);
@@ -689,6 +714,10 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
  * PyCUDA: it points at a mistake in the caller's bookkeeping (two owners of one
  * block), which the second call must not hide. Nothing is released twice.
  *
+ * While exports of the memory live ([method@GCuda.Buffer.export_begin]: in
+ * Python, numpy arrays and memoryviews over managed memory) the buffer is
+ * retired at once but the memory is released when the last export ends.
+ *
  * Do not free memory that queued GPU work still uses.
  *
  * Returns: %TRUE if the memory was released, %FALSE with @error set if
@@ -717,8 +746,126 @@ gcuda_buffer_free (GCudaBuffer  *self,
                            : _("The buffer was freed already"));
       return FALSE;
     }
-  if (self->context != NULL)
-    release_memory (self);
+  /* freed is set before exports is read: see export_end() */
+  if (g_atomic_int_get (&self->exports) == 0)
+    buffer_release (self);
+  return TRUE;
+}
+
+/* The buffer that owns the memory: a view's exports are counted there. */
+static GCudaBuffer *
+buffer_root (GCudaBuffer *self)
+{
+  while (self->parent != NULL)
+    self = self->parent;
+  return self;
+}
+
+/* Usable for an export: not freed, its context not destroyed. */
+static gboolean
+buffer_check_export (GCudaBuffer  *self,
+                     GError      **error)
+{
+  if (!buffer_check (self, error))
+    return FALSE;
+  if (gcuda_context_is_destroyed (self->context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                           _("The buffer's context was destroyed (gcuda_context_destroy())"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_buffer_export_begin:
+ * @self: a [class@GCuda.Buffer]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Declares a use of the memory through its address that outlives GCuda's
+ * calls: managed memory mapped as an array in a binding, a device pointer
+ * handed to another library. Until the matching
+ * [method@GCuda.Buffer.export_end] the memory stays allocated:
+ * [method@GCuda.Buffer.free] retires the buffer (every GCuda call on it is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]) and leaves the release to the last
+ * export's end ([method@GCuda.Context.destroy] never releases memory under a
+ * live buffer). An export of a view keeps the memory of the buffer it views.
+ * Keep a reference to @self for as long as the export lives; the last
+ * reference going ends every export left.
+ *
+ * The Python override makes one export for a managed buffer's numpy arrays,
+ * memoryviews and `__array_interface__` (see the class documentation).
+ *
+ * Freed memory is [GCUDA_ERROR_FREED][error@GCuda.Error], memory of a destroyed
+ * context [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
+ *
+ * Returns: %TRUE with the export made, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_export_begin (GCudaBuffer  *self,
+                           GError      **error)
+{
+  GCudaBuffer *root;
+
+  if (!buffer_check_export (self, error))
+    return FALSE;
+  root = buffer_root (self);
+  g_atomic_int_inc (&root->exports);
+  /* exports is raised before freed is read: a free() on another thread
+   * meanwhile either saw the export or is seen here */
+  if (!buffer_check_export (self, error))
+    {
+      gcuda_buffer_export_end (self, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_buffer_export_end:
+ * @self: a [class@GCuda.Buffer]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Ends an export made with [method@GCuda.Buffer.export_begin]: after the
+ * last one, memory that was freed meanwhile is released. Ending more exports
+ * than were made is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and
+ * changes nothing.
+ *
+ * Returns: %TRUE with the export ended, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_export_end (GCudaBuffer  *self,
+                         GError      **error)
+{
+  GCudaBuffer *root;
+  int exports;
+
+  if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+      return FALSE;
+    }
+  root = buffer_root (self);
+  do
+    {
+      exports = g_atomic_int_get (&root->exports);
+      if (exports == 0)
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("The buffer has no export to end: every export_end() needs an export_begin()"));
+          return FALSE;
+        }
+    }
+  while (!g_atomic_int_compare_and_exchange (&root->exports, exports, exports - 1));
+
+  /* the last one: exports dropped before freed is read, see free() */
+  if (exports == 1 && g_atomic_int_get (&root->freed))
+    buffer_release (root);
   return TRUE;
 }
 

@@ -77,6 +77,12 @@ gboolean         gcuda_buffer_is_freed                (GCudaBuffer          *sel
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_free                    (GCudaBuffer          *self,
                                                        GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_export_begin            (GCudaBuffer          *self,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_export_end              (GCudaBuffer          *self,
+                                                       GError              **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_upload                  (GCudaBuffer          *self,

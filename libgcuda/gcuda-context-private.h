@@ -43,16 +43,27 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
       GCUDA_CHECK ((call_expr), (name), (error)); \
   }))
 
-/* Finalizers: releases a driver resource, @call_expr, with @context
- * current. Skipped when the context was destroyed (the resource went with
- * it); errors are ignored, since at process exit the driver may be shut
+/* Finalizers and free(): releases a driver resource, @call_expr, with
+ * @context current. Not skipped because gcuda_context_destroy() was called:
+ * the driver's context goes only after its objects, which give back what
+ * they hold (skipped only once it is gone, which a live object of it never
+ * sees). Errors are ignored, since at process exit the driver may be shut
  * down already. */
 #define GCUDA_CONTEXT_RELEASE(context, call_expr) \
   G_STMT_START { \
     g_auto(GCudaContextScope) gcuda_release_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
-    if (_gcuda_context_enter ((context), &gcuda_release_scope_, NULL)) \
+    if (_gcuda_context_enter_release ((context), &gcuda_release_scope_)) \
       (void) (call_expr); \
   } G_STMT_END
+
+/* _gcuda_context_enter() for releasing: FALSE, with nothing pushed and no
+ * error, once the driver's context was released (or for NULL). */
+gboolean  _gcuda_context_enter_release (GCudaContext      *self,
+                                        GCudaContextScope *scope);
+
+/* Whether the driver's context is gone, for finalizers of handles that
+ * need no current context (streams, events). */
+gboolean  _gcuda_context_is_released   (GCudaContext      *self);
 
 CUcontext _gcuda_context_get_handle_internal (GCudaContext *self);
 

@@ -81,7 +81,8 @@ gcuda_event_finalize (GObject *object)
 {
   GCudaEvent *self = GCUDA_EVENT (object);
 
-  if (self->handle != NULL && !gcuda_context_is_destroyed (self->context))
+  /* Not once the driver's context is gone (it took the event with it). */
+  if (self->handle != NULL && !_gcuda_context_is_released (self->context))
     GCUDA_DRV->fn_cuEventDestroy (self->handle);
   g_clear_object (&self->context);
 

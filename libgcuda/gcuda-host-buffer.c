@@ -58,11 +58,23 @@
  *
  * Copies between page-locked memory and a [class@GCuda.Buffer] on a stream are
  * truly asynchronous. The memory is released (or unregistered) when the last
- * reference goes, or at once with [method@GCuda.HostBuffer.free]; after that
- * every use is [GCUDA_ERROR_FREED][error@GCuda.Error]. Languages without
- * pointers read and write it with [method@GCuda.HostBuffer.read] and
+ * reference goes, or with [method@GCuda.HostBuffer.free]; after that every
+ * use is [GCUDA_ERROR_FREED][error@GCuda.Error]. Languages without pointers
+ * read and write it with [method@GCuda.HostBuffer.read] and
  * [method@GCuda.HostBuffer.write]; the Python override maps it as a numpy
  * array.
+ *
+ * Code that reaches the memory through its address beyond a GCuda call (a
+ * numpy array, a memoryview, another library) makes an export of it with
+ * [method@GCuda.HostBuffer.export_begin]. While an export lives the memory is
+ * never released under it: [method@GCuda.HostBuffer.free] retires the buffer
+ * at once (every GCuda call on it is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error]) but the memory goes when the last
+ * export ends (destroying the context, [method@GCuda.Context.destroy], never
+ * releases its memory under a live object either). In Python every numpy
+ * array, memoryview and `__array_interface__` of the memory counts: the
+ * Python object holds one export from the first of them until it goes
+ * itself, which is after all of them, since each keeps it alive.
  *
  * Since: 1.0
  */
@@ -78,7 +90,10 @@ struct _GCudaHostBuffer
   guint flags;
   GObject *pool;          /* pooled memory: the pool it goes back to */
   GCudaPoolReleaseFunc release;
-  int freed;              /* atomic */
+  int freed;              /* atomic: free() or unregister() was called */
+  int released;           /* atomic: the memory was released, which free()
+                           * leaves to the last export */
+  int exports;            /* atomic: live exports, see export_begin() */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaHostBuffer, gcuda_host_buffer, G_TYPE_OBJECT)
@@ -99,19 +114,22 @@ static void
 release_memory (GCudaHostBuffer *self)
 {
   if (self->release != NULL)
-    {
-      self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
-      return;
-    }
-  if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
-    {
-      free (self->ptr);
-      return;
-    }
-  if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
+    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
+  else if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
+    free (self->ptr);
+  else if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemFreeHost (self->ptr));
   else
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemHostUnregister (self->ptr));
+}
+
+/* Releases the memory once, whoever comes last: free(), the last export's
+ * end, or finalize. */
+static void
+host_buffer_release (GCudaHostBuffer *self)
+{
+  if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->released, FALSE, TRUE))
+    release_memory (self);
 }
 
 static void
@@ -119,8 +137,9 @@ gcuda_host_buffer_finalize (GObject *object)
 {
   GCudaHostBuffer *self = GCUDA_HOST_BUFFER (object);
 
-  if (self->ptr != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
-    release_memory (self);
+  /* Exports still counted were left unended by code that dropped its
+   * reference too: nothing can reach the memory through GCuda any more. */
+  host_buffer_release (self);
   g_clear_object (&self->pool);
   g_clear_object (&self->context);
 
@@ -426,11 +445,11 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
                    (guint64) (guintptr) self->ptr);
       return FALSE;
     }
-  /* Page-locked memory went with its context. */
+  /* Page-locked memory is retired with its context. */
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The page-locked memory was released with its context (gcuda_context_destroy())"));
+                           _("The page-locked memory's context was destroyed (gcuda_context_destroy())"));
       return FALSE;
     }
   return TRUE;
@@ -592,6 +611,11 @@ gcuda_host_buffer_is_freed (GCudaHostBuffer *self)
  * the caller's); a pooled buffer goes back to its pool. Any later use is
  * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
+ * While exports of the memory live ([method@GCuda.HostBuffer.export_begin]:
+ * in Python, numpy arrays and memoryviews over it) the buffer is retired at
+ * once but the memory is released when the last export ends, so that they
+ * never reach released memory.
+ *
  * Freeing the same buffer twice is [GCUDA_ERROR_FREED][error@GCuda.Error], as
  * in PyCUDA: it points at a mistake in the caller's bookkeeping, which the
  * second call must not hide. Nothing is released twice.
@@ -618,8 +642,95 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The host buffer was freed already"));
       return FALSE;
     }
-  if (self->ptr != NULL)
-    release_memory (self);
+  /* freed is set before exports is read: see export_end() */
+  if (g_atomic_int_get (&self->exports) == 0)
+    host_buffer_release (self);
+  return TRUE;
+}
+
+/**
+ * gcuda_host_buffer_export_begin:
+ * @self: a [class@GCuda.HostBuffer]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Declares a use of the memory through its address that outlives GCuda's
+ * calls: an array or view over it in a binding, a pointer handed to another
+ * library. Until the matching [method@GCuda.HostBuffer.export_end] the
+ * memory stays allocated: [method@GCuda.HostBuffer.free] retires the buffer
+ * (every GCuda call on it is [GCUDA_ERROR_FREED][error@GCuda.Error]) and
+ * leaves the release to the last export's end ([method@GCuda.Context.destroy]
+ * never releases memory under a live buffer). Keep a reference to @self for
+ * as long as the export lives; the last reference going ends every export
+ * left.
+ *
+ * The Python override makes one export for a host buffer's numpy arrays,
+ * memoryviews and `__array_interface__` (see the class documentation).
+ *
+ * Freed memory is [GCUDA_ERROR_FREED][error@GCuda.Error], page-locked memory of
+ * a destroyed context [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error].
+ *
+ * Returns: %TRUE with the export made, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_buffer_export_begin (GCudaHostBuffer  *self,
+                                GError          **error)
+{
+  if (!_gcuda_host_buffer_check (self, error))
+    return FALSE;
+  g_atomic_int_inc (&self->exports);
+  /* exports is raised before freed is read: a free() on another thread
+   * meanwhile either saw the export or is seen here */
+  if (!_gcuda_host_buffer_check (self, error))
+    {
+      gcuda_host_buffer_export_end (self, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_host_buffer_export_end:
+ * @self: a [class@GCuda.HostBuffer]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Ends an export made with [method@GCuda.HostBuffer.export_begin]: after the
+ * last one, memory that was freed meanwhile is released. Ending more exports
+ * than were made is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and
+ * changes nothing.
+ *
+ * Returns: %TRUE with the export ended, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_host_buffer_export_end (GCudaHostBuffer  *self,
+                              GError          **error)
+{
+  int exports;
+
+  if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+      return FALSE;
+    }
+  do
+    {
+      exports = g_atomic_int_get (&self->exports);
+      if (exports == 0)
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                               _("The host buffer has no export to end: every export_end() needs an export_begin()"));
+          return FALSE;
+        }
+    }
+  while (!g_atomic_int_compare_and_exchange (&self->exports, exports, exports - 1));
+
+  /* the last one: exports dropped before freed is read, see free() */
+  if (exports == 1 && g_atomic_int_get (&self->freed))
+    host_buffer_release (self);
   return TRUE;
 }
 

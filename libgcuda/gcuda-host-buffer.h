@@ -68,6 +68,12 @@ gboolean             gcuda_host_buffer_free             (GCudaHostBuffer        
 GCUDA_AVAILABLE_IN_1_0
 gboolean             gcuda_host_buffer_unregister       (GCudaHostBuffer         *self,
                                                          GError                 **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean             gcuda_host_buffer_export_begin     (GCudaHostBuffer         *self,
+                                                         GError                 **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean             gcuda_host_buffer_export_end       (GCudaHostBuffer         *self,
+                                                         GError                 **error);
 
 GCUDA_AVAILABLE_IN_1_0
 GBytes              *gcuda_host_buffer_read             (GCudaHostBuffer         *self,

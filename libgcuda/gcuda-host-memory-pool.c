@@ -355,7 +355,9 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
  * block's host address, for C code that allocates in a hot loop (see
  * [method@GCuda.MemoryPool.allocate_address]). Give it back with
  * [method@GCuda.HostMemoryPool.free_address]; finalizing the pool releases the
- * blocks still handed out this way.
+ * blocks still handed out this way. Until then the block stays valid even if
+ * the context is destroyed: the pool holds the context, which goes after it
+ * (see [method@GCuda.Context.destroy]).
  *
  * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
  *

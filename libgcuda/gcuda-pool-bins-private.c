@@ -314,7 +314,8 @@ trim (GCudaPoolCore *core,
 }
 
 /* With the lock held: books the block at @address of @size bytes as given
- * back, held if the pool keeps it; returns TRUE if the caller must free it. */
+ * back, held if the pool keeps it (never for a destroyed context: it cannot
+ * be handed out again); returns TRUE if the caller must free it. */
 static gboolean
 release_locked (GCudaPoolCore *core,
                 guint64        address,
@@ -337,7 +338,8 @@ release_locked (GCudaPoolCore *core,
       return FALSE;
     }
   core->managed_bytes -= alloc_size;
-  return keep;
+  /* driver_free() skips it if the driver's context took it already */
+  return TRUE;
 }
 
 void
@@ -345,7 +347,8 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
                           guint64        address,
                           guint64        size)
 {
-  /* After gcuda_context_destroy() the memory went with the context. */
+  /* After gcuda_context_destroy() the block is not kept (the pool cannot
+   * hand it out again): it goes back to the driver. */
   gboolean keep = !gcuda_context_is_destroyed (core->context);
   gboolean to_driver;
 

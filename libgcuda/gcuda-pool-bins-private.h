@@ -93,8 +93,8 @@ guint64  _gcuda_pool_core_adopt_address (GCudaPoolCore     *core,
                                        guint64              address,
                                        const char          *what,
                                        GError             **error);
-/* Gives back a block allocate() returned for @size; when the context was
- * destroyed the memory is gone already and only the books change. */
+/* Gives back a block allocate() returned for @size: held for reuse, or
+ * given back to the driver (always, for a destroyed context). */
 void     _gcuda_pool_core_release     (GCudaPoolCore       *core,
                                        guint64              address,
                                        guint64              size);

@@ -111,10 +111,11 @@ gcuda_stream_finalize (GObject *object)
   if (self->owned && self->handle != NULL)
     {
       _gcuda_context_remove_stream (self->context, self->handle);
-      /* Not after gcuda_context_destroy(): the stream died with its context.
+      /* Not once the driver's context is gone: the stream died with it (a
+       * destroyed primary context is still there until its objects go).
        * cuStreamDestroy needs no current context and returns at once; work
        * still queued completes. */
-      if (!gcuda_context_is_destroyed (self->context))
+      if (!_gcuda_context_is_released (self->context))
         GCUDA_DRV->fn_cuStreamDestroy (self->handle);
     }
   g_clear_object (&self->context);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <dlfcn.h>
 #include <string.h>
 
 #include "gcuda-test-memory.h"
@@ -148,4 +149,34 @@ sync_stream (GCudaStream *stream)
 
   g_assert_true (gcuda_stream_synchronize (stream, &error));
   g_assert_no_error (error);
+}
+
+/* ------------------------------------------------------------ the mock driver's accounting */
+
+gboolean
+mock_memory_counts (gsize *live,
+                    gsize *leaked)
+{
+  const char *path = g_getenv ("GCUDA_DRIVER_LIBRARY");
+  void (*get_allocations) (size_t *, size_t *) = NULL;
+  void (*get_leaks) (size_t *, size_t *) = NULL;
+  size_t n_live = 0, n_leaked = 0;
+  void *lib;
+
+  *live = *leaked = 0;
+  /* GCuda loaded it already: only look it up */
+  lib = path != NULL ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  if (lib == NULL)
+    return FALSE;
+  get_allocations = (void (*) (size_t *, size_t *)) dlsym (lib, "gcuda_mock_get_allocations");
+  get_leaks = (void (*) (size_t *, size_t *)) dlsym (lib, "gcuda_mock_get_leaks");
+  if (get_allocations != NULL && get_leaks != NULL)
+    {
+      get_allocations (&n_live, NULL);
+      get_leaks (&n_leaked, NULL);
+    }
+  dlclose (lib);
+  *live = n_live;
+  *leaked = n_leaked;
+  return get_allocations != NULL && get_leaks != NULL;
 }

@@ -73,4 +73,13 @@ void             poison           (GCudaBuffer     *buffer,
 /* Waits for all the work queued on @stream. */
 void             sync_stream      (GCudaStream     *stream);
 
+/* ------------------------------------------------------------ the mock driver's accounting */
+
+/* With the mock driver (tests/mock), loaded already: the allocations live
+ * now and those leaked so far (still live when their context went, which
+ * compute-sanitizer --leak-check full reports), and TRUE. FALSE with both 0
+ * on a real driver. */
+gboolean         mock_memory_counts (gsize         *live,
+                                     gsize         *leaked);
+
 G_END_DECLS

@@ -2316,6 +2316,114 @@ test_destroyed_context (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* ------------------------------------------------------------ exports */
+
+/* Exports keep the memory: free() retires the buffer (and its views) at
+ * once, the memory goes with the last export; a view's exports keep the
+ * memory it views. With the mock driver, its accounting shows when. */
+static void
+test_export (void)
+{
+  GCudaBuffer *managed, *view, *other_view, *by_hand;
+  GCudaContext *dedicated;
+  GError *error = NULL;
+  gsize live0, leaks0, live, leaks;
+  gboolean mock;
+  guint8 *host;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+  mock = mock_memory_counts (&live0, &leaks0);
+
+  managed = gcuda_buffer_new_managed (NULL, 1 * MiB, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
+  g_assert_no_error (error);
+  host = GSIZE_TO_POINTER (gcuda_buffer_get_address (managed));
+  view = new_view (managed, 4096, 4096);
+  other_view = new_view (managed, 0, 16);
+
+  g_assert_false (gcuda_buffer_export_end (view, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_true (gcuda_buffer_export_begin (view, &error));
+  g_assert_no_error (error);
+
+  /* freeing a view retires the view only; freeing what it views retires all */
+  g_assert_true (gcuda_buffer_free (other_view, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_free (managed, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_is_freed (managed));
+  g_assert_true (gcuda_buffer_is_freed (view));
+  g_assert_null (gcuda_buffer_download (view, 0, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_buffer_export_begin (managed, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_buffer_free (managed, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+
+  /* the memory is still the export's */
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);
+  memset (host, 7, 1 * MiB);
+  g_assert_true (gcuda_buffer_export_end (view, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_assert_false (gcuda_buffer_export_end (managed, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (other_view);
+  g_object_unref (view);
+  g_object_unref (managed);
+
+  /* a context destroyed under an export: retired at once, destroyed after
+   * the memory was released with the export's end */
+  dedicated = create_dedicated (NULL, 0);
+  managed = gcuda_buffer_new_managed (dedicated, 1 * MiB, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
+  g_assert_no_error (error);
+  host = GSIZE_TO_POINTER (gcuda_buffer_get_address (managed));
+  g_assert_true (gcuda_buffer_export_begin (managed, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  g_assert_null (gcuda_buffer_download (managed, 0, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_false (gcuda_buffer_export_begin (managed, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  memset (host, 8, 1 * MiB);
+  g_assert_true (gcuda_buffer_free (managed, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_export_end (managed, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_assert_cmpuint (leaks, ==, leaks0);
+  g_object_unref (managed);
+  g_object_unref (dedicated);
+
+  /* device memory too (a pointer handed to another library), and an
+   * export left unended goes with the last reference */
+  managed = new_buffer (NULL, 4096);
+  g_assert_true (gcuda_buffer_export_begin (managed, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_buffer_free (managed, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);
+  g_object_unref (managed);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+
+  by_hand = g_object_new (GCUDA_TYPE_BUFFER, NULL);
+  g_assert_false (gcuda_buffer_export_begin (by_hand, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_buffer_export_end (by_hand, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (by_hand);
+
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (leaks, ==, leaks0);
+  gcuda_test_assert_no_current_context ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2341,6 +2449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/buffer/async-cancel", test_async_cancel);
   g_test_add_func ("/buffer/async-cancelled-before", test_async_cancelled_before);
   g_test_add_func ("/buffer/managed", test_managed);
+  g_test_add_func ("/buffer/export", test_export);
   g_test_add_func ("/buffer/ipc-handle", test_ipc_handle);
   g_test_add_func ("/buffer/address-info", test_address_info);
   g_test_add_func ("/buffer/bad-input/arguments", test_bad_arguments);

@@ -714,6 +714,218 @@ test_destroyed_context_bytes (void)
                         "stderr is above)");
 }
 
+/* ------------------------------------------------------------ exports */
+
+/* Exports keep the memory: free() retires the buffer at once, the memory
+ * goes with the last export. Under ASan a use after the release is an
+ * error, and a release that never comes a leak. */
+static void
+test_aligned_export (void)
+{
+  const gsize size = 64 * KiB;
+  g_autoptr(GBytes) one = g_bytes_new ("x", 1);
+  GCudaHostBuffer *host = new_aligned (size, 4096);
+  GCudaHostBuffer *by_hand;
+  GError *error = NULL;
+  guint8 *p = host_ptr (host);
+
+  /* an end needs a begin */
+  g_assert_false (gcuda_host_buffer_export_end (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_free (host, &error));
+  g_assert_no_error (error);
+
+  /* retired for GCuda at once */
+  g_assert_true (gcuda_host_buffer_is_freed (host));
+  g_assert_null (gcuda_host_buffer_read (host, 0, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_host_buffer_write (host, 0, one, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_host_buffer_export_begin (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_host_buffer_free (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+
+  /* the memory is the exports' until the last one ends */
+  memset (p, 0x5a, size);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));
+  g_assert_no_error (error);
+  memset (p, 0xa5, size);
+  g_assert_cmpuint (p[size - 1], ==, 0xa5);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));  /* released here */
+  g_assert_no_error (error);
+  g_assert_false (gcuda_host_buffer_export_end (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (host);
+
+  /* exports that ended leave free() to release at once; one left unended
+   * goes with the last reference */
+  host = new_aligned (size, 0);
+  g_assert_true (gcuda_host_buffer_export_begin (host, NULL));
+  g_assert_true (gcuda_host_buffer_export_end (host, NULL));
+  g_assert_true (gcuda_host_buffer_free (host, NULL));
+  g_object_unref (host);
+  host = new_aligned (size, 0);
+  g_assert_true (gcuda_host_buffer_export_begin (host, NULL));
+  g_object_unref (host);
+  host = new_aligned (size, 0);
+  g_assert_true (gcuda_host_buffer_export_begin (host, NULL));
+  g_assert_true (gcuda_host_buffer_free (host, NULL));
+  g_object_unref (host);
+
+  /* no memory behind it */
+  by_hand = g_object_new (GCUDA_TYPE_HOST_BUFFER, NULL);
+  g_assert_false (gcuda_host_buffer_export_begin (by_hand, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_host_buffer_export_end (by_hand, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_object_unref (by_hand);
+}
+
+/* The same for page-locked memory, plain and pooled: with the mock driver,
+ * its accounting shows when the memory goes. */
+static void
+test_pagelocked_export (void)
+{
+  g_autoptr(GCudaHostMemoryPool) pool = NULL;
+  GCudaHostBuffer *host;
+  GError *error = NULL;
+  gsize live0, leaks0, live, leaks;
+  gboolean mock;
+  guint8 *p;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+  mock = mock_memory_counts (&live0, &leaks0);
+
+  host = new_pagelocked (NULL, 1 * MiB);
+  p = host_ptr (host);
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_free (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_is_freed (host));
+  g_assert_cmpuint (gcuda_host_buffer_get_device_address (host, &error), ==, 0);
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);  /* still there */
+  memset (p, 1, 1 * MiB);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);  /* released with the export's end */
+  g_object_unref (host);
+
+  /* a pooled block goes back to its pool with the last export */
+  pool = gcuda_host_memory_pool_new (NULL, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
+  host = gcuda_host_memory_pool_allocate (pool, 1000, &error);
+  g_assert_no_error (error);
+  p = host_ptr (host);
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_free (host, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 1);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 0);
+  memset (p, 2, 1000);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
+  g_object_unref (host);
+  gcuda_host_memory_pool_free_held (pool);
+
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_assert_cmpuint (leaks, ==, leaks0);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* A context destroyed under exported page-locked memory: retired at once
+ * (every use CONTEXT_DESTROYED); the memory stays the export's, and the
+ * driver's context goes with the last object of it, after they gave back
+ * their memory: nothing leaks. */
+static void
+test_destroyed_context_export (void)
+{
+  GCudaContext *dedicated;
+  GCudaHostBuffer *host, *kept;
+  GError *error = NULL;
+  gsize live0, leaks0, live, leaks;
+  gboolean mock;
+  guint8 *p;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+  mock = mock_memory_counts (&live0, &leaks0);
+
+  dedicated = create_dedicated (NULL, 0);
+  host = new_pagelocked (dedicated, 1 * MiB);
+  kept = new_pagelocked (dedicated, 4096);
+  p = host_ptr (host);
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_context_is_destroyed (dedicated));
+  g_assert_null (gcuda_host_buffer_read (host, 0, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_false (gcuda_host_buffer_export_begin (host, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_false (gcuda_host_buffer_export_begin (kept, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_null (gcuda_host_buffer_new_pagelocked (dedicated, 16, 0, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_false (gcuda_context_synchronize (dedicated, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+
+  /* the driver's context is still there: the exported memory too, and
+   * objects of the context that go meanwhile give back what they hold */
+  memset (p, 3, 1 * MiB);
+  g_object_unref (kept);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);
+  g_assert_cmpuint (leaks, ==, leaks0);
+
+  /* freed, then the export ends: the memory is released */
+  g_assert_true (gcuda_host_buffer_free (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_object_unref (host);
+
+  /* not freed: the export's end leaves it to the buffer's last reference */
+  g_object_unref (dedicated);
+  dedicated = create_dedicated (NULL, 0);
+  host = new_pagelocked (dedicated, 4096);
+  g_assert_true (gcuda_host_buffer_export_begin (host, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_buffer_export_end (host, &error));
+  g_assert_no_error (error);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);
+  g_object_unref (host);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+
+  /* the context object goes last, with nothing left in it */
+  g_object_unref (dedicated);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (leaks, ==, leaks0);
+
+  gcuda_test_assert_no_current_context ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -724,6 +936,7 @@ main (int argc, char **argv)
   g_test_add_func ("/host-buffer/aligned/page", test_aligned_page);
   g_test_add_func ("/host-buffer/aligned/bytes", test_aligned_bytes);
   g_test_add_func ("/host-buffer/aligned/bad-input", test_aligned_bad_input);
+  g_test_add_func ("/host-buffer/aligned/export", test_aligned_export);
 
   /* a GPU */
   g_test_add_func ("/host-buffer/pagelocked", test_pagelocked);
@@ -732,6 +945,8 @@ main (int argc, char **argv)
   g_test_add_func ("/host-buffer/register", test_register);
   g_test_add_func ("/host-buffer/register/bad-input", test_register_bad_input);
   g_test_add_func ("/host-buffer/destroyed-context", test_destroyed_context);
+  g_test_add_func ("/host-buffer/pagelocked/export", test_pagelocked_export);
+  g_test_add_func ("/host-buffer/destroyed-context/export", test_destroyed_context_export);
   /* last (a suite made last): it runs in a subprocess */
   g_test_add_func ("/host-buffer/destroyed-context/bytes", test_destroyed_context_bytes);
 

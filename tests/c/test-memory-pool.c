@@ -625,7 +625,7 @@ test_drop_order (void)
   g_object_unref (b);
   g_assert_true (gcuda_context_destroy (dedicated, &error));
   g_assert_no_error (error);
-  g_object_unref (a);  /* gone with the context: nothing held */
+  g_object_unref (a);  /* to the driver: nothing is held for a destroyed context */
   g_assert_cmpuint (gcuda_memory_pool_get_active_blocks (pool), ==, 0);
   g_assert_cmpuint (gcuda_memory_pool_get_held_blocks (pool), ==, 1);
   a = gcuda_memory_pool_allocate (pool, 3000, &error);
@@ -783,6 +783,74 @@ test_host_by_address (void)
   g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 0, &again, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_object_unref (pool);  /* with a block still out: released */
+  gcuda_test_assert_no_current_context ();
+}
+
+/* A context destroyed under blocks handed out by address (and one adopted
+ * by a host buffer): they are the caller's until given back, so the context
+ * is retired at once but goes after the pool and the buffer; they go back
+ * to the driver, nothing is held for a destroyed context, nothing leaks. */
+static void
+test_host_by_address_destroyed_context (void)
+{
+  GCudaContext *dedicated;
+  GCudaHostMemoryPool *pool;
+  GCudaHostBuffer *host;
+  guint64 a = 0, b = 0;
+  gsize live0, leaks0, live, leaks;
+  gboolean mock;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+  mock = mock_memory_counts (&live0, &leaks0);
+
+  dedicated = create_dedicated (NULL, 0);
+  pool = gcuda_host_memory_pool_new (dedicated, 0);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &a, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 100, &b, &error));
+  g_assert_no_error (error);
+  host = gcuda_host_memory_pool_adopt_address (pool, b, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 100, &b, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  g_assert_null (gcuda_host_buffer_read (host, 0, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
+  memset (GSIZE_TO_POINTER (a), 1, 5000);
+  memset (host_ptr (host), 2, 100);
+
+  g_assert_true (gcuda_host_memory_pool_free_address (pool, a, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 1);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 0);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0 + mock);
+  g_object_unref (host);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
+  g_assert_cmpuint (gcuda_host_memory_pool_get_managed_bytes (pool), ==, 0);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_assert_cmpuint (leaks, ==, leaks0);
+  g_object_unref (pool);
+  g_object_unref (dedicated);
+
+  /* a block still out when the pool goes: the pool releases it */
+  dedicated = create_dedicated (NULL, 0);
+  pool = gcuda_host_memory_pool_new (dedicated, 0);
+  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &a, &error));
+  g_assert_no_error (error);
+  g_assert_true (gcuda_context_destroy (dedicated, &error));
+  g_assert_no_error (error);
+  memset (GSIZE_TO_POINTER (a), 3, 5000);
+  g_object_unref (pool);
+  mock_memory_counts (&live, &leaks);
+  g_assert_cmpuint (live, ==, live0);
+  g_assert_cmpuint (leaks, ==, leaks0);
+  g_object_unref (dedicated);
   gcuda_test_assert_no_current_context ();
 }
 
@@ -1016,6 +1084,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-pool/host", test_host_pool);
   g_test_add_func ("/memory-pool/by-address", test_by_address);
   g_test_add_func ("/memory-pool/host-by-address", test_host_by_address);
+  g_test_add_func ("/memory-pool/host-by-address/destroyed-context", test_host_by_address_destroyed_context);
 
   return g_test_run ();
 }

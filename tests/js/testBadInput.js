@@ -147,6 +147,26 @@ badCase('memory/free-twice', MEMORY, err('FREED'), () => {
     b.free();
     b.free();
 });
+// exports (what GJS reaches of them: the memory itself only through copies)
+badCase('memory/export-end-without-begin', MEMORY, err('INVALID_ARGUMENT'), () => buf(64).export_end());
+badCase('memory/export-unbound', NODRIVER, err('INVALID_ARGUMENT'), () => new GCuda.Buffer().export_begin());
+badCase('memory/export-freed', MEMORY, err('FREED'), () => {
+    const b = buf();
+    b.free();
+    b.export_begin();
+});
+badCase('memory/export-free-then-download', MEMORY, err('FREED'), () => {
+    const b = buf();
+    b.new_view(0, 16).export_begin();
+    b.free();
+    b.download(0, 1);
+});
+badCase('memory/export-destroyed-context', MEMORY, err('CONTEXT_DESTROYED'), () => {
+    const c = newContext();
+    const b = buf(64, c);
+    c.destroy();
+    b.export_begin();
+});
 badCase('memory/download-past-end', MEMORY, err('OUT_OF_BOUNDS'), () => buf(64).download(0, 65));
 badCase('memory/upload-past-end', MEMORY, err('OUT_OF_BOUNDS'), () => buf(64).upload(60, new Uint8Array(8)));
 badCase('memory/memset-d16-odd-view', MEMORY, err('INVALID_ARGUMENT'),
@@ -165,6 +185,33 @@ badCase('host/write-past-end', NODRIVER, err('OUT_OF_BOUNDS'),
 badCase('host/freed-read', NODRIVER, err('FREED'), () => {
     const hb = GCuda.HostBuffer.new_aligned(4096, 0);
     hb.free();
+    hb.read(0, 8);
+});
+badCase('host/export-end-without-begin', NODRIVER, err('INVALID_ARGUMENT'),
+    () => GCuda.HostBuffer.new_aligned(4096, 0).export_end());
+badCase('host/export-unbound', NODRIVER, err('INVALID_ARGUMENT'), () => new GCuda.HostBuffer().export_begin());
+badCase('host/export-free-then-read', NODRIVER, err('FREED'), () => {
+    const hb = GCuda.HostBuffer.new_aligned(4096, 0);
+    hb.export_begin();
+    hb.free();
+    hb.read(0, 8);
+});
+badCase('host/export-freed', NODRIVER, err('FREED'), () => {
+    const hb = GCuda.HostBuffer.new_aligned(4096, 0);
+    hb.free();
+    hb.export_begin();
+});
+badCase('host/export-destroyed-context', MEMORY, err('CONTEXT_DESTROYED'), () => {
+    const c = newContext();
+    const hb = GCuda.HostBuffer.new_pagelocked(c, 4096, 0);
+    c.destroy();
+    hb.export_begin();
+});
+badCase('host/export-destroyed-context-read', MEMORY, err('CONTEXT_DESTROYED'), () => {
+    const c = newContext();
+    const hb = GCuda.HostBuffer.new_pagelocked(c, 4096, 0);
+    hb.export_begin();
+    c.destroy();
     hb.read(0, 8);
 });
 badCase('host/unregister-aligned', NODRIVER, err('INVALID_ARGUMENT'),

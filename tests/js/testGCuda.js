@@ -203,6 +203,53 @@ if (situation === 'missing' || situation === 'stub' || situation === 'no-device'
         primary.synchronize();
         Tap.assertEqual(GCuda.Context.get_current(), null);
     });
+
+    // GJS reaches memory through copies only (read/write, upload/download);
+    // exports are for code that keeps its address (another library): while
+    // one lives free() retires the memory and releases it at the export's end
+    Tap.test('gpu: exports keep freed memory', () => {
+        Tap.requireGpu();
+        const pool = GCuda.HostMemoryPool.new(null, 0);
+        const hb = pool.allocate(1000);
+        hb.write(0, new GLib.Bytes(Uint8Array.from([1, 2, 3])));
+        hb.export_begin();
+        hb.free();
+        Tap.assert(hb.is_freed());
+        Tap.assertThrowsGError(() => hb.read(0, 1), GCuda.error_quark(), GCuda.Error.FREED);
+        Tap.assertThrowsGError(() => hb.export_begin(), GCuda.error_quark(), GCuda.Error.FREED);
+        Tap.assertEqual(pool.get_active_blocks(), 1, 'still out: the export has it');
+        hb.export_end();
+        Tap.assertEqual(pool.get_active_blocks(), 0, 'back with the export\'s end');
+        Tap.assertEqual(pool.get_held_blocks(), 1);
+        Tap.assertThrowsGError(() => hb.export_end(), GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT);
+
+        const managed = GCuda.Buffer.new_managed(null, 4096, GCuda.MemAttachFlags.GLOBAL);
+        const view = managed.new_view(16, 16);
+        view.export_begin();
+        managed.free();
+        Tap.assertThrowsGError(() => view.download(0, 1), GCuda.error_quark(), GCuda.Error.FREED);
+        view.export_end();
+    });
+
+    Tap.test('gpu: exports keep a destroyed context\'s memory', () => {
+        Tap.requireGpu();
+        const ctx = GCuda.Context.get_default().device.create_context(GCuda.ContextFlags.SCHED_AUTO);
+        const pool = GCuda.HostMemoryPool.new(ctx, 0);
+        const hb = pool.allocate(1000);
+        hb.export_begin();
+        ctx.destroy();
+        Tap.assert(ctx.is_destroyed());
+        Tap.assertThrowsGError(() => hb.read(0, 1), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+        Tap.assertThrowsGError(() => pool.allocate(10), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+        hb.free();
+        Tap.assertEqual(pool.get_active_blocks(), 1);
+        hb.export_end();
+        // given back to the driver: a destroyed context's blocks are not
+        // held (the context itself goes after the pool and the buffer)
+        Tap.assertEqual(pool.get_active_blocks(), 0);
+        Tap.assertEqual(pool.get_managed_bytes(), 0);
+        Tap.assertEqual(GCuda.Context.get_current(), null);
+    });
 }
 
 Tap.run();

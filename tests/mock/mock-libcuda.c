@@ -13,9 +13,10 @@
  * Memory belongs to the context current at allocation and goes with it
  * (cuCtxDestroy, the primary context's last release); freeing an unknown
  * address is CUDA_ERROR_INVALID_VALUE, and a copy or memset outside a live
- * allocation too. Everything else (streams, events, modules, launches,
- * arrays, managed memory, IPC, peer copies) is absent from cuGetProcAddress,
- * as on an old driver. It is no substitute for the real run on a GPU host;
+ * allocation too. Managed memory (cuMemAllocManaged) is device memory the
+ * host can address, as all of the mock's is. Everything else (streams,
+ * events, modules, launches, arrays, prefetch and advice, IPC, peer copies)
+ * is absent from cuGetProcAddress, as on an old driver. It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -26,6 +27,15 @@
  * cuMemGetInfo report it, and cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY
  * once the device's allocations would exceed it. Page-locked memory is not
  * counted against it.
+ *
+ * Leak checking, as `compute-sanitizer --leak-check full` does it: an
+ * allocation still live when its context goes (cuCtxDestroy, the primary
+ * context's last release) was leaked by the program, even though the
+ * context takes it. gcuda_mock_get_leaks() (exported, for tests: dlsym it
+ * from GCUDA_DRIVER_LIBRARY) counts them, gcuda_mock_get_allocations() the
+ * live allocations; with GCUDA_MOCK_LEAK_CHECK=1 each leak is reported on
+ * stderr when its context goes, with GCUDA_MOCK_LEAK_CHECK=fatal the
+ * process then aborts (the mock suite runs so: a leak fails the test).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -706,14 +716,64 @@ remove_allocation (size_t i)
   allocations[i] = allocations[--n_allocations];
 }
 
-/* The driver frees a context's memory with the context. */
+static size_t leaked_allocations, leaked_bytes;  /* under mem_lock */
+
+EXPORT void gcuda_mock_get_leaks       (size_t *count, size_t *bytes);
+EXPORT void gcuda_mock_get_allocations (size_t *count, size_t *bytes);
+
+/* The driver frees a context's memory with the context: what is still
+ * there was leaked (see the leak checking above). */
 static void
 release_context_memory (CUcontext ctx)
 {
+  const char *report = getenv ("GCUDA_MOCK_LEAK_CHECK");
+  int fatal = report != NULL && strcmp (report, "fatal") == 0;
+  int leaked = 0;
+
   pthread_mutex_lock (&mem_lock);
   for (size_t i = n_allocations; i > 0; i--)
     if (allocations[i - 1].ctx == ctx)
-      remove_allocation (i - 1);
+      {
+        leaked_allocations++;
+        leaked_bytes += allocations[i - 1].size;
+        leaked = 1;
+        if (report != NULL && (strcmp (report, "1") == 0 || fatal))
+          fprintf (stderr, "mock leak check: %zu bytes of %s memory at 0x%llx leaked (its context went first)\n",
+                   allocations[i - 1].size, allocations[i - 1].host ? "page-locked" : "device",
+                   (unsigned long long) allocations[i - 1].address);
+        remove_allocation (i - 1);
+      }
+  pthread_mutex_unlock (&mem_lock);
+  if (leaked && fatal)
+    abort ();
+}
+
+/* For tests: allocations (and their bytes) that were still live when their
+ * context went, since the process started. */
+EXPORT void
+gcuda_mock_get_leaks (size_t *count, size_t *bytes)
+{
+  pthread_mutex_lock (&mem_lock);
+  if (count)
+    *count = leaked_allocations;
+  if (bytes)
+    *bytes = leaked_bytes;
+  pthread_mutex_unlock (&mem_lock);
+}
+
+/* For tests: the allocations live now, device and page-locked. */
+EXPORT void
+gcuda_mock_get_allocations (size_t *count, size_t *bytes)
+{
+  size_t total = 0;
+
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = 0; i < n_allocations; i++)
+    total += allocations[i].size;
+  if (count)
+    *count = n_allocations;
+  if (bytes)
+    *bytes = total;
   pthread_mutex_unlock (&mem_lock);
 }
 
@@ -803,6 +863,20 @@ static CUresult
 mock_cuMemFree (CUdeviceptr ptr)
 {
   return release (ptr, 0);
+}
+
+static CUresult
+mock_cuMemAllocManaged (CUdeviceptr *ptr, size_t size, unsigned int flags)
+{
+  void *p = NULL;
+  CUresult res;
+
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+    return CUDA_ERROR_INVALID_VALUE;
+  res = allocate (ptr ? &p : NULL, size, 0);
+  if (res == CUDA_SUCCESS)
+    *ptr = (CUdeviceptr) (uintptr_t) p;
+  return res;
 }
 
 static CUresult
@@ -1096,6 +1170,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemGetInfo),
   ENTRY (cuMemAlloc),
   ENTRY (cuMemFree),
+  ENTRY (cuMemAllocManaged),
   ENTRY (cuMemAllocHost),
   ENTRY (cuMemHostAlloc),
   ENTRY (cuMemFreeHost),

@@ -3,6 +3,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import contextlib
+import ctypes
 import os
 import re
 
@@ -25,6 +26,26 @@ def domain_of(code):
     if isinstance(code, GCuda.DriverError):
         return DRIVER_DOMAIN
     raise TypeError('not a GCuda.Error or GCuda.DriverError: %r' % (code,))
+
+
+def mock_memory_counts():
+    """(allocations live now, allocations leaked so far: still live when
+    their context went, as compute-sanitizer --leak-check full reports)
+    of the mock driver (tests/mock), or None on another driver."""
+    path = os.environ.get('GCUDA_DRIVER_LIBRARY')
+    try:
+        lib = ctypes.CDLL(path) if path else None  # the library GCuda loaded
+        calls = (lib.gcuda_mock_get_allocations, lib.gcuda_mock_get_leaks) if lib else None
+    except (OSError, AttributeError):
+        calls = None
+    if calls is None:
+        return None
+    counts = []
+    for call in calls:
+        n = ctypes.c_size_t()
+        call(ctypes.byref(n), None)
+        counts.append(n.value)
+    return tuple(counts)
 
 
 @contextlib.contextmanager

@@ -2,6 +2,8 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import gc
+
 import gi
 
 gi.require_version('GCuda', '1.0')
@@ -9,7 +11,7 @@ from gi.repository import GCuda  # noqa: E402
 
 import pytest  # noqa: E402
 
-from gcudatest import raises_gerror  # noqa: E402
+from gcudatest import mock_memory_counts, raises_gerror  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
@@ -217,3 +219,70 @@ def test_pycuda_autoinit(ctx):
     assert cuda.Device(0) is GCuda.Device.get(0)
     # nothing was pushed: GCuda needs no context stack
     assert cuda.Context.get_current() is None
+
+
+# ---------------------------------------------------------------- destroyed under live memory
+
+def test_destroy_under_live_arrays(dev):
+    # numpy arrays and memoryviews over the context's memory keep it: the
+    # context is retired at once (every call CONTEXT_DESTROYED), the
+    # driver's context goes after the objects made in it, and the memory is
+    # the arrays' till then
+    np = pytest.importorskip('numpy')
+    counts = mock_memory_counts()
+    c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)
+    pinned = GCuda.pagelocked_zeros(1 << 20, np.uint8, context=c)
+    view = GCuda.HostBuffer.new_pagelocked(c, 4096, GCuda.HostAllocFlags.DEFAULT).as_buffer()
+    managed = GCuda.managed_zeros((256, 256), np.float32, context=c)
+    pool = GCuda.PageLockedMemoryPool(context=c)
+    pooled = pool.allocate(1000, np.float64)
+    plain = GCuda.HostBuffer.new_pagelocked(c, 4096, GCuda.HostAllocFlags.DEFAULT)  # never mapped
+    c.destroy()
+    assert c.is_destroyed()
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        c.synchronize()
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        pinned.base.read(0, 1)
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        managed.base.download(0, 1)
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        plain.as_array()  # no new views of it
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        pool.allocate(10, np.uint8)
+    pinned[:] = 1
+    view[:] = b'\x02' * len(view)
+    managed[:] = 3
+    pooled[:] = 4
+    assert pinned.sum() == pinned.size and view[-1] == 2 and managed[-1, -1] == 3 and pooled[-1] == 4
+    # every object gives its memory back, in any order, before the
+    # context goes
+    del pinned, view, managed, pooled, pool, plain
+    gc.collect()
+    if counts is not None:
+        # everything went back before the context went: nothing leaked
+        assert mock_memory_counts() == counts
+
+
+def test_destroy_primary_under_children(dev):
+    # the objects of a destroyed primary context keep its retain: they give
+    # their memory back with the context still there, and the retain goes
+    # after them (nothing leaks in the primary context, which lives on)
+    np = pytest.importorskip('numpy')
+    counts = mock_memory_counts()
+    primary = dev.get_primary_context()
+    buf = GCuda.mem_alloc(4096, context=primary)
+    ary = GCuda.pagelocked_empty(1000, np.uint8, context=primary)
+    primary.destroy()
+    assert primary.is_destroyed()
+    fresh = dev.get_primary_context()
+    assert fresh is not primary and fresh.get_handle() == primary.get_handle()
+    assert GCuda.Context.get_default() is fresh
+    ary[:] = 1
+    buf.free()
+    del ary, buf
+    gc.collect()
+    if counts is not None:
+        assert mock_memory_counts() == counts
+    del primary
+    gc.collect()
+    fresh.synchronize()

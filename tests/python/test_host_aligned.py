@@ -281,6 +281,69 @@ def test_free():
     assert np.asarray(hb).dtype == object
 
 
+def test_free_under_live_views():
+    # free() retires the host buffer at once (every GCuda call on it is
+    # FREED) but the arrays and memoryviews over it keep its memory, which
+    # goes with the object, after the last of them
+    rng = np.random.default_rng()
+    data = rng.integers(0, 256, 1 << 20, dtype=np.uint8)
+    ary = GCuda.aligned_empty(1 << 20, np.uint8)
+    ary[:] = data
+    hb = ary.base
+    gone = Finalized(hb)
+    tail = ary[1000:]
+    mv = hb.as_buffer(10, 5)
+    whole = np.asarray(hb)  # numpy's own mapping, through __array_interface__
+    assert whole.base is hb
+    hb.free()
+    assert hb.is_freed() and ary.base is hb
+    for call in (lambda: hb.read(0, 1), lambda: hb.write(0, GLib.Bytes.new(b'x')), hb.as_buffer, hb.as_array,
+                 hb.free, hb.export_begin):
+        with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+            call()
+    del call  # it holds hb
+    assert np.asarray(hb).dtype == object  # no new mapping
+    # the old ones are still the memory's
+    assert np.array_equal(ary, data) and mv.tobytes() == data[5:15].tobytes()
+    ary[:] = 7
+    assert tail[0] == 7 and mv[0] == 7 and whole[-1] == 7
+    del ary, hb, tail, mv
+    assert not gone
+    whole[:] = 8
+    del whole
+    assert gone
+
+
+def test_free_without_views():
+    # nothing was mapped: free() releases at once, as ever
+    hb = GCuda.HostBuffer.new_aligned(4096, 0)
+    gone = Finalized(hb)
+    hb.write(0, GLib.Bytes.new(b'abc'))
+    hb.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        hb.read(0, 1)
+    del hb
+    assert gone
+
+
+def test_export_calls():
+    # the C API's exports, which the override makes for its views
+    hb = GCuda.HostBuffer.new_aligned(4096, 0)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        hb.export_end()  # no export to end
+    hb.export_begin()
+    hb.export_begin()
+    hb.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        hb.export_begin()
+    hb.export_end()
+    hb.export_end()  # the memory goes here
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        hb.export_end()
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        GCuda.HostBuffer().export_begin()  # no memory behind it
+
+
 def test_zero_bytes_host_buffer():
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         GCuda.HostBuffer.new_aligned(0, 0)

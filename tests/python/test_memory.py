@@ -533,7 +533,7 @@ def test_pagelocked_arrays(ctx):
         assert isinstance(like.base, GCuda.HostBuffer)
     assert not GCuda.pagelocked_zeros_like(src).any()
 
-    # the array keeps the memory; free() releases it at once
+    # the array keeps the memory; free() retires it at once, releases it after it
     ary = GCuda.pagelocked_empty(MiB, np.uint8)
     hb = ary.base
     gone = Finalized(hb)
@@ -1104,6 +1104,62 @@ def test_out_of_bounds():
         buf.download(-1, 1)
     with pytest.raises(OverflowError):
         buf.copy_from(0, buf, -5, 1)
+
+
+def test_free_under_live_arrays():
+    # free() retires page-locked and managed memory at once (every GCuda
+    # call on it is FREED) but releases it after the last array or
+    # memoryview over it: writing them stays safe (64 MiB: a release would
+    # unmap it, and a write fault at once)
+    size = 64 * MiB
+    pinned = GCuda.pagelocked_empty(size, np.uint8)
+    pinned_view = pinned.base.as_buffer()
+    managed = GCuda.managed_empty(size, np.uint8)
+    managed_view = GCuda.get_buffer(managed).new_view(MiB, MiB).as_array()
+    pool = GCuda.PageLockedMemoryPool()
+    pool.stop_holding()
+    pooled = pool.allocate(size, np.uint8)
+    owners = [pinned.base, managed.base, pooled.base]
+    gone = [Finalized(o) for o in owners[:2]]
+    for o in owners:
+        o.free()
+        assert o.is_freed()
+        with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+            o.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        pinned.base.read(0, 1)
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        managed.base.download(0, 1)
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        pinned.base.as_array()
+    assert pool.active_blocks == 1  # not back until the array goes
+    for a in (pinned, managed, pooled, managed_view):
+        a[:] = 5
+        assert a[0] == a[-1] == 5
+    pinned_view[-1] = 6
+    assert pinned[-1] == 6
+    del owners, o, a, pinned, pooled, managed
+    gc.collect()
+    assert pool.active_blocks == 0 and pool.managed_bytes == 0
+    assert not gone[0] and not gone[1]  # pinned_view, managed_view
+    del pinned_view, managed_view
+    assert gone[0] and gone[1]
+
+
+def test_destroy_under_live_arrays(dev):
+    # the context is retired at once, destroyed after the last array
+    # or memoryview over its memory
+    c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)
+    pinned = GCuda.pagelocked_empty(64 * MiB, np.uint8, context=c)
+    managed = GCuda.managed_empty(64 * MiB, np.uint8, context=c)
+    c.destroy()
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        pinned.base.read(0, 1)
+    with raises_gerror(GCuda.Error.CONTEXT_DESTROYED, GCuda.LogicError):
+        managed.base.as_array()
+    pinned[:] = 1
+    managed[:] = 2
+    assert pinned[-1] == 1 and managed[-1] == 2
 
 
 def test_use_after_free():

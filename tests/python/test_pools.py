@@ -751,13 +751,28 @@ def test_pooled_host_allocation(pool_path):
     ary[...] = src
     dev = GCuda.to_device(ary)
     np.testing.assert_array_equal(GCuda.from_device(dev, src.shape, np.float64), src)
-    # free() gives the block back now; twice is FREED
+    # free() retires the block at once (twice is FREED), but an array was
+    # made over it: the block goes back only with the allocation object,
+    # after the last array over it, which is still valid memory meanwhile
     address = int(block)
-    del ary
+    view = ary[5:]
     block.free()
-    assert block.is_freed() and (pool.held_blocks, pool.active_blocks) == (1, 0)
+    assert block.is_freed() and (pool.held_blocks, pool.active_blocks) == (0, 1)
     with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
         block.free()
+    with raises_gerror(GCuda.Error.FREED, GCuda.LogicError):
+        block.buffer
+    with pytest.raises(BufferError if impl()._pool_ext is not None else TypeError):
+        memoryview(block)  # no new export (without the extension it has none at all)
+    ary[...] = 7
+    assert view[0, 0] == 7
+    del ary, block
+    gc.collect()
+    assert (pool.held_blocks, pool.active_blocks) == (0, 1)  # the view keeps it
+    view[...] = 8
+    del view
+    gc.collect()
+    assert (pool.held_blocks, pool.active_blocks) == (1, 0)
     # dropping the array (and its views) gives it back too
     again = pool.allocate((src.size,), np.float64)
     assert again.__array_interface__['data'][0] == address
@@ -779,7 +794,12 @@ def test_pooled_host_allocation(pool_path):
     del ary
     gc.collect()
     assert pool.active_blocks == 1  # hb holds it
+    # arrays were made over it: free() retires it, the block goes back
+    # with the last reference
     hb.free()
+    assert hb.is_freed() and (pool.held_blocks, pool.active_blocks) == (0, 1)
+    del hb
+    gc.collect()
     assert (pool.held_blocks, pool.active_blocks) == (1, 0)
     # empty arrays still take a block
     empty = pool.allocate((0, 4), np.float32)

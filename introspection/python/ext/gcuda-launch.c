@@ -10,8 +10,11 @@
  * alive and repeats a failed launch through PyGObject to raise the
  * GCuda exception: this module only says whether the launch was queued.
  *
- * It also has the pools' calls, since a PyGObject invoke and a wrapper
- * cost more than a pooled allocation itself: the PooledBlock and
+ * It also has the export the override makes before it maps memory
+ * (export_memory: one C call instead of a PyGObject invoke and the
+ * wrapper's instance dictionary), and the pools' calls, since a PyGObject
+ * invoke and a wrapper cost more than a pooled allocation itself: the
+ * PooledBlock and
  * PinnedBlock types behind Python's PooledDeviceAllocation and
  * PooledHostAllocation, made by (host_)pool_allocate_block and
  * pool_block, and, built with PyGObject's C API (pygobject.h),
@@ -254,8 +257,10 @@ pool_free_address (PyObject         *module,
  * and given back by their dealloc without a Python call: in Python,
  * creating the object and running a __del__ cost more than the pool
  * itself. A PinnedBlock exports its memory (the buffer protocol) for the
- * numpy array over it. The subclasses in gcuda/_override/pools.py have the
- * methods. */
+ * numpy array over it; numpy lets go of the export at once and keeps the
+ * block instead, so once exported the block is given back when it goes
+ * (after every array over it), free() only marking it freed. The
+ * subclasses in gcuda/_override/pools.py have the methods. */
 typedef struct {
   PyObject_HEAD
   PyObject *pool;      /* the DeviceMemoryPool, kept alive */
@@ -267,6 +272,8 @@ typedef struct {
   unsigned long long size;
   char live;           /* the block is ours: give it back at the end */
   char host;           /* a PinnedBlock */
+  char exported;       /* its memory was exported: arrays may be over it */
+  char freed;          /* free() was called while it was exported */
 } PooledBlock;
 
 static void
@@ -288,6 +295,8 @@ static PyMemberDef pooled_block_members[] = {
   { "_address", T_ULONGLONG, offsetof (PooledBlock, address), READONLY, NULL },
   { "_live", T_BOOL, offsetof (PooledBlock, live), 0, NULL },
   { "_buffer", T_OBJECT, offsetof (PooledBlock, buffer), 0, NULL },
+  { "_exported", T_BOOL, offsetof (PooledBlock, exported), 0, NULL },
+  { "_freed", T_BOOL, offsetof (PooledBlock, freed), 0, NULL },
   { NULL, 0, 0, 0, NULL },
 };
 
@@ -302,19 +311,37 @@ static PyTypeObject pooled_block_type = {
 };
 
 /* The memory, writable, as bytes; valid while the block is ours (the
- * array over it keeps the block alive) or its host buffer's. */
+ * array over it keeps the block alive) or its host buffer's (which the
+ * block keeps). */
 static int
 pinned_block_getbuffer (PooledBlock *self,
                         Py_buffer   *view,
                         int          flags)
 {
-  if (!self->live && self->buffer == NULL)
+  int freed = (!self->live && self->buffer == NULL) || self->freed;
+
+  if (!freed && self->buffer != NULL)
+    {
+      /* adopted: the GCuda.HostBuffer's state (rare, so through Python) */
+      PyObject *answer = PyObject_CallMethod (self->buffer, "is_freed", NULL);
+
+      if (answer == NULL || (freed = PyObject_IsTrue (answer)) < 0)
+        {
+          Py_XDECREF (answer);
+          return -1;
+        }
+      Py_DECREF (answer);
+    }
+  if (freed)
     {
       PyErr_SetString (PyExc_BufferError, "the pooled host allocation was freed");
       return -1;
     }
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) (guintptr) self->address, (Py_ssize_t) self->size,
-                            0, flags);
+  if (PyBuffer_FillInfo (view, (PyObject *) self, (void *) (guintptr) self->address, (Py_ssize_t) self->size,
+                         0, flags) < 0)
+    return -1;
+  self->exported = 1;
+  return 0;
 }
 
 static PyBufferProcs pinned_block_buffer = {
@@ -536,7 +563,51 @@ host_pool_allocate (PyObject         *module,
   return wrap_full (buffer);
 }
 
+/* export_memory(obj) -> True or None: the override's export of the memory
+ * of @obj, a GCuda.HostBuffer or GCuda.Buffer (views.py's _export()): made
+ * once per object and never ended, the object's last reference ends it
+ * (arrays and memoryviews over the memory keep the object). Later calls
+ * check that the memory may still be mapped (not freed, its context not
+ * destroyed) with an export begun and ended at once. None for anything
+ * else, or when the memory may not be mapped: the caller repeats the export
+ * through PyGObject for the exception. With the GIL: nothing here blocks. */
+static PyObject *
+export_memory (PyObject *module,
+               PyObject *obj)
+{
+  static GQuark exported;
+  GObject *object;
+  gboolean ok;
+
+  if (G_UNLIKELY (exported == 0))
+    exported = g_quark_from_static_string ("gcuda-python-export");
+  if (!pygobject_check (obj, &PyGObject_Type) || (object = pygobject_get (obj)) == NULL)
+    Py_RETURN_NONE;
+  if (GCUDA_IS_HOST_BUFFER (object))
+    {
+      GCudaHostBuffer *host = GCUDA_HOST_BUFFER (object);
+
+      ok = gcuda_host_buffer_export_begin (host, NULL) &&
+           (g_object_get_qdata (object, exported) == NULL || gcuda_host_buffer_export_end (host, NULL));
+    }
+  else if (GCUDA_IS_BUFFER (object))
+    {
+      GCudaBuffer *buffer = GCUDA_BUFFER (object);
+
+      ok = gcuda_buffer_export_begin (buffer, NULL) &&
+           (g_object_get_qdata (object, exported) == NULL || gcuda_buffer_export_end (buffer, NULL));
+    }
+  else
+    Py_RETURN_NONE;
+  if (!ok)
+    Py_RETURN_NONE;
+  g_object_set_qdata (object, exported, GINT_TO_POINTER (TRUE));
+  Py_RETURN_TRUE;
+}
+
 static PyMethodDef pool_methods[] = {
+  { "export_memory", (PyCFunction) export_memory, METH_O,
+    "export_memory(obj) -> True or None" },
   { "pool_allocate", (PyCFunction) (void (*) (void)) pool_allocate, METH_FASTCALL,
     "pool_allocate(pool, size) -> GCuda.Buffer or None" },
   { "host_pool_allocate", (PyCFunction) (void (*) (void)) host_pool_allocate, METH_FASTCALL,

@@ -7,11 +7,6 @@
 
 from . import GPU, MEMORY, NODRIVER, accepted, case, drv, err, raises
 
-# Memory the driver gave back is unmapped on the mock (a fault at once); a
-# real driver may keep the pages mapped for reuse: then the write lands in
-# memory that is no longer the array's, and the case shows 'accepted'.
-_UAF_SEEN = {'mock': 'crash (SIGSEGV)', 'gpu': ('crash (SIGSEGV)', 'crash (SIGBUS)', 'accepted')}
-
 # ---------------------------------------------------------------- aligned memory (no driver)
 
 for alignment in (1, 3, 4, 12, 4095, 3 << 12):
@@ -67,25 +62,45 @@ case('host/unbound-as-array', 'GObject.new(GCuda.HostBuffer).as_array((4,), np.f
      NODRIVER)
 case('host/unbound-as-buffer', 'GObject.new(GCuda.HostBuffer).as_buffer()', err('INVALID_ARGUMENT'), NODRIVER)
 
-# ---------------------------------------------------------------- numpy arrays over freed memory (known defects)
+# ---------------------------------------------------------------- numpy arrays and memoryviews over freed memory
 
-# 64 MiB: more than glibc's largest mmap threshold, so free() unmaps the memory
-# and a use after it faults at once, whatever malloc did before.
-case('host/aligned-free-under-live-array', 'hb.free(); a[:] = 1', raises('BufferError'), NODRIVER,
-     setup='a = GCuda.aligned_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)',
-     defect='defect: HostBuffer.free() releases aligned memory while numpy arrays over it live: '
-            'writing the array after it is a use after free (correct: refuse, as mmap.close() with exports)',
-     seen='crash (SIGSEGV)')
-case('host/pagelocked-free-under-live-array', 'hb.free(); a[:] = 1', raises('BufferError'), MEMORY,
-     setup='a = GCuda.pagelocked_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)',
-     defect='defect: HostBuffer.free() releases page-locked memory while numpy arrays over it live '
-            '(use after free)',
-     seen=_UAF_SEEN)
-case('host/context-destroyed-under-live-array', 'c.destroy(); a[:] = 1', raises('BufferError'), MEMORY,
-     setup='c = new_ctx(); a = GCuda.pagelocked_empty(64 << 20, np.uint8, context=c)',
-     defect='defect: Context.destroy() releases the page-locked memory of live numpy arrays with the context '
-            '(use after free)',
-     seen=_UAF_SEEN)
+# free() and Context.destroy() retire the memory at once but release it only
+# after the last array or memoryview over it (the Python object holds an
+# export: docs/overview.md). 64 MiB: more than glibc's largest mmap threshold,
+# so a release unmaps the memory (and the mock unmaps what the driver frees):
+# a write into released memory would fault at once. Each case writes the
+# whole array after the free and reads it back.
+
+_WRITE_ALL = 'a[:] = 1; assert int(a[0]) + int(a[-1]) == 2'
+_RETIRED = 'retired at once, released after the last array or memoryview over it (it is still theirs)'
+
+case('host/aligned-free-under-live-array', 'hb.free(); ' + _WRITE_ALL, accepted(_RETIRED), NODRIVER,
+     setup='a = GCuda.aligned_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)')
+case('host/aligned-free-under-live-array-then-read', 'hb.free(); hb.read(0, 1)', err('FREED'), NODRIVER,
+     setup='a = GCuda.aligned_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)')
+case('host/aligned-free-under-live-array-then-as-array', 'hb.free(); hb.as_array()', err('FREED'), NODRIVER,
+     setup='a = GCuda.aligned_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)')
+case('host/aligned-free-under-live-memoryview', 'hb.free(); m[0] = 1; m[-1] = 1; assert m[0] + m[-1] == 2',
+     accepted(_RETIRED), NODRIVER, setup='hb = GCuda.aligned_empty(64 << 20, np.uint8).base; m = hb.as_buffer()')
+case('host/aligned-free-under-view-of-array', 'hb.free(); del a; v[:] = 1; assert int(v[0]) + int(v[-1]) == 2',
+     accepted(_RETIRED), NODRIVER,
+     setup='a = GCuda.aligned_empty(64 << 20, np.uint8); hb = a.base; v = a[1:]')
+case('host/pagelocked-free-under-live-array', 'hb.free(); ' + _WRITE_ALL, accepted(_RETIRED), MEMORY,
+     setup='a = GCuda.pagelocked_empty(64 << 20, np.uint8); hb = GCuda.get_host_buffer(a)')
+case('host/pagelocked-free-under-live-memoryview', 'hb.free(); m[0] = 1; m[-1] = 1; assert m[0] + m[-1] == 2',
+     accepted(_RETIRED), MEMORY,
+     setup='hb = GCuda.HostBuffer.new_pagelocked(None, 64 << 20, 0); m = hb.as_buffer()')
+case('host/context-destroyed-under-live-array', 'c.destroy(); ' + _WRITE_ALL,
+     accepted('the context is retired at once, released after the objects made in it (the arrays keep theirs)'), MEMORY,
+     setup='c = new_ctx(); a = GCuda.pagelocked_empty(64 << 20, np.uint8, context=c)')
+case('host/context-destroyed-under-live-memoryview', 'c.destroy(); m[0] = 1; m[-1] = 1; assert m[0] + m[-1] == 2',
+     accepted('the context is retired at once, released after the objects made in it (the views keep theirs)'), MEMORY,
+     setup='c = new_ctx(); m = GCuda.HostBuffer.new_pagelocked(c, 64 << 20, 0).as_buffer()')
+case('host/context-destroyed-under-live-array-then-read', 'c.destroy(); a.base.read(0, 1)',
+     err('CONTEXT_DESTROYED'), MEMORY,
+     setup='c = new_ctx(); a = GCuda.pagelocked_empty(64 << 20, np.uint8, context=c)')
+case('host/context-destroyed-then-as-array', 'c.destroy(); hb.as_array()', err('CONTEXT_DESTROYED'), MEMORY,
+     setup='c = new_ctx(); hb = GCuda.HostBuffer.new_pagelocked(c, 4096, 0)')
 
 # ---------------------------------------------------------------- register_host_memory (checked before the driver)
 

@@ -187,7 +187,32 @@ case('memory/managed-attach-single-no-stream',
      'GCuda.Buffer.new_managed(None, 64, GCuda.MemAttachFlags.GLOBAL).attach(GCuda.MemAttachFlags.SINGLE, None)',
      err('INVALID_ARGUMENT'), GPU)
 case('memory/managed-as-array-past-end',
-     'GCuda.get_buffer(GCuda.managed_empty(4, np.float32)).as_array((8,), np.float32)', err('OUT_OF_BOUNDS'), GPU)
+     'GCuda.get_buffer(GCuda.managed_empty(4, np.float32)).as_array((8,), np.float32)', err('OUT_OF_BOUNDS'), MEMORY)
+
+# ---------------------------------------------------------------- managed memory freed under live arrays
+
+# free() and Context.destroy() retire managed memory at once but release it
+# only after the last array or memoryview over it (the buffer object holds
+# an export: docs/overview.md). 64 MiB, written whole after the free: a
+# write into released memory would fault at once on the mock.
+_RETIRED = 'retired at once, released after the last array or memoryview over it (it is still theirs)'
+_MANAGED = 'a = GCuda.managed_empty(64 << 20, np.uint8); b = GCuda.get_buffer(a)'
+case('memory/managed-free-under-live-array', 'b.free(); a[:] = 1; assert int(a[0]) + int(a[-1]) == 2',
+     accepted(_RETIRED), MEMORY, setup=_MANAGED)
+case('memory/managed-free-under-live-array-then-download', 'b.free(); b.download(0, 1)', err('FREED'), MEMORY,
+     setup=_MANAGED)
+case('memory/managed-free-under-live-memoryview', 'b.free(); m[0] = 1; m[-1] = 1; assert m[0] + m[-1] == 2',
+     accepted(_RETIRED), MEMORY, setup='b = GCuda.Buffer.new_managed(None, 64 << 20, GCuda.MemAttachFlags.GLOBAL); '
+     'm = b.as_buffer()')
+case('memory/managed-free-under-array-of-view', 'b.free(); v[:] = 1; assert int(v[0]) + int(v[-1]) == 2',
+     accepted(_RETIRED), MEMORY,
+     setup='b = GCuda.Buffer.new_managed(None, 64 << 20, GCuda.MemAttachFlags.GLOBAL); '
+           'v = b.new_view(4096, (64 << 20) - 4096).as_array()')
+case('memory/managed-context-destroyed-under-live-array', 'c.destroy(); a[:] = 1; assert int(a[0]) + int(a[-1]) == 2',
+     accepted('the context is retired at once, released after the objects made in it (the arrays keep theirs)'), MEMORY,
+     setup='c = new_ctx(); a = GCuda.managed_empty(64 << 20, np.uint8, context=c)')
+case('memory/managed-context-destroyed-then-as-array', 'c.destroy(); b.as_array()', err('CONTEXT_DESTROYED'), MEMORY,
+     setup='c = new_ctx(); b = GCuda.Buffer.new_managed(c, 4096, GCuda.MemAttachFlags.GLOBAL)')
 
 # ---------------------------------------------------------------- a GCuda.Buffer made by hand
 

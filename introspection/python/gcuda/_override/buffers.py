@@ -8,8 +8,8 @@ from gi.module import get_introspection_module
 from . import OVERRIDE_MODULE
 from .aio import _awaitable, _ipc_handle_bytes
 from .errors import _library_error, _raising
-from .views import (_array_over, _as_gbytes, _check_range, _layout, _memoryview_over, _numpy, _requested_interface,
-                    _uint64)
+from .views import (_array_over, _as_gbytes, _check_range, _export, _layout, _memoryview_over, _numpy,
+                    _requested_interface, _uint64)
 
 GCuda = get_introspection_module('GCuda')
 
@@ -47,7 +47,10 @@ class Buffer(GCuda.Buffer):
     device address and ``len(buf)`` the size in bytes; ``free()`` releases
     it now. Managed memory is host memory too: ``buf.as_array(shape,
     dtype)`` and ``buf.as_buffer(size, offset)`` map it as a numpy array
-    or memoryview (no copy), and ``numpy.asarray(buf)`` gives its bytes.
+    or memoryview (no copy), and ``numpy.asarray(buf)`` gives its bytes;
+    from the first of them on, the memory stays until the buffer object
+    goes (after all of them): ``free()`` and the context's ``destroy()``
+    retire it at once but never release it under an array.
     ``await buf.download_async(offset, size)`` and ``await
     buf.upload_async(offset, data)`` work from asyncio."""
 
@@ -71,6 +74,10 @@ class Buffer(GCuda.Buffer):
             return interface
         if self.is_freed() or _root_buffer(self).get_kind() != GCuda.BufferKind.MANAGED:
             raise AttributeError('__array_interface__: only managed memory is host memory')
+        try:
+            _export(self)
+        except GLib.Error as e:  # numpy reads an AttributeError as no interface
+            raise AttributeError('__array_interface__: %s' % e.message) from None
         return {'version': 3, 'shape': (self.get_size(),), 'typestr': '|u1',
                 'data': (self.get_address(), False)}
 
@@ -82,7 +89,9 @@ class Buffer(GCuda.Buffer):
     @_raising
     def free(self):
         """Releases the memory now; later uses, a second free() included,
-        raise GCuda.Error.FREED (as PyCUDA's free() does)."""
+        raise GCuda.Error.FREED (as PyCUDA's free() does). Once numpy arrays
+        or memoryviews were made over managed memory, the memory itself is
+        released when this object goes, after the last of them."""
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.Buffer.free(self)
 
@@ -160,8 +169,11 @@ class HostBuffer(GCuda.HostBuffer):
     ``RegisteredHostMemory``). ``int(hb)`` is the host address and
     ``len(hb)`` the size; ``hb.as_array(shape, dtype)`` and
     ``hb.as_buffer(size, offset)`` map it without a copy, and
-    ``numpy.asarray(hb)`` gives its bytes. Registered memory has ``base``:
-    the array it was registered from."""
+    ``numpy.asarray(hb)`` gives its bytes; from the first of them on, the
+    memory stays until the host buffer object goes (after all of them):
+    ``free()`` and the context's ``destroy()`` retire it at once but never
+    release it under an array. Registered memory has ``base``: the array
+    it was registered from."""
 
     __module__ = OVERRIDE_MODULE
 
@@ -183,6 +195,10 @@ class HostBuffer(GCuda.HostBuffer):
             return interface
         if self.is_freed():
             raise AttributeError('__array_interface__: the host buffer was freed')
+        try:
+            _export(self)
+        except GLib.Error as e:  # numpy reads an AttributeError as no interface
+            raise AttributeError('__array_interface__: %s' % e.message) from None
         return {'version': 3, 'shape': (self.get_size(),), 'typestr': '|u1',
                 'data': (self.get_address(), False)}
 
@@ -193,7 +209,10 @@ class HostBuffer(GCuda.HostBuffer):
     @_raising
     def free(self):
         """Releases the memory now; later uses, a second free() included,
-        raise GCuda.Error.FREED (as PyCUDA's free() does)."""
+        raise GCuda.Error.FREED (as PyCUDA's free() does). Once numpy arrays
+        or memoryviews were made over the memory, the memory itself is
+        released (a pooled block given back) when this object goes, after
+        the last of them."""
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.HostBuffer.free(self)
 
@@ -206,7 +225,8 @@ class HostBuffer(GCuda.HostBuffer):
     def as_buffer(self, size=None, offset=0):
         """A writable memoryview of @size bytes (default: to the end) at
         @offset, without a copy, that keeps the host buffer alive. A range
-        outside is GCuda.Error.OUT_OF_BOUNDS, freed memory FREED."""
+        outside is GCuda.Error.OUT_OF_BOUNDS, freed memory FREED, page-locked
+        memory of a destroyed context CONTEXT_DESTROYED."""
         _check_host(self)
         total = self.get_size()
         offset = _uint64(offset, 'offset')

@@ -234,8 +234,10 @@ memset_d32, memset_d32_async, memset_d2d32, memset_d2d32_async = _make_memsets(3
 def pagelocked_empty(shape, dtype, order='C', mem_flags=0, context=None):
     """A numpy array in page-locked host memory (PyCUDA's
     ``pagelocked_empty()``); @mem_flags are GCuda.HostAllocFlags. Its .base
-    is the GCuda.HostBuffer, which keeps the memory alive (free() releases
-    it at once; the array must not be used after that)."""
+    is the GCuda.HostBuffer, which keeps the memory alive: ``.base.free()``
+    (or the context's destroy()) retires it at once, every GCuda call on
+    it is then GCuda.Error.FREED, but the memory is released only when the
+    last array over it is gone."""
     shape, dtype, _, nbytes = _layout(shape, dtype, order)
     hb = HostBuffer.new_pagelocked(context, max(nbytes, 1), GCuda.HostAllocFlags(int(mem_flags)))
     return _array_over(hb, hb.get_address(), shape, dtype, order)
@@ -266,7 +268,8 @@ def aligned_empty(shape, dtype, order='C', alignment=4096):
     """A numpy array in ordinary host memory aligned to @alignment bytes (a
     power of two), PyCUDA's ``aligned_empty()``; needs no driver. Its .base
     is the GCuda.HostBuffer. Page-aligned arrays can be page-locked in
-    place with register_host_memory()."""
+    place with register_host_memory(). As for pagelocked_empty(), free()
+    releases the memory only after the last array over it."""
     shape, dtype, _, nbytes = _layout(shape, dtype, order)
     hb = HostBuffer.new_aligned(max(nbytes, 1), operator.index(alignment))
     return _array_over(hb, hb.get_address(), shape, dtype, order)
@@ -302,8 +305,10 @@ def managed_empty(shape, dtype, order='C', mem_flags=GCuda.MemAttachFlags.GLOBAL
     """A numpy array in managed memory (PyCUDA's ``managed_empty()``), the
     same address on the host and the device; @mem_flags is
     GCuda.MemAttachFlags GLOBAL (0 means GLOBAL too) or HOST. Its .base is
-    the GCuda.Buffer (get_buffer() finds it), which keeps the memory alive.
-    The host must not touch it while GPU work using it runs."""
+    the GCuda.Buffer (get_buffer() finds it), which keeps the memory alive
+    (free() and the context's destroy() release it only after the last
+    array over it). The host must not touch it while GPU work using it
+    runs."""
     shape, dtype, _, nbytes = _layout(shape, dtype, order)
     buf = Buffer.new_managed(context, max(nbytes, 1), _managed_flags(mem_flags))
     return _array_over(buf, buf.get_address(), shape, dtype, order)

@@ -13,7 +13,7 @@ from gi.module import get_introspection_module
 from . import OVERRIDE_MODULE
 from .errors import LogicError, _library_error, _raising
 from .native import _gobject_pointer
-from .views import _array_at, _array_layout, _numpy, _requested_interface
+from .views import _array_at, _array_layout, _export, _numpy, _requested_interface
 
 GCuda = get_introspection_module('GCuda')
 
@@ -164,7 +164,8 @@ def _freed_allocation(address):
 class _PooledCommon:
     """What PooledDeviceAllocation and PooledHostAllocation do, over the
     fields pool, size, _address, _live (the block is ours) and _buffer (the
-    GCuda.Buffer or GCuda.HostBuffer it went to)."""
+    GCuda.Buffer or GCuda.HostBuffer it went to); _PinnedMethods adds the
+    host blocks' _exported and _freed."""
 
     __slots__ = ()
     _buffer_type = GCuda.Buffer
@@ -227,8 +228,48 @@ class _PooledMethods(_PooledCommon):
 
 
 class _PinnedMethods(_PooledCommon):
+    """A host block's fields also say whether numpy mapped it (_exported:
+    set by the PinnedBlock's buffer export, or __array_interface__ without
+    the extension) and whether free() was called on it then (_freed): the
+    arrays may still be over it, so it goes back to the pool only with this
+    object, after every one of them."""
+
     __slots__ = ()
     _buffer_type = GCuda.HostBuffer
+
+    def is_freed(self):
+        if self._buffer is not None:
+            return self._buffer.is_freed()
+        return self._freed or not self._live
+
+    def free(self):
+        """Gives the block back to the pool now, or, once numpy arrays were
+        made over it, retires it now and gives it back when this object
+        goes (after the last of them)."""
+        if self._buffer is not None:
+            self._buffer.free()  # FREED the second time
+        elif self._freed or not self._live:
+            raise _freed_allocation(self._address)
+        elif self._exported:
+            self._freed = True
+        else:
+            self._live = False
+            self.pool._free_address(self._address)
+
+    @property
+    def buffer(self):
+        """The GCuda.HostBuffer of the block, made once; it owns the block
+        from then on (and the export, once arrays were made over it)."""
+        buf = self._buffer
+        if buf is None:
+            if self._freed or not self._live:
+                raise _freed_allocation(self._address)
+            buf = self.pool.pool.adopt_address(self._address)
+            self._live = False
+            self._buffer = buf
+            if self._exported:
+                _export(buf)  # for the arrays over the block, which keep this object, which keeps buf
+        return buf
 
 
 _POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
@@ -243,10 +284,11 @@ _POOLED_DOC = """A block of a GCuda.DeviceMemoryPool (PyCUDA's
 
 _POOLED_HOST_DOC = """A block of a GCuda.PageLockedMemoryPool (PyCUDA's
     ``PooledHostAllocation``), the .base of the numpy array allocate()
-    returns: ``int(a)`` is its address, ``a.size`` its size, ``a.free()``
-    gives it back to the pool now (do not touch the array after that),
-    dropping the array (and every view of it) does later; freeing twice is
-    GCuda.Error.FREED. ``a.buffer`` is a GCuda.HostBuffer of the block, made
+    returns: ``int(a)`` is its address, ``a.size`` its size, dropping the
+    array (and every view of it) gives it back to the pool; ``a.free()``
+    retires it at once (GCuda calls on it are GCuda.Error.FREED, freeing
+    twice too) but the block goes back only with this object, after the
+    last array over it, which stays usable memory till then. ``a.buffer`` is a GCuda.HostBuffer of the block, made
     on first use (GCuda.get_host_buffer(ary) gives it too), which from then
     on owns the block. ``a.pool`` is the PageLockedMemoryPool."""
 
@@ -293,7 +335,7 @@ else:
     class PooledHostAllocation(_PinnedMethods):
         __doc__ = _POOLED_HOST_DOC
         __module__ = OVERRIDE_MODULE
-        __slots__ = ('pool', 'size', '_address', '_live', '_buffer')
+        __slots__ = ('pool', 'size', '_address', '_live', '_buffer', '_exported', '_freed')
         __del__ = PooledDeviceAllocation.__del__
 
         @property
@@ -301,11 +343,13 @@ else:
             interface = _requested_interface(self)  # _array_at() asking
             if interface is None:
                 raise AttributeError('__array_interface__')
+            self._exported = True
             return interface
 
     def _new_host_allocation(pool, address, size):
         a = object.__new__(PooledHostAllocation)
         a.pool, a.size, a._address, a._live, a._buffer = pool, size, address, True, None
+        a._exported = a._freed = False
         return a
 
     def _host_array(block, layout):
@@ -378,9 +422,9 @@ class PageLockedMemoryPool(_PoolFront):
     """A pool of page-locked host memory (PyCUDA's ``PageLockedMemoryPool``):
     ``allocate(shape, dtype, order='C')`` returns a numpy array whose .base
     is a PooledHostAllocation; the block goes back to the pool when the
-    array (and every view of it) is gone, or at once with
-    ``ary.base.free()``. @flags are GCuda.HostAllocFlags. The
-    GCuda.HostMemoryPool is ``.pool``."""
+    array (and every view of it) is gone; ``ary.base.free()`` retires it at
+    once, but the block goes back only then too. @flags are
+    GCuda.HostAllocFlags. The GCuda.HostMemoryPool is ``.pool``."""
 
     __module__ = OVERRIDE_MODULE
 

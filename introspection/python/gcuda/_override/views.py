@@ -5,12 +5,14 @@ host memory seen through its address."""
 import ctypes
 import math
 import operator
+import os
+import sys
 import threading
 
 from gi.module import get_introspection_module
 from gi.repository import GLib
 
-from .errors import _library_error
+from .errors import _convert, _library_error
 
 GCuda = get_introspection_module('GCuda')
 
@@ -18,7 +20,9 @@ GCuda = get_introspection_module('GCuda')
 # numpy through addresses only: arrays are made over the memory itself
 # (numpy's __array_interface__ pointing at the address), never copied
 # element by element, and their .base is the GCuda object, which keeps the
-# memory alive as long as any array or view of it.
+# memory alive as long as any array or view of it: the object holds an
+# export of the memory (_export()), so neither free() nor the context's
+# destroy() releases it under them.
 
 __all__ = []
 
@@ -118,10 +122,69 @@ def _array_layout(shape, dtype, order='C'):
     return entry
 
 
+# the introspected calls themselves: _export() converts their errors
+_EXPORT_BEGIN = {GCuda.HostBuffer: GCuda.HostBuffer.export_begin, GCuda.Buffer: GCuda.Buffer.export_begin}
+_UNKNOWN = object()
+_export_fast_state = []  # [the _gcuda_launch extension's export_memory, or None]
+
+
+def _export_fast():
+    """The extension's export_memory (one C call, the export's mark kept on
+    the GObject), or None: not built with PyGObject's C API, another Python,
+    or GCUDA_PYTHON_FAST_LAUNCH=0."""
+    if not _export_fast_state:
+        call = None
+        if os.environ.get('GCUDA_PYTHON_FAST_LAUNCH', '') != '0' and sys.implementation.name == 'cpython':
+            try:
+                import _gcuda_launch
+                call = _gcuda_launch.export_memory
+            except (ImportError, AttributeError):
+                pass
+        _export_fast_state.append(call)
+    return _export_fast_state[0]
+
+
+def _export(owner):
+    """Makes @owner's export (GCuda.HostBuffer.export_begin(),
+    GCuda.Buffer.export_begin()) before Python hands out its memory: one
+    per Python object, never ended, since every numpy array, memoryview
+    and __array_interface__ user keeps the object alive. The object then
+    goes after all of them, and its last reference going ends the export:
+    free() and the context's destroy() leave the memory to that moment.
+    Memory of a destroyed context (page-locked or device memory) raises
+    CONTEXT_DESTROYED, for the first view as for later ones; the callers
+    check FREED. The extension's export_memory() does it all in C when it
+    can (and answers None to let the code below raise)."""
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is not None and fast(owner):
+        return
+    state = owner.__dict__
+    context = state.get('_gcuda_export_context', _UNKNOWN)
+    if context is _UNKNOWN:
+        if '_gcuda_exported' not in state:
+            try:
+                _EXPORT_BEGIN[GCuda.HostBuffer if isinstance(owner, GCuda.HostBuffer) else GCuda.Buffer](owner)
+            except GLib.Error as e:
+                raise _convert(e).with_traceback(e.__traceback__) from None
+            state['_gcuda_exported'] = True
+            return
+        # a later view: the context its memory goes with, found once
+        is_host = isinstance(owner, GCuda.HostBuffer)
+        context = owner.get_context() if not is_host or owner.get_kind() == GCuda.HostBufferKind.PAGELOCKED else None
+        state['_gcuda_export_context'] = context
+    if context is not None and context.is_destroyed():
+        raise _library_error(GCuda.Error.CONTEXT_DESTROYED,
+                             'The context of the memory at 0x%x was destroyed (Context.destroy())' % owner.get_address())
+
+
 def _array_over(owner, address, shape, dtype, order='C', readonly=False):
     """A numpy array over the memory at @address (no copy) whose .base is
     @owner, a GCuda.Buffer or GCuda.HostBuffer: numpy reads @owner's
-    __array_interface__, which answers this request."""
+    __array_interface__, which answers this request. @owner's export is
+    made first (_export(), its fast path inline: pagelocked_empty() comes here)."""
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is None or not fast(owner):
+        _export(owner)
     return _array_at(owner, address, _array_layout(shape, dtype, order), readonly)
 
 
@@ -157,7 +220,10 @@ def _requested_interface(owner):
 
 def _memoryview_over(owner, address, size):
     """A writable memoryview of @size bytes at @address (no copy) that
-    keeps @owner alive."""
+    keeps @owner alive, once @owner's export is made (_export())."""
+    fast = _export_fast_state[0] if _export_fast_state else _export_fast()
+    if fast is None or not fast(owner):
+        _export(owner)
     holder = (ctypes.c_ubyte * size).from_address(address)
     holder._gcuda_object = owner
     return memoryview(holder).cast('B')
