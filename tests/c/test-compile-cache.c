@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#define _GNU_SOURCE 1  /* setresuid */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,16 +409,26 @@ child_main (int    argc,
         g_print ("ok from-cache=%d\n", gcuda_program_is_from_cache (program));
       return 0;
     }
-  if (g_str_equal (argv[1], "--child-secure") && argc == 2)
+  if ((g_str_equal (argv[1], "--child-secure") || g_str_equal (argv[1], "--child-secure-ids")) && argc == 2)
     {
-      /* What a set-user-ID process makes of the environment */
-      g_autofree char *dir = _gcuda_compile_cache_default_dir ();
+      /* What a set-user-ID process makes of the environment; with
+       * --child-secure-ids, a root process that took another effective
+       * user ID itself (no AT_SECURE: the ID check must see it) */
+      g_autofree char *dir = NULL;
       g_autoptr(GError) driver_error = NULL;
+      gboolean driver_from_env;
+
+      if (g_str_equal (argv[1], "--child-secure-ids") && setresuid (0, 65534, 0) != 0)
+        {
+          g_print ("setresuid failed: %s\n", g_strerror (errno));
+          fflush (stdout);
+          _exit (1);
+        }
+      dir = _gcuda_compile_cache_default_dir ();
       /* GCUDA_DRIVER_LIBRARY names a file the invoker chose: dlopen()ed
        * only when the process is not privileged */
-      gboolean driver_from_env = !gcuda_init (&driver_error) &&
-                                 strstr (driver_error->message, "chosen-by-the-invoker") != NULL;
-
+      driver_from_env = !gcuda_init (&driver_error) &&
+                        strstr (driver_error->message, "chosen-by-the-invoker") != NULL;
       g_print ("at-secure=%lu secure=%d dir=%s lib=%s driver=%s\n", getauxval (AT_SECURE),
                _gcuda_is_secure_execution (), dir != NULL ? dir : "(null)",
                _gcuda_secure_getenv ("LD_LIBRARY_PATH") != NULL ? "set" : "unset",
@@ -1854,11 +1865,32 @@ test_secure_execution (void)
   g_assert_true (g_file_set_contents_full (copy, data, len, G_FILE_SET_CONTENTS_NONE, 0755, NULL));
   g_assert_cmpint (chown (copy, 65534, 65534), ==, 0);
   g_assert_cmpint (chmod (copy, 04755), ==, 0);
-  setuid_out = child_run_full (copy, args, (const char * const *) env, NULL);
-  if (g_str_has_prefix (setuid_out, "at-secure=0"))
-    g_test_skip ("set-user-ID has no effect here (a nosuid mount?)");
-  else
-    g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset driver=default");
+  {
+    const char *argv_setuid[] = { copy, "--child-secure", NULL };
+    g_autoptr(GError) error = NULL;
+    int status = 0;
+
+    g_spawn_sync (NULL, (char **) argv_setuid, env, G_SPAWN_DEFAULT, NULL, NULL,
+                  &setuid_out, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_strchomp (setuid_out);
+    if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
+      {
+        /* The dynamic loader ignores LD_LIBRARY_PATH for it too: where GLib
+         * is found only through it (a GPU host's carried runtime), the copy
+         * cannot start. The same rules, seen through the ID check instead
+         * of AT_SECURE: */
+        const char *ids_args[] = { "--child-secure-ids", NULL };
+        g_autofree char *ids_out = child_run_full (NULL, ids_args, (const char * const *) env, NULL);
+
+        g_test_message ("the set-user-ID copy cannot load its libraries here; checked with setresuid()");
+        g_assert_cmpstr (ids_out, ==, "at-secure=0 secure=1 dir=(null) lib=unset driver=default");
+      }
+    else if (g_str_has_prefix (setuid_out, "at-secure=0"))
+      g_test_skip ("set-user-ID has no effect here (a nosuid mount?)");
+    else
+      g_assert_cmpstr (setuid_out, ==, "at-secure=1 secure=1 dir=(null) lib=unset driver=default");
+  }
   rm_rf (tmp);
 }
 

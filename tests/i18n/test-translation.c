@@ -92,10 +92,18 @@ main (int argc, char **argv)
   g_autofree char *fifo = NULL;
   int status;
 
-  /* a UTF-8 locale that is not "C" (gettext ignores LANGUAGE under "C") */
-  g_setenv ("LANGUAGE", "en@pseudo", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
-  setlocale (LC_ALL, "");
+  /* A UTF-8 locale other than "C", where gettext ignores LANGUAGE (newer
+   * glibc ignores it under C.UTF-8 too): en_US.UTF-8 where it is
+   * installed, else C.UTF-8 (Debian 12's glibc reads LANGUAGE there). */
+  {
+    const char *locales[] = { "en_US.UTF-8", "en_US.utf8", "C.UTF-8", "C.utf8" };
+    const char *chosen = NULL;
+
+    g_setenv ("LANGUAGE", "en@pseudo", TRUE);
+    for (guint i = 0; i < G_N_ELEMENTS (locales) && chosen == NULL; i++)
+      chosen = setlocale (LC_ALL, locales[i]);
+    g_assert_nonnull (chosen);
+  }
 
   home = g_dir_make_tmp ("gcuda-i18n-XXXXXX", NULL);
   g_assert_nonnull (home);
