@@ -1847,7 +1847,14 @@ test_secure_execution (void)
   gsize len;
 
   env = g_environ_setenv (env, "GCUDA_CACHE_DIR", "/tmp/chosen-by-the-invoker", TRUE);
-  env = g_environ_setenv (env, "LD_LIBRARY_PATH", "/tmp/chosen-by-the-invoker", TRUE);
+  {
+    /* prepended: where GLib is found only through it (a GPU host's carried
+     * runtime), the plain child needs the rest */
+    const char *old_path = g_environ_getenv (env, "LD_LIBRARY_PATH");
+    g_autofree char *path = g_strconcat ("/tmp/chosen-by-the-invoker", old_path ? ":" : "", old_path, NULL);
+
+    env = g_environ_setenv (env, "LD_LIBRARY_PATH", path, TRUE);
+  }
   env = g_environ_unsetenv (env, "GCUDA_DISABLE_CACHE");
   env = g_environ_setenv (env, "GCUDA_DRIVER_LIBRARY", "/tmp/chosen-by-the-invoker/libcuda.so.1", TRUE);
   plain = child_run_full (NULL, args, (const char * const *) env, NULL);
