@@ -286,3 +286,16 @@ def test_destroy_primary_under_children(dev):
     del primary
     gc.collect()
     fresh.synchronize()
+
+
+def test_destroyed_context_memory_has_no_array_interface(dev):
+    """numpy reads an AttributeError as "no interface": the driver's
+    reason must come through it, not a NameError or a view of retired
+    memory."""
+    ctx = dev.create_context(0)
+    hb = GCuda.HostBuffer.new_pagelocked(ctx, 64, 0)
+    assert hb.__array_interface__['data'][0] == int(hb)
+    ctx.destroy()
+    with pytest.raises(AttributeError, match="context was destroyed"):
+        hb.__array_interface__
+    assert repr(hb).startswith('<GCuda.HostBuffer pagelocked, 64 bytes at 0x')

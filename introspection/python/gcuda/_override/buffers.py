@@ -4,6 +4,7 @@ sizes, numpy arrays and memoryviews over managed and host memory, IPC
 handles and awaitable copies."""
 
 from gi.module import get_introspection_module
+from gi.repository import GLib
 
 from . import OVERRIDE_MODULE
 from .aio import _awaitable, _ipc_handle_bytes
@@ -42,7 +43,41 @@ def _check_host(hb):
                              'The host buffer at 0x%x was freed or unregistered' % hb.get_address())
 
 
-class Buffer(GCuda.Buffer):
+class _Memory:
+    """What Buffer and HostBuffer share: int() is the address, len() the
+    size, and numpy reads the bytes of host memory (an export: see
+    views.py) through __array_interface__."""
+
+    __slots__ = ()
+
+    def __int__(self):
+        return self.get_address()
+
+    def __len__(self):
+        return self.get_size()
+
+    def __repr__(self):
+        return '<%s %s, %d bytes at 0x%x%s>' % (
+            self._repr_name, self.get_kind().value_nick, self.get_size(), self.get_address(),
+            ', freed' if self.is_freed() else '')
+
+    @property
+    def __array_interface__(self):
+        interface = _requested_interface(self)
+        if interface is not None:
+            return interface
+        refusal = self._not_host_memory()
+        if refusal is not None:
+            raise AttributeError('__array_interface__: ' + refusal)
+        try:
+            _export(self)
+        except GLib.Error as e:  # numpy reads an AttributeError as no interface
+            raise AttributeError('__array_interface__: %s' % e.message) from None
+        return {'version': 3, 'shape': (self.get_size(),), 'typestr': '|u1',
+                'data': (self.get_address(), False)}
+
+
+class Buffer(_Memory, GCuda.Buffer):
     """Device memory (PyCUDA's ``DeviceAllocation``). ``int(buf)`` is the
     device address and ``len(buf)`` the size in bytes; ``free()`` releases
     it now. Managed memory is host memory too: ``buf.as_array(shape,
@@ -55,31 +90,12 @@ class Buffer(GCuda.Buffer):
     buf.upload_async(offset, data)`` work from asyncio."""
 
     __module__ = OVERRIDE_MODULE
+    _repr_name = 'GCuda.Buffer'
 
-    def __int__(self):
-        return self.get_address()
-
-    def __len__(self):
-        return self.get_size()
-
-    def __repr__(self):
-        return '<GCuda.Buffer %s, %d bytes at 0x%x%s>' % (
-            self.get_kind().value_nick, self.get_size(), self.get_address(),
-            ', freed' if self.is_freed() else '')
-
-    @property
-    def __array_interface__(self):
-        interface = _requested_interface(self)
-        if interface is not None:
-            return interface
+    def _not_host_memory(self):
         if self.is_freed() or _root_buffer(self).get_kind() != GCuda.BufferKind.MANAGED:
-            raise AttributeError('__array_interface__: only managed memory is host memory')
-        try:
-            _export(self)
-        except GLib.Error as e:  # numpy reads an AttributeError as no interface
-            raise AttributeError('__array_interface__: %s' % e.message) from None
-        return {'version': 3, 'shape': (self.get_size(),), 'typestr': '|u1',
-                'data': (self.get_address(), False)}
+            return 'only managed memory is host memory'
+        return None
 
     def get_device_pointer(self):
         """PyCUDA's ``ManagedAllocation.get_device_pointer()``: the address,
@@ -163,7 +179,7 @@ class Buffer(GCuda.Buffer):
                           _raising(GCuda.Buffer.upload_finish), cancellable)
 
 
-class HostBuffer(GCuda.HostBuffer):
+class HostBuffer(_Memory, GCuda.HostBuffer):
     """Page-locked, aligned or registered host memory (PyCUDA's
     ``PagelockedHostAllocation``, ``AlignedHostAllocation``,
     ``RegisteredHostMemory``). ``int(hb)`` is the host address and
@@ -176,31 +192,10 @@ class HostBuffer(GCuda.HostBuffer):
     it was registered from."""
 
     __module__ = OVERRIDE_MODULE
+    _repr_name = 'GCuda.HostBuffer'
 
-    def __int__(self):
-        return self.get_address()
-
-    def __len__(self):
-        return self.get_size()
-
-    def __repr__(self):
-        return '<GCuda.HostBuffer %s, %d bytes at 0x%x%s>' % (
-            self.get_kind().value_nick, self.get_size(), self.get_address(),
-            ', freed' if self.is_freed() else '')
-
-    @property
-    def __array_interface__(self):
-        interface = _requested_interface(self)
-        if interface is not None:
-            return interface
-        if self.is_freed():
-            raise AttributeError('__array_interface__: the host buffer was freed')
-        try:
-            _export(self)
-        except GLib.Error as e:  # numpy reads an AttributeError as no interface
-            raise AttributeError('__array_interface__: %s' % e.message) from None
-        return {'version': 3, 'shape': (self.get_size(),), 'typestr': '|u1',
-                'data': (self.get_address(), False)}
+    def _not_host_memory(self):
+        return 'the host buffer was freed' if self.is_freed() else None
 
     def get_device_pointer(self):
         """PyCUDA's name for get_device_address() (DEVICEMAP memory)."""

@@ -91,30 +91,29 @@ def _fast_pool_method(slow, index, cls):
 # attributes (pool.held_blocks, ...) over the getters and the fast
 # allocate(); no docstring, so PyGObject's (the constructors) stays.
 
-class MemoryPool(GCuda.MemoryPool):
-    __module__ = OVERRIDE_MODULE
+class _PoolCounters:
+    """PyCUDA's counter attributes over the getters both pools have."""
 
-    held_blocks = property(GCuda.MemoryPool.get_held_blocks)
-    active_blocks = property(GCuda.MemoryPool.get_active_blocks)
-    managed_bytes = property(GCuda.MemoryPool.get_managed_bytes)
-    active_bytes = property(GCuda.MemoryPool.get_active_bytes)
-    max_held_bytes = property(GCuda.MemoryPool.get_max_held_bytes, GCuda.MemoryPool.set_max_held_bytes)
+    __slots__ = ()
+
+    held_blocks = property(lambda self: self.get_held_blocks())
+    active_blocks = property(lambda self: self.get_active_blocks())
+    managed_bytes = property(lambda self: self.get_managed_bytes())
+    active_bytes = property(lambda self: self.get_active_bytes())
+    max_held_bytes = property(lambda self: self.get_max_held_bytes(),
+                              lambda self, value: self.set_max_held_bytes(value))
     bin_number = staticmethod(GCuda.MemoryPool.bin_number)
     alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
+
+
+class MemoryPool(_PoolCounters, GCuda.MemoryPool):
+    __module__ = OVERRIDE_MODULE
 
     allocate = _fast_pool_method(_raising(GCuda.MemoryPool.allocate), 0, GCuda.MemoryPool)
 
 
-class HostMemoryPool(GCuda.HostMemoryPool):
+class HostMemoryPool(_PoolCounters, GCuda.HostMemoryPool):
     __module__ = OVERRIDE_MODULE
-
-    held_blocks = property(GCuda.HostMemoryPool.get_held_blocks)
-    active_blocks = property(GCuda.HostMemoryPool.get_active_blocks)
-    managed_bytes = property(GCuda.HostMemoryPool.get_managed_bytes)
-    active_bytes = property(GCuda.HostMemoryPool.get_active_bytes)
-    max_held_bytes = property(GCuda.HostMemoryPool.get_max_held_bytes, GCuda.HostMemoryPool.set_max_held_bytes)
-    bin_number = staticmethod(GCuda.MemoryPool.bin_number)
-    alloc_size = staticmethod(GCuda.MemoryPool.alloc_size)
 
     allocate = _fast_pool_method(_raising(GCuda.HostMemoryPool.allocate), 1, GCuda.HostMemoryPool)
 
