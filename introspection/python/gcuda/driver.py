@@ -90,7 +90,9 @@ def mem_alloc_like(ary, context=None):
 def mem_get_address_range(ptr, context=None):
     """(base, size) of the allocation device address @ptr lies in
     (PyCUDA's ``mem_get_address_range()``)."""
-    return tuple(GCuda.Context.get_address_range(context, int(ptr)))
+    if context is None:
+        context = GCuda.Context.get_thread_default()
+    return tuple(context.get_address_range(int(ptr)))
 
 DeviceAllocation = GCuda.Buffer
 ManagedAllocation = GCuda.Buffer

@@ -341,7 +341,7 @@ def _device_endpoint(obj, what):
     if address <= 0 or address >= 1 << 64:
         raise _library_error(GCuda.Error.INVALID_ARGUMENT, '%s: %#x is no device address' % (what, address))
     try:
-        base, size = _address_range(None, address)
+        base, size = _address_range(_thread_default(), address)
         return None, address, base + size - address
     except GCuda.CudaError:
         # not an allocation the driver can size (PyCUDA passes it on unchecked)
@@ -349,6 +349,7 @@ def _device_endpoint(obj, what):
 
 
 _address_range = _raising(GCuda.Context.get_address_range)
+_thread_default = _raising(GCuda.Context.get_thread_default)
 
 
 class _CopyFields:  # a template: _copy_class() copies its methods into each class
