@@ -115,7 +115,9 @@ def test_tools_unknown_name():
 def test_bitlog2_and_allocator():
     assert tools.bitlog2(17) == 4 and tools.bitlog2(0xAFFE) == 15 and tools.bitlog2(0xCC3AFFE) == 27
     assert tools.PageLockedAllocator().flags == 0
-    assert tools.PageLockedAllocator(GCuda.HostAllocFlags.PORTABLE).flags == int(GCuda.HostAllocFlags.PORTABLE)
+    allocator = tools.PageLockedAllocator(GCuda.HostAllocFlags.PORTABLE)
+    assert allocator.flags == int(allocator) == int(GCuda.HostAllocFlags.PORTABLE)
+    assert tools.PageLockedMemoryPool is GCuda.PageLockedMemoryPool
 
 
 def test_get_default_device_bad_environment(monkeypatch):
@@ -195,6 +197,10 @@ def test_attribute_dict_lookups():
     with pytest.raises(KeyError):
         d['clock_rate']
     assert sorted(str(k) for k in d) == ['MAX_THREADS_PER_BLOCK', 'WARP_SIZE']
+    d[a.MAX_REGISTERS_PER_BLOCK] = 65536
+    assert 'max_registers_per_block' in d and 'registers_per_block' not in d  # an alias is no key
+    with pytest.raises(KeyError):
+        d['registers_per_block']
 
 
 # ---------------------------------------------------------------- Memcpy2D/3D/3DPeer fields (no driver)
@@ -329,6 +335,8 @@ def test_static_methods_on_the_class():
     assert drv.Context.get_device() is ctx.get_device()
     assert drv.Context.get_limit(drv.limit.STACK_SIZE) == ctx.get_limit(drv.limit.STACK_SIZE)
     drv.Context.synchronize()
+    with pytest.raises(TypeError):
+        drv.Context.set_limit(drv.limit.STACK_SIZE, 1024.5)
 
 
 def test_static_methods_on_an_instance():
@@ -340,6 +348,9 @@ def test_static_methods_on_an_instance():
     for call in (ctx.synchronize, ctx.get_cache_config, lambda: ctx.get_limit(drv.limit.STACK_SIZE)):
         with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
             call()
+    # integer arguments are checked as everywhere in the override
+    with pytest.raises(TypeError):
+        ctx.set_limit(drv.limit.STACK_SIZE, 1024.5)
 
 
 def test_static_methods_keep_docs():
@@ -525,6 +536,16 @@ def test_detach_primary_context_keeps_it(ctx, dev):
     assert GCuda.Context.get_current() is None
     assert not ctx.is_destroyed()
     ctx.synchronize()
+
+
+@gpu
+def test_page_locked_pool_with_allocator(rng):
+    pool = tools.PageLockedMemoryPool(tools.PageLockedAllocator(GCuda.HostAllocFlags.PORTABLE))
+    assert int(pool.pool.props.flags) == int(GCuda.HostAllocFlags.PORTABLE)
+    a = pool.allocate((64,), np.float32)
+    a[:] = rng.standard_normal(64)
+    np.testing.assert_array_equal(drv.from_device_like(drv.to_device(a), a), a)
+    assert len(tools.PageLockedAllocator()(100)) == 100
 
 
 @gpu

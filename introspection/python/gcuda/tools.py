@@ -25,26 +25,25 @@ mark_cuda_test = GCuda.mark_cuda_test
 
 class PageLockedAllocator:
     """PyCUDA's ``PageLockedAllocator(flags=0)``: the
-    GCuda.HostAllocFlags a PageLockedMemoryPool allocates with. Called
-    with a size, it returns that many bytes of new page-locked memory (a
-    numpy uint8 array whose .base is a GCuda.HostBuffer)."""
+    GCuda.HostAllocFlags a PageLockedMemoryPool allocates with
+    (``PageLockedMemoryPool(PageLockedAllocator(flags))``: ``int()`` of it is
+    the flags, which is what the pool reads). Called with a size, it returns
+    that many bytes of new page-locked memory (a numpy uint8 array whose
+    .base is a GCuda.HostBuffer)."""
 
     def __init__(self, flags=0):
         self.flags = int(flags)
+
+    def __int__(self):
+        return self.flags
 
     def __call__(self, size):
         return GCuda.pagelocked_empty((size,), 'uint8', mem_flags=self.flags)
 
 
-class PageLockedMemoryPool(GCuda.PageLockedMemoryPool):
-    """PyCUDA's ``PageLockedMemoryPool(allocator=PageLockedAllocator())``:
-    the pool allocates with the allocator's flags (GCuda's ``flags=`` also
-    works). See GCuda.PageLockedMemoryPool."""
-
-    def __init__(self, allocator=None, flags=0, context=None):
-        if allocator is not None:
-            flags = allocator.flags
-        super().__init__(flags, context)
+# PageLockedMemoryPool(allocator=PageLockedAllocator()) as in PyCUDA: the
+# pool's flags argument takes the allocator (int(allocator) is its flags).
+PageLockedMemoryPool = GCuda.PageLockedMemoryPool
 
 
 def get_default_device(default=0):

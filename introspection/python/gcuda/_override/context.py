@@ -4,12 +4,13 @@ about them."""
 
 import enum
 import functools
+import types
 
 from gi.module import get_introspection_module
 
 from . import OVERRIDE_MODULE
 from .aio import _async_method
-from .errors import _raising
+from .errors import _checking, _raising
 
 GCuda = get_introspection_module('GCuda')
 
@@ -45,16 +46,22 @@ class _AttributeDict(dict):
     (PyCUDA); a GCuda.DeviceAttribute or a lower-case name
     ('max_threads_per_block', GCuda's earlier keys) finds the same entry."""
 
+    @staticmethod
+    def _member(name):
+        # a deprecated alias's name finds nothing, as GCuda's string keys did
+        member = device_attribute.__members__.get(name.upper())
+        return member if member is not None and member.name == name.upper() else None
+
     def __missing__(self, key):
         if isinstance(key, str):
-            member = device_attribute.__members__.get(key.upper())
-            if member is not None and member in self:
+            member = self._member(key)
+            if member is not None and dict.__contains__(self, member):
                 return self[member]
         raise KeyError(key)
 
     def __contains__(self, key):
         if isinstance(key, str):
-            key = device_attribute.__members__.get(key.upper())
+            key = self._member(key)
         return dict.__contains__(self, key)
 
 
@@ -135,15 +142,17 @@ class _CurrentOrSelf:
     the default context), ``ctx.synchronize()`` on an instance on @ctx."""
 
     def __init__(self, name):
-        self.method = _raising(getattr(GCuda.Context, name))
-        functools.update_wrapper(self, getattr(GCuda.Context, name))
+        # checked and raising as the override's other methods (errors._checking())
+        info = getattr(GCuda.Context, name)
+        self.method = _checking(info, info, info.can_throw_gerror())
+        functools.update_wrapper(self, info)
 
     def __set_name__(self, owner, name):
         self.name = name
 
     def __get__(self, obj, objtype=None):
         if obj is not None:
-            return self.method.__get__(obj, objtype)
+            return types.MethodType(self.method, obj)
         method = self.method
 
         @functools.wraps(method)
