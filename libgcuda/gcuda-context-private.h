@@ -81,7 +81,10 @@ CUstream  _gcuda_context_prepare_wait  (GCudaContext *self,
                                         CUevent       event,
                                         GError      **error);
 
-/* @context, or the default context when it is NULL; a new reference. */
+/* @context, or when it is NULL the calling thread's default context: the
+ * context it last pushed with gcuda_context_push() and has not popped, else
+ * gcuda_context_get_default() (see gcuda_context_get_thread_default()); a
+ * new reference. */
 GCudaContext *_gcuda_context_resolve (GCudaContext  *context,
                                       GError       **error);
 

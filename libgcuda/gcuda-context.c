@@ -58,11 +58,16 @@
  *
  * Most programs use the default context ([func@GCuda.Context.get_default]), the
  * primary context of the device chosen by PyCUDA's `make_default_context()`
- * rules; every GCuda function that needs a context accepts %NULL to mean it.
- * Dedicated contexts come from [method@GCuda.Device.create_context].
+ * rules. Dedicated contexts come from [method@GCuda.Device.create_context].
  *
- * [method@GCuda.Context.push] and [func@GCuda.Context.pop] exist only for
- * interoperation with code that expects a current context.
+ * Every GCuda function that needs a context accepts %NULL for the calling
+ * thread's default context ([func@GCuda.Context.get_thread_default]): the
+ * context the thread last made current with [method@GCuda.Context.push] and
+ * has not popped with [func@GCuda.Context.pop] yet (PyCUDA's current
+ * context), else the process's default context. A thread that never pushes
+ * anything always gets the default context. Pushing also makes the context
+ * current in the driver, for code that expects a current context (another
+ * CUDA library).
  *
  * Since: 1.0
  */
@@ -103,6 +108,55 @@ static GHashTable *registry;
 /* gcuda_context_get_default()'s choice, dropped by gcuda_context_destroy() */
 static GMutex default_lock;
 static GCudaContext *default_context;
+
+/* Per thread: the contexts it pushed with gcuda_context_push() and has not
+ * popped, the newest last, each with a reference (so a context on some
+ * thread's stack is never released under it). The top is what NULL means
+ * to that thread (_gcuda_context_resolve()). Dropped at thread exit. */
+static void
+thread_stack_free (gpointer data)
+{
+  g_ptr_array_unref (data);
+}
+
+static GPrivate thread_stack = G_PRIVATE_INIT (thread_stack_free);
+
+static GPtrArray *
+thread_stack_get (gboolean create)
+{
+  GPtrArray *stack = g_private_get (&thread_stack);
+
+  if (stack == NULL && create)
+    {
+      stack = g_ptr_array_new_with_free_func (g_object_unref);
+      g_private_set (&thread_stack, stack);
+    }
+  return stack;
+}
+
+/* The top of the calling thread's stack (no reference), or NULL. */
+static GCudaContext *
+thread_stack_top (void)
+{
+  GPtrArray *stack = g_private_get (&thread_stack);
+
+  return stack != NULL && stack->len > 0 ? g_ptr_array_index (stack, stack->len - 1) : NULL;
+}
+
+/* Drops the top of the calling thread's stack if its driver context is
+ * @handle. The reference goes last, once nothing refers to it any more. */
+static void
+thread_stack_pop_handle (CUcontext handle)
+{
+  GPtrArray *stack = g_private_get (&thread_stack);
+  GCudaContext *top;
+
+  if (stack == NULL || stack->len == 0)
+    return;
+  top = g_ptr_array_index (stack, stack->len - 1);
+  if (top->handle == handle)
+    g_ptr_array_remove_index (stack, stack->len - 1);
+}
 
 static void
 free_weak_ref (gpointer data)
@@ -562,7 +616,9 @@ make_default_context (const char  *choice,
  * kept for the life of the process (until destroyed with
  * [method@GCuda.Context.destroy], after which a new one is made).
  *
- * Every GCuda function that takes a nullable context uses this one for %NULL.
+ * Every GCuda function that takes a nullable context uses this one for %NULL,
+ * unless the calling thread pushed a context of its own (see
+ * [func@GCuda.Context.get_thread_default]).
  *
  * Returns: (transfer full): the default context, or %NULL with @error set
  *
@@ -1017,10 +1073,15 @@ gcuda_context_disable_peer_access (GCudaContext  *self,
  * @self: a [class@GCuda.Context]
  * @error: return location for a [struct@GLib.Error]
  *
- * Makes the context current on the calling thread, on top of the driver's
- * context stack (PyCUDA's `Context.push()`). GCuda never needs this; it is
- * for code that expects a current context, such as another CUDA library.
- * Undo it with [func@GCuda.Context.pop].
+ * Makes the context current on the calling thread (PyCUDA's `Context.push()`):
+ * on top of the driver's context stack, for code that expects a current
+ * context such as another CUDA library, and as the calling thread's default
+ * context ([func@GCuda.Context.get_thread_default]): until it is popped, GCuda
+ * functions called on this thread with a %NULL context use it instead of
+ * [func@GCuda.Context.get_default]. Other threads are not affected. The thread
+ * holds a reference to the context until it pops it (or exits).
+ *
+ * Undo it with [func@GCuda.Context.pop]; pushes nest.
  *
  * Returns: %TRUE on success
  *
@@ -1034,7 +1095,10 @@ gcuda_context_push (GCudaContext  *self,
 
   if (!context_check (self, error))
     return FALSE;
-  return GCUDA_CHECK (GCUDA_DRV->fn_cuCtxPushCurrent (self->handle), "cuCtxPushCurrent", error);
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuCtxPushCurrent (self->handle), "cuCtxPushCurrent", error))
+    return FALSE;
+  g_ptr_array_add (thread_stack_get (TRUE), g_object_ref (self));
+  return TRUE;
 }
 
 /**
@@ -1042,7 +1106,10 @@ gcuda_context_push (GCudaContext  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Pops the current context off the calling thread's context stack
- * (PyCUDA's `Context.pop()`). Popping an empty stack is the driver's
+ * (PyCUDA's `Context.pop()`). When it is the one the thread last pushed with
+ * [method@GCuda.Context.push], the thread's default context
+ * ([func@GCuda.Context.get_thread_default]) goes back to what it was before
+ * that push. Popping an empty stack is the driver's
  * [GCUDA_DRIVER_ERROR_INVALID_CONTEXT][error@GCuda.DriverError].
  *
  * Returns: %TRUE on success
@@ -1063,7 +1130,39 @@ gcuda_context_pop (GError **error)
                            _("No context is current on this thread: there is nothing to pop"));
       return FALSE;
     }
-  return GCUDA_CHECK (drv->fn_cuCtxPopCurrent (&current), "cuCtxPopCurrent", error);
+  if (!GCUDA_CHECK (drv->fn_cuCtxPopCurrent (&current), "cuCtxPopCurrent", error))
+    return FALSE;
+  thread_stack_pop_handle (current);
+  return TRUE;
+}
+
+/**
+ * gcuda_context_get_thread_default:
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * The context GCuda functions use on the calling thread when they are given
+ * a %NULL context: the context this thread last pushed with
+ * [method@GCuda.Context.push] and has not popped yet, else the process's
+ * default context ([func@GCuda.Context.get_default]). This is what PyCUDA
+ * calls the current context (`Context.synchronize()`,
+ * `Context.get_device()`, `mem_alloc()` act on it), without a stack to
+ * manage for threads that never push.
+ *
+ * A pushed context that was destroyed since ([method@GCuda.Context.destroy]
+ * from another thread, or deeper in this thread's stack) is never used in
+ * the default context's place:
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error] until this thread pops
+ * it. Destroying the context on top of the calling thread's stack pops it.
+ *
+ * Returns: (transfer full): the calling thread's default context, or %NULL
+ *   with @error set
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_context_get_thread_default (GError **error)
+{
+  return _gcuda_context_resolve (NULL, error);
 }
 
 /**
@@ -1144,7 +1243,11 @@ gcuda_context_get_current (GError **error)
  * object's memory. Drop the references, and free or drop the objects made
  * in the context, for its memory to go.
  *
- * Do not destroy a context while another thread is using it.
+ * Do not destroy a context while another thread is using it. When the
+ * calling thread pushed it last ([method@GCuda.Context.push]), it is popped
+ * (PyCUDA's `detach()` does the same); other threads that pushed it get
+ * [GCUDA_ERROR_CONTEXT_DESTROYED][error@GCuda.Error] for %NULL contexts until
+ * they pop it (see [func@GCuda.Context.get_thread_default]).
  *
  * Returns: %TRUE on success
  *
@@ -1163,6 +1266,19 @@ gcuda_context_destroy (GCudaContext  *self,
 
   registry_remove (self);
   default_forget (self);
+
+  /* PyCUDA's detach() pops the context when it is current: if the calling
+   * thread pushed it last, it is popped from the driver's stack (when on
+   * top there) and from the thread's. The caller's reference keeps it alive
+   * through this. */
+  if (thread_stack_top () == self)
+    {
+      CUcontext current = NULL;
+
+      if (GCUDA_DRV->fn_cuCtxGetCurrent (&current) == CUDA_SUCCESS && current == self->handle)
+        GCUDA_DRV->fn_cuCtxPopCurrent (&current);
+      thread_stack_pop_handle (self->handle);
+    }
   return TRUE;
 }
 
@@ -1302,12 +1418,32 @@ gcuda_context_synchronize_finish (GCudaContext  *self,
   return _gcuda_wait_task_finish (self, result, gcuda_context_synchronize_async, error);
 }
 
+/* The "current context" rule: NULL is the context the calling thread last
+ * pushed through GCuda (gcuda_context_push(), which PyCUDA's
+ * Device.make_context() and `with ctx:` use) and has not popped, else the
+ * process default. One TLS read when the thread pushed nothing. A destroyed
+ * context on top is an error, never silently replaced by the default (which
+ * may be another device). */
 GCudaContext *
 _gcuda_context_resolve (GCudaContext  *context,
                         GError       **error)
 {
   if (context == NULL)
-    return gcuda_context_get_default (error);
+    {
+      GCudaContext *top = thread_stack_top ();
+
+      if (top == NULL)
+        return gcuda_context_get_default (error);
+      if (G_UNLIKELY (g_atomic_int_get (&top->destroyed)))
+        {
+          g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
+                               _("The context this thread made current with push() was destroyed: "
+                                 "pop it with gcuda_context_pop() (Context.pop()) to use the default "
+                                 "context again"));
+          return NULL;
+        }
+      return g_object_ref (top);
+    }
   if (!GCUDA_IS_CONTEXT (context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,

@@ -102,6 +102,8 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_context_pop                       (GError          **error);
 GCUDA_AVAILABLE_IN_1_0
 GCudaContext     *gcuda_context_get_current               (GError          **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaContext     *gcuda_context_get_thread_default        (GError          **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_context_get_address_range         (GCudaContext     *self,

@@ -73,9 +73,13 @@ def test_make_context_flags(dev):
         assert not c.is_primary()
         assert int(c.get_flags()) == int(GCuda.ContextFlags.SCHED_BLOCKING_SYNC | GCuda.ContextFlags.LMEM_RESIZE_TO_MAX)
         c.synchronize()
+        # PyCUDA's make_context() makes it current on this thread
+        assert GCuda.Context.get_current() is c
+        assert GCuda.Context.get_thread_default() is c
     finally:
-        c.detach()
+        c.detach()  # popped, then destroyed
     assert c.is_destroyed()
+    assert GCuda.Context.get_current() is None
 
 
 def test_destroyed(ctx):

@@ -117,7 +117,8 @@ def test_attributes(dev):
     assert len(attrs) > 100
     assert attrs['max_threads_per_block'] == dev.get_attribute(GCuda.DeviceAttribute.MAX_THREADS_PER_BLOCK)
     assert attrs['warp_size'] == 32
-    for name, value in attrs.items():
+    for key, value in attrs.items():
+        name = str(key).lower()  # keys are gcuda.driver.device_attribute members, as in PyCUDA
         attr = getattr(GCuda.DeviceAttribute, name.upper(), None)
         assert isinstance(attr, GCuda.DeviceAttribute), name
         assert dev.get_attribute(attr) == value, name

@@ -367,7 +367,7 @@ def test_memoize_per_context(dev, ctx):
     assert k3 is not k2 and len(calls) == 2
     check(k3, 3, ctx)
 
-    other = dev.make_context()
+    other = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)  # not made current: `with other:` is
     try:
         with other:
             k_other = kernel(2)

@@ -914,7 +914,7 @@ def test_illegal_address_in_a_child():
 
 
 def test_launch_on_a_stream_of_a_destroyed_context(dev):
-    c = dev.make_context()
+    c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)  # not current: GCuda.Stream() is the default's
     try:
         m = compiler.SourceModule('__global__ void store(unsigned *out, unsigned v) '
                                   '{ out[threadIdx.x] = v + threadIdx.x; }', context=c)

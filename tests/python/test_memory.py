@@ -116,8 +116,9 @@ def iterate_until(predicate, timeout=30.0):
 
 @pytest.fixture
 def dedicated(ctx):
-    """A second context on device 0, made the PyCUDA way."""
-    c = GCuda.Device(0).make_context()
+    """A second context on device 0, not made current (make_context() would
+    push it: calls without a context would use it)."""
+    c = GCuda.Device(0).create_context(GCuda.ContextFlags.SCHED_AUTO)
     yield c
     gc.collect()
     if not c.is_destroyed():

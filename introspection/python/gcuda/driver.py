@@ -17,7 +17,9 @@ MemoryError = GCuda.MemoryError  # noqa: A001
 RuntimeError = GCuda.RuntimeError  # noqa: A001
 CompileError = GCuda.CompileError
 
-device_attribute = GCuda.DeviceAttribute
+# PyCUDA's enum: members are also GCuda.DeviceAttribute values (as ints);
+# str(member) is the bare name, as PyCUDA prints it.
+device_attribute = GCuda.device_attribute
 ctx_flags = GCuda.ContextFlags
 limit = GCuda.Limit
 compute_mode = GCuda.ComputeMode
@@ -50,11 +52,47 @@ event_flags = GCuda.EventFlags
 
 # ---------------------------------------------------------------- memory
 #
-# Device pointers are GCuda.Buffer objects: where PyCUDA takes
-# `int(alloc) + offset`, pass `alloc.new_view(offset, size)`; bare integer
-# addresses are refused with a TypeError. Arrays made by the functions below
-# have the GCuda object as `.base` (GCuda.get_host_buffer(ary) and
-# GCuda.get_buffer(ary) find it from any view).
+# Device pointers are GCuda.Buffer objects (or PyCUDA-style holders: see
+# PointerHolderBase). Arrays made by the functions below have the GCuda
+# object as `.base` (GCuda.get_host_buffer(ary) and GCuda.get_buffer(ary)
+# find it from any view).
+
+
+class PointerHolderBase:
+    """PyCUDA's base class for objects that hold device memory made
+    elsewhere: a subclass implements ``get_pointer()`` (the device address,
+    an int), and GCuda takes its instances where it takes device memory
+    (kernel arguments, copies, ``GPUArray(gpudata=...)``). ``int(x)`` is
+    the address."""
+
+    def get_pointer(self):
+        raise NotImplementedError('a PointerHolderBase subclass implements get_pointer()')
+
+    def __int__(self):
+        return int(self.get_pointer())
+
+    def __index__(self):
+        return int(self.get_pointer())
+
+    def as_buffer(self, size, offset=0):
+        """The host-visible bytes of (managed) memory at the pointer: only
+        for memory the host can address; PyCUDA's as_buffer()."""
+        import ctypes
+        return (ctypes.c_char * size).from_address(int(self) + offset)
+
+
+def mem_alloc_like(ary, context=None):
+    """PyCUDA's ``mem_alloc_like()``: device memory of @ary's size in bytes
+    (uninitialised)."""
+    return GCuda.mem_alloc(ary.nbytes, context)
+
+
+def mem_get_address_range(ptr, context=None):
+    """(base, size) of the allocation device address @ptr lies in
+    (PyCUDA's ``mem_get_address_range()``)."""
+    if context is None:
+        context = GCuda.Context.get_thread_default()
+    return tuple(context.get_address_range(int(ptr)))
 
 DeviceAllocation = GCuda.Buffer
 ManagedAllocation = GCuda.Buffer
@@ -161,3 +199,110 @@ class jit_option:  # noqa: N801 - PyCUDA's name
     ERROR_LOG_BUFFER = 'error_log_buffer'
     ERROR_LOG_BUFFER_SIZE_BYTES = 'error_log_buffer_size_bytes'
     TARGET_FROM_CUCONTEXT = 'target_from_cucontext'
+
+
+# ---------------------------------------------------------------- copies and arrays
+#
+# Memcpy2D/Memcpy3D/Memcpy3DPeer: PyCUDA's fields as attributes
+# (copy.src_pitch = 256; a misspelt field is an AttributeError), and
+# set_src_host(numpy array) / set_src_device(buffer or int) /
+# set_src_array(ary) / set_dst_*; copy() waits, copy(stream) queues.
+
+Memcpy2D = GCuda.Copy2D
+Memcpy3D = GCuda.Copy3D
+Memcpy3DPeer = GCuda.Copy3DPeer
+
+Array = GCuda.Array  # Array(descriptor) as in PyCUDA
+ArrayDescriptor = GCuda.ArrayDescriptor  # width, height, format, num_channels
+ArrayDescriptor3D = GCuda.ArrayDescriptor  # also depth and flags
+array_format = GCuda.ArrayFormat
+array3d_flags = GCuda.ArrayFlags
+address_mode = GCuda.AddressMode
+filter_mode = GCuda.FilterMode
+
+memcpy_htoa = GCuda.memcpy_htoa
+memcpy_atoh = GCuda.memcpy_atoh
+memcpy_dtoa = GCuda.memcpy_dtoa
+memcpy_atod = GCuda.memcpy_atod
+memcpy_atoa = GCuda.memcpy_atoa
+matrix_to_array = GCuda.matrix_to_array
+make_multichannel_2d_array = GCuda.make_multichannel_2d_array
+gpuarray_to_array = GCuda.gpuarray_to_array
+
+
+def dtype_to_array_format(dtype):
+    """PyCUDA's ``dtype_to_array_format()``: the array_format of one channel
+    holding @dtype (8-, 16- and 32-bit integers, float16, float32); other
+    dtypes are a TypeError, as in PyCUDA (GCuda.dtype_to_array_format()
+    also carries 64-bit types as several channels)."""
+    fmt, channels = GCuda.dtype_to_array_format(dtype)
+    if channels != 1:
+        raise TypeError('no array format holds %s in one channel' % (dtype,))
+    return fmt
+
+
+def np_to_array(nparray, order, allowSurfaceBind=False, layered=False, context=None,  # noqa: N803 - PyCUDA's
+                allow_surface_bind=None):
+    """PyCUDA's ``np_to_array(nparray, order, allowSurfaceBind=False)``
+    (GCuda's allow_surface_bind= also works); see GCuda.np_to_array()."""
+    if allow_surface_bind is not None:
+        allowSurfaceBind = allow_surface_bind  # noqa: N806
+    return GCuda.np_to_array(nparray, order, bool(allowSurfaceBind), layered, context)
+
+
+# Texture and surface references were removed in CUDA 12: the names exist so
+# that PyCUDA code imports, and using them is GCuda.Error.NOT_SUPPORTED.
+# Use GCuda.Texture / GCuda.make_texture() (texture objects) instead.
+
+TR_DEFAULT = 0
+TRSA_OVERRIDE_FORMAT = 1
+TRSF_READ_AS_INTEGER = 1
+TRSF_NORMALIZED_COORDINATES = 2
+TRSF_SRGB = 0x10
+
+
+def _no_references(what):
+    raise LogicError('%s: texture and surface references were removed in CUDA 12; use texture objects '
+                     '(GCuda.Texture, GCuda.make_texture(), GCuda.Surface) instead' % what,
+                     'gcuda-error-quark', int(GCuda.Error.NOT_SUPPORTED))
+
+
+class TextureReference:
+    """Not provided: texture references were removed in CUDA 12 (making
+    one is GCuda.Error.NOT_SUPPORTED). Use GCuda.make_texture()."""
+
+    def __init__(self, *args, **kwargs):
+        _no_references('TextureReference')
+
+
+class SurfaceReference:
+    """Not provided: surface references were removed in CUDA 12 (making
+    one is GCuda.Error.NOT_SUPPORTED). Use GCuda.Surface."""
+
+    def __init__(self, *args, **kwargs):
+        _no_references('SurfaceReference')
+
+
+def matrix_to_texref(matrix, texref, order):
+    """Not provided (texture references were removed in CUDA 12)."""
+    _no_references('matrix_to_texref()')
+
+
+def bind_array_to_texref(ary, texref):
+    """Not provided (texture references were removed in CUDA 12)."""
+    _no_references('bind_array_to_texref()')
+
+
+# ---------------------------------------------------------------- profiler
+
+start_profiler = GCuda.start_profiler
+stop_profiler = GCuda.stop_profiler
+
+
+def initialize_profiler(config_file, output_file, output_mode):
+    """Not provided: cuProfilerInitialize was removed in CUDA 12 (the call
+    is GCuda.Error.NOT_SUPPORTED). Configure Nsight Systems / Nsight
+    Compute instead; start_profiler()/stop_profiler() work."""
+    raise LogicError('initialize_profiler(): cuProfilerInitialize was removed in CUDA 12; configure the '
+                     'profiler (Nsight Systems, Nsight Compute) itself', 'gcuda-error-quark',
+                     int(GCuda.Error.NOT_SUPPORTED))

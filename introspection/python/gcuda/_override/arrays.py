@@ -4,11 +4,12 @@ PyCUDA's 1D array copies and array helpers (np_to_array(),
 matrix_to_array(), ...), and make_texture()."""
 
 import math
+import operator
 
 from gi.module import get_introspection_module
 
 from . import OVERRIDE_MODULE
-from .errors import _raising
+from .errors import _library_error, _raising
 from .memory import _device
 from .views import _host, _numpy, _uint64
 
@@ -230,6 +231,16 @@ def make_multichannel_2d_array(matrix, order='C', context=None):
 class Array(GCuda.Array):
     __module__ = OVERRIDE_MODULE
 
+    def __new__(cls, descriptor=None, context=None):
+        # PyCUDA: Array(descriptor), a new array in the thread's default
+        # context; GCuda.Array.new(context, descriptor) is the same.
+        if descriptor is None:
+            return GCuda.Array.__new__(cls)  # GObject.new(): an unbound object
+        return _array_new(context, descriptor)
+
+    def __init__(self, *args, **kwargs):
+        pass  # made by Array.new() in __new__
+
     @_raising
     def to_numpy(self, shape=None, dtype=None, order='C'):
         """Downloads the whole array into a new numpy array. By default its
@@ -300,3 +311,175 @@ def make_texture(source, order='C', address_mode=GCuda.AddressMode.CLAMP,
 
 
 gpuarray_to_array = buffer_to_array
+
+
+_array_new = _raising(GCuda.Array.new)
+
+
+# ---------------------------------------------------------------- PyCUDA's Memcpy2D/3D/3DPeer
+
+def _copy_fields(gtype_class):
+    return frozenset(p.name.replace('-', '_') for p in gtype_class.list_properties())
+
+
+def _device_endpoint(obj, what):
+    """(buffer or None, address, size) of device memory @obj: a GCuda.Buffer,
+    a PyCUDA-style holder (gpudata, get_pointer()) or an integer address,
+    sized by the allocation it lies in when the driver knows it."""
+    if isinstance(obj, GCuda.Buffer):
+        return obj, 0, 0
+    gpudata = getattr(obj, 'gpudata', None)
+    if gpudata is not None:
+        return _device_endpoint(gpudata, what)
+    if hasattr(obj, 'get_pointer'):
+        obj = obj.get_pointer()
+    try:
+        address = operator.index(obj)
+    except TypeError:
+        raise TypeError('%s must be a GCuda.Buffer, an object with gpudata or get_pointer(), or a device '
+                        'address (int), not %s' % (what, type(obj).__name__)) from None
+    if address <= 0 or address >= 1 << 64:
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT, '%s: %#x is no device address' % (what, address))
+    try:
+        base, size = _address_range(_thread_default(), address)
+        return None, address, base + size - address
+    except GCuda.CudaError:
+        # not an allocation the driver can size (PyCUDA passes it on unchecked)
+        return None, address, (1 << 64) - 1 - address
+
+
+_address_range = _raising(GCuda.Context.get_address_range)
+_thread_default = _raising(GCuda.Context.get_thread_default)
+
+
+class _CopyFields:  # a template: _copy_class() copies its methods into each class
+    """PyCUDA's Memcpy2D/Memcpy3D/Memcpy3DPeer interface over GCuda's copy
+    objects: the GObject properties read and written as attributes
+    (``copy.src_pitch = 256``), set_src_host()/set_src_device()/... taking
+    Python objects (kept alive by the copy), and ``copy()`` / ``copy(stream)``.
+    Any other attribute assignment is an AttributeError: PyGObject would keep
+    it as a plain Python attribute, so a misspelt field would be silently
+    ignored."""
+
+    _FIELDS = frozenset()
+
+    def __getattr__(self, name):
+        # only reached when normal lookup fails: the fields
+        if name in type(self)._FIELDS:
+            return self.get_property(name)
+        raise AttributeError('%r object has no attribute %r' % (type(self).__name__, name))
+
+    def __setattr__(self, name, value):
+        if name in type(self)._FIELDS:
+            self.set_property(name, operator.index(value))
+            return
+        raise AttributeError('%r object has no field %r (its fields: %s)'
+                             % (type(self).__name__, name, ', '.join(sorted(type(self)._FIELDS))))
+
+    def _keep(self, key, obj):
+        # the Python memory behind an endpoint, alive as long as the copy uses it
+        self.__dict__.setdefault('_keepalive', {})[key] = obj
+
+    def _set_host(self, end, obj, size, writable):
+        if size is not None:  # GCuda's form: (address, size)
+            getattr(type(self), '_gcuda_set_%s_host' % end)(self, obj, size)
+            self._keep(end, None)
+            return
+        if isinstance(obj, GCuda.HostBuffer):
+            getattr(self, 'set_%s_host_buffer' % end)(obj)
+            self._keep(end, obj)
+            return
+        ary, address, nbytes = _host(obj, end == 'src' and 'source' or 'destination', writable)
+        getattr(type(self), '_gcuda_set_%s_host' % end)(self, address, nbytes)
+        self._keep(end, ary)
+
+    def _set_unified(self, end, obj, size, writable):
+        if size is not None:
+            getattr(type(self), '_gcuda_set_%s_unified' % end)(self, obj, size)
+            self._keep(end, None)
+            return
+        try:
+            buf, address, nbytes = _device_endpoint(obj, end)
+        except TypeError:
+            ary, address, nbytes = _host(obj, end, writable)
+            getattr(type(self), '_gcuda_set_%s_unified' % end)(self, address, nbytes)
+            self._keep(end, ary)
+            return
+        self._set_device(end, obj)
+
+    def _set_device(self, end, devptr):
+        buf, address, nbytes = _device_endpoint(devptr, end)
+        if buf is not None:
+            getattr(self, 'set_%s_buffer' % end)(buf)
+        else:
+            getattr(type(self), '_gcuda_set_%s_unified' % end)(self, address, nbytes)
+        self._keep(end, devptr)
+
+    def set_src_host(self, buffer, size=None):
+        """PyCUDA: copy from @buffer (host memory with the buffer protocol,
+        or a GCuda.HostBuffer). GCuda's set_src_host(address, size) also
+        works."""
+        self._set_host('src', buffer, size, False)
+
+    def set_dst_host(self, buffer, size=None):
+        """PyCUDA: copy into @buffer (writable host memory, or a
+        GCuda.HostBuffer). GCuda's set_dst_host(address, size) also works."""
+        self._set_host('dst', buffer, size, True)
+
+    def set_src_device(self, devptr):
+        """PyCUDA: copy from device memory @devptr (a GCuda.Buffer, a
+        PyCUDA-style holder, or an int address)."""
+        self._set_device('src', devptr)
+
+    def set_dst_device(self, devptr):
+        """PyCUDA: copy into device memory @devptr (see set_src_device())."""
+        self._set_device('dst', devptr)
+
+    def set_src_unified(self, buffer, size=None):
+        """PyCUDA: copy from memory of either kind in the unified address
+        space; GCuda's set_src_unified(address, size) also works."""
+        self._set_unified('src', buffer, size, False)
+
+    def set_dst_unified(self, buffer, size=None):
+        """PyCUDA: copy into memory of either kind in the unified address
+        space; GCuda's set_dst_unified(address, size) also works."""
+        self._set_unified('dst', buffer, size, True)
+
+    def set_src_array(self, ary):
+        type(self)._gcuda_set_src_array(self, ary)
+        self._keep('src', ary)
+
+    def set_dst_array(self, ary):
+        type(self)._gcuda_set_dst_array(self, ary)
+        self._keep('dst', ary)
+
+
+def _copy_class(base, name, doc, with_aligned):
+    def call(self, stream=None, aligned=False):
+        # PyCUDA: copy() / copy(aligned=...) waits; copy(stream) queues it
+        if isinstance(stream, bool):
+            stream, aligned = None, stream
+        if with_aligned:
+            self.execute(stream, aligned)
+        else:
+            self.execute(stream)
+
+    namespace = {'__module__': OVERRIDE_MODULE, '__doc__': doc, '__call__': call,
+                 '_FIELDS': _copy_fields(base)}
+    for end in ('src', 'dst'):
+        for kind in ('host', 'unified', 'array'):
+            if hasattr(base, 'set_%s_%s' % (end, kind)):  # Copy3DPeer has no arrays
+                namespace['_gcuda_set_%s_%s' % (end, kind)] = getattr(base, 'set_%s_%s' % (end, kind))
+    # The methods go into the class itself: the override wraps every
+    # introspected method a class does not define (see gi/overrides/GCuda.py).
+    for key, value in _CopyFields.__dict__.items():
+        if 'array' in key and not hasattr(base, key):
+            continue
+        if key in ('__getattr__', '__setattr__') or not key.startswith('__'):
+            namespace.setdefault(key, value)
+    return type(name, (base,), namespace)
+
+
+Copy2D = _copy_class(GCuda.Copy2D, 'Copy2D', GCuda.Copy2D.__doc__, True)
+Copy3D = _copy_class(GCuda.Copy3D, 'Copy3D', GCuda.Copy3D.__doc__, False)
+Copy3DPeer = _copy_class(GCuda.Copy3DPeer, 'Copy3DPeer', GCuda.Copy3DPeer.__doc__, False)

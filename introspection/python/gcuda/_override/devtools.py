@@ -3,6 +3,7 @@
 PyCUDA's attributes, mark_cuda_test() and the profiler calls."""
 
 import functools
+import gc
 
 from gi.module import get_introspection_module
 from gi.repository import GLib
@@ -84,17 +85,28 @@ OccupancyRecord = Occupancy
 
 def mark_cuda_test(func):
     """PyCUDA's mark_cuda_test for users' pytest tests: marks @func with
-    pytest's 'cuda' mark (when pytest is there), makes sure the default
-    context exists (a GCuda error when there is no device), and waits for
-    the context's work after @func."""
+    pytest's 'cuda' mark (when pytest is there) and runs it with the
+    default context made current on the calling thread (pushed, as PyCUDA's
+    make_default_context() does; a GCuda error when there is no device).
+    After @func, the context's work is waited for, the context popped
+    (when it is still current), the context caches cleared and garbage
+    collected, as in PyCUDA."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         ctx = Context.get_default()
+        ctx.push()
         try:
             return func(*args, **kwargs)
         finally:
-            if not ctx.is_destroyed():
-                ctx.synchronize()
+            try:
+                if not ctx.is_destroyed():
+                    ctx.synchronize()
+            finally:
+                if GCuda.Context.get_current() is ctx:
+                    Context.pop()
+                from .memoize import clear_context_caches
+                clear_context_caches()
+                gc.collect()
 
     try:
         import pytest

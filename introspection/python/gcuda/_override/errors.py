@@ -48,9 +48,27 @@ class RuntimeError(CudaError):  # noqa: A001 - PyCUDA's name
 
 
 class CompileError(CudaError):
-    """NVRTC rejected the source; the message carries the compiler log."""
+    """NVRTC rejected the source; the message carries the compiler log.
+
+    PyCUDA's attributes: ``msg`` (the message's first line), ``stderr``
+    (NVRTC's log: the rest of the message), ``stdout`` ('': NVRTC writes
+    none) and ``command_line`` (the NVRTC options as a command line when the
+    compile call knows them, else None); each may also be assigned."""
 
     __module__ = OVERRIDE_MODULE
+
+    def _part(self, name, compute):
+        value = self.__dict__.get(name)
+        return compute() if value is None else value
+
+    msg = property(lambda self: self._part('msg', lambda: self.message.split('\n', 1)[0]),
+                   lambda self, value: self.__dict__.__setitem__('msg', value))
+    stderr = property(lambda self: self._part('stderr', lambda: (self.message.split('\n', 1) + [''])[1]),
+                      lambda self, value: self.__dict__.__setitem__('stderr', value))
+    stdout = property(lambda self: self._part('stdout', lambda: ''),
+                      lambda self, value: self.__dict__.__setitem__('stdout', value))
+    command_line = property(lambda self: self.__dict__.get('command_line'),
+                            lambda self, value: self.__dict__.__setitem__('command_line', value))
 
 
 # The introspected enumeration of NVRTC's codes is also called

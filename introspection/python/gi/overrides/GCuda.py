@@ -33,7 +33,8 @@ _MODULES = (errors, aio, context, views, buffers, memory, pools, params, launch,
 _OVERRIDES = {cls.__name__: cls for cls in (
     context.Device, context.Context, aio.Stream, aio.Event, buffers.Buffer, buffers.HostBuffer,
     pools.MemoryPool, pools.HostMemoryPool, launch.Function, compiler.Module,
-    devtools.DeviceData, devtools.Occupancy, arrays.Array, arrays.ArrayDescriptor)}
+    devtools.DeviceData, devtools.Occupancy, arrays.Array, arrays.ArrayDescriptor,
+    arrays.Copy2D, arrays.Copy3D, arrays.Copy3DPeer)}
 
 __all__ = []
 
