@@ -164,7 +164,7 @@ def dtype_to_ctype(dtype, with_fp_tex_hack=False):
     dtype nobody registered is a ValueError. @with_fp_tex_hack gives
     PyCUDA's fp_tex_* names for floating point types (texture references
     read through pycuda-helpers.hpp; texture references are gone since CUDA
-    12: see GCuda.TextureObject)."""
+    12: see GCuda.Texture)."""
     if dtype is None:
         raise ValueError('dtype may not be None')
     dtype = np.dtype(dtype)
