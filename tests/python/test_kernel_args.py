@@ -531,3 +531,266 @@ def test_hand_made_buffer_is_refused(recorder):
         with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
             f(GObject.new(GCuda.Buffer), block=(1, 1, 1))
     assert recorder.calls == []
+
+
+# ---------------------------------------------------------------- on a GPU: real kernels, checked against numpy
+
+GPU_SOURCE = r'''
+__global__ void axpb(float *out, const float *x, float a, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a * x[i] + i;
+}
+
+__global__ void multiply_them(float *dest, const float *a, const float *b)
+{
+  const int i = threadIdx.x;
+  dest[i] = a[i] * b[i];
+}
+
+__global__ void gpu_arange(int *x)
+{
+  const int i = threadIdx.x;
+  x[i] = i;
+}
+
+/* spins for about @cycles clock cycles, then writes: a producer slow
+ * enough that a consumer not waiting for it reads stale data */
+__global__ void slow_fill(float *out, float v, long long cycles)
+{
+  long long t0 = clock64();
+  while (clock64() - t0 < cycles)
+    ;
+  out[threadIdx.x] = v + threadIdx.x;
+}
+
+__global__ void copy(float *dst, const float *src)
+{
+  dst[threadIdx.x] = src[threadIdx.x];
+}
+'''
+
+
+@pytest.fixture(scope='module')
+def gpu_mod():
+    from gcuda import compiler
+    return compiler.SourceModule(GPU_SOURCE)
+
+
+@pytest.fixture(params=['extension', 'ctypes', 'pygobject'])
+def launch_path(request):
+    """Each launch path in turn (as test_kernels.py's fixture)."""
+    saved = list(launch_mod._fast_state)
+    if request.param == 'pygobject':
+        launch_mod._fast_state[:] = [None]
+    else:
+        if request.param == 'extension' and os.environ.get('GCUDA_TEST_LAUNCH_EXTENSION') != '1':
+            pytest.skip('the _gcuda_launch extension was not built (no Python headers at build time)')
+        binding = launch_mod._bind_fast_launch(request.param)
+        assert binding is not None, 'the %s fast launch path could not be bound' % request.param
+        launch_mod._fast_state[:] = [binding]
+    yield request.param
+    launch_mod._fast_state[:] = saved
+
+
+def fresh(func):
+    """@func without the launchers an earlier test made (on another path)."""
+    for name in ('_gcuda_call_plans', '_gcuda_call', 'prepared_call', 'prepared_async_call'):
+        func.__dict__.pop(name, None)
+    return func
+
+
+def random_floats(n):
+    return rng().uniform(-100, 100, n).astype(np.float32)
+
+
+class CudaArrayInterfaceImpl:
+    """PyCUDA's test_pass_cai_array class: an object from outside GCuda
+    with __cuda_array_interface__ over memory it allocated."""
+
+    def __init__(self, size, itemsize, dtype, stream=None):
+        self._shape = (size,)
+        self._strides = (itemsize,)
+        self._typestr = dtype.str
+        self._ptr = GCuda.mem_alloc(size * itemsize)
+        self._stream = stream
+
+    @property
+    def __cuda_array_interface__(self):
+        return {'shape': self._shape, 'strides': self._strides, 'typestr': self._typestr,
+                'data': (int(self._ptr), False), 'stream': self._stream, 'version': 3}
+
+    @property
+    def ptr(self):
+        return self._ptr
+
+
+class Wrapped:
+    """PyCUDA's PointerHolderBase as its test_driver.py subclasses it."""
+
+    def __init__(self, wrapped, offset=0):
+        self.wrapped = wrapped
+        self.offset = offset
+
+    def get_pointer(self):
+        return int(self.wrapped) + self.offset
+
+
+def cai_over(buf, n, offset=0, stream=None):
+    return CaiArray(int(buf) + offset, n, stream=stream)
+
+
+# each: (name, make(buf, byte offset) -> kernel argument standing for buf + offset)
+ADDRESS_KINDS = [
+    ('buffer view', lambda buf, off: buf.new_view(off, len(buf) - off)),
+    ('np.intp + offset', lambda buf, off: np.intp(buf) + off),
+    ('np.uintp(int + offset)', lambda buf, off: np.uintp(int(buf) + off)),
+    ('cuda array interface', lambda buf, off: cai_over(buf, 1, off)),
+    ('pointer holder', lambda buf, off: Wrapped(buf, off)),
+    ('gpudata holder', lambda buf, off: ArrayLike(Wrapped(buf, off))),
+    ('gpudata address', lambda buf, off: ArrayLike(int(buf) + off)),
+]
+
+
+@pytest.mark.gpu
+def test_gpu_argument_kinds_change_between_calls(gpu_mod, launch_path):
+    f = fresh(gpu_mod.get_function('axpb'))
+    n = 3000
+    gen = rng()
+    x_host = random_floats(n)
+    x = GCuda.to_device(x_host)
+    out = GCuda.mem_alloc(n * 4)
+    stream = GCuda.Stream()
+    for call in range(2 * len(ADDRESS_KINDS) ** 2):
+        k_out, k_x = gen.integers(0, len(ADDRESS_KINDS), 2)
+        if call < len(ADDRESS_KINDS) ** 2:  # every pair once, then at random
+            k_out, k_x = divmod(call, len(ADDRESS_KINDS))
+        o_out, o_x = (4 * int(v) for v in gen.integers(0, 500, 2))
+        count = n - max(o_out, o_x) // 4
+        a = np.float32(gen.uniform(-4, 4))
+        GCuda.memset_d32(out, 0, n)
+        on = stream if call % 2 else None
+        f(ADDRESS_KINDS[k_out][1](out, o_out), ADDRESS_KINDS[k_x][1](x, o_x), a, np.int32(count),
+          block=(256, 1, 1), grid=((count + 255) // 256, 1), stream=on)
+        if on is not None:
+            stream.synchronize()
+        got = GCuda.from_device(out, n, np.float32)
+        want = np.zeros(n, np.float32)
+        want[o_out // 4:o_out // 4 + count] = a * x_host[o_x // 4:o_x // 4 + count] + \
+            np.arange(count, dtype=np.float32)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-4,
+                                   err_msg='out: %s, x: %s' % (ADDRESS_KINDS[k_out][0], ADDRESS_KINDS[k_x][0]))
+    # one plan with its launcher per pair of argument classes
+    classes = {type(make(x, 0)) for _, make in ADDRESS_KINDS}
+    assert len(f._gcuda_call_plans) == len(classes) ** 2
+    assert all(p.launcher is not None for p in f._gcuda_call_plans.values())
+
+
+@pytest.mark.gpu
+def test_gpu_pycuda_simple_kernel_2(gpu_mod, launch_path):
+    # PyCUDA's test_simple_kernel_2: Out handler, then np.intp(buf) + itemsize
+    multiply_them = fresh(gpu_mod.get_function('multiply_them'))
+    for _ in range(2):
+        a = rng().standard_normal(400).astype(np.float32)
+        b = rng().standard_normal(400).astype(np.float32)
+        a_gpu = GCuda.to_device(a)
+        b_gpu = GCuda.to_device(b)
+        dest = np.zeros_like(a)
+        multiply_them(GCuda.Out(dest), a_gpu, b_gpu, block=(400, 1, 1))
+        np.testing.assert_array_equal(dest, a * b)
+        GCuda.Context.get_default().synchronize()
+        # now with offsets
+        dest = np.zeros_like(a)
+        multiply_them(GCuda.Out(dest), np.intp(a_gpu) + a.itemsize, b_gpu, block=(399, 1, 1))
+        np.testing.assert_array_equal(dest[:399], a[1:] * b[:399])
+        # the same kernel through the launcher of (Buffer, Buffer, Buffer)
+        d_gpu = GCuda.mem_alloc(a.nbytes)
+        multiply_them(d_gpu, a_gpu, b_gpu, block=(400, 1, 1))
+        np.testing.assert_array_equal(GCuda.from_device(d_gpu, 400, np.float32), a * b)
+        # and In / InOut handlers again after it
+        dest = rng().standard_normal(400).astype(np.float32)
+        before = dest.copy()
+        multiply_them(GCuda.InOut(dest), GCuda.In(a), b_gpu, block=(400, 1, 1))
+        np.testing.assert_array_equal(dest, a * b)
+        assert not np.array_equal(dest, before)
+
+
+@pytest.mark.gpu
+def test_gpu_pass_cai_array(gpu_mod):
+    # PyCUDA's test_pass_cai_array, on the launcher path and the general one
+    gpu_arange = gpu_mod.get_function('gpu_arange')
+    size = 1024
+    np_array = np.arange(size, dtype=np.int32)
+    for _ in range(2):
+        cai_array = CudaArrayInterfaceImpl(size, np_array.itemsize, np_array.dtype)
+        gpu_arange(cai_array, grid=(1,), block=(size, 1, 1))
+        host_array = np.empty_like(np_array)
+        GCuda.memcpy_dtoh(host_array, cai_array.ptr)
+        assert (host_array == np_array).all()
+
+
+@pytest.mark.gpu
+def test_gpu_prepared_call_addresses(gpu_mod, launch_path):
+    f = fresh(gpu_mod.get_function('axpb')).prepare('PPfi')
+    n = 2000
+    x_host = random_floats(n)
+    x = GCuda.to_device(x_host)
+    out = GCuda.mem_alloc(n * 4)
+    kinds = ADDRESS_KINDS + [('int + offset', lambda buf, off: int(buf) + off)]
+    gen = rng()
+    for k_out in range(len(kinds)):
+        k_x = int(gen.integers(0, len(kinds)))
+        o_out, o_x = (4 * int(v) for v in gen.integers(0, 300, 2))
+        count = n - max(o_out, o_x) // 4
+        a = float(np.float32(gen.uniform(-4, 4)))
+        GCuda.memset_d32(out, 0, n)
+        f.prepared_call(((count + 127) // 128, 1), (128, 1, 1), kinds[k_out][1](out, o_out),
+                        kinds[k_x][1](x, o_x), a, count)
+        got = GCuda.from_device(out, n, np.float32)
+        want = np.zeros(n, np.float32)
+        want[o_out // 4:o_out // 4 + count] = np.float32(a) * x_host[o_x // 4:o_x // 4 + count] + \
+            np.arange(count, dtype=np.float32)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-4,
+                                   err_msg='out: %s, x: %s' % (kinds[k_out][0], kinds[k_x][0]))
+
+
+def cycles_for(ms):
+    """Clock cycles of about @ms milliseconds on device 0."""
+    dev = GCuda.Device.get(0)
+    khz = dev.get_attribute(GCuda.DeviceAttribute.CLOCK_RATE)
+    return int(khz * ms)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('producer_on, consumer_on', [
+    ('stream', 'other stream'),
+    ('stream', 'legacy'),
+    ('per-thread', 'other stream'),
+    ('legacy', 'non-blocking stream'),
+    ('legacy', 'other stream'),
+])
+def test_gpu_cai_producer_stream_is_waited_for(gpu_mod, producer_on, consumer_on):
+    # the producer's kernel spins ~50 ms before writing: a consumer launch
+    # that did not wait for the producer's stream would copy stale zeros
+    ctx = GCuda.Context.get_default()
+    slow_fill, copy = gpu_mod.get_function('slow_fill'), gpu_mod.get_function('copy')
+    src, dst = GCuda.mem_alloc(128 * 4), GCuda.mem_alloc(128 * 4)
+    GCuda.memset_d32(src, 0, 128)
+    GCuda.memset_d32(dst, 0, 128)
+    ctx.synchronize()
+    producer = {'stream': GCuda.Stream(), 'per-thread': GCuda.Stream.get_per_thread_default(ctx),
+                'legacy': None}[producer_on]
+    consumer = {'other stream': GCuda.Stream(), 'legacy': None,
+                'non-blocking stream': GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)}[consumer_on]
+    value = np.float32(rng().uniform(1, 100))
+    slow_fill(src, value, np.int64(cycles_for(50)), block=(128, 1, 1), stream=producer)
+    handle = 1 if producer is None else producer.get_handle()
+    copy(dst, cai_over(src, 128, stream=handle), block=(128, 1, 1), stream=consumer)
+    if consumer is None:
+        ctx.synchronize()
+    else:
+        consumer.synchronize()
+    np.testing.assert_array_equal(GCuda.from_device(dst, 128, np.float32),
+                                  value + np.arange(128, dtype=np.float32))
+    ctx.synchronize()

@@ -15,8 +15,8 @@ from . import OVERRIDE_MODULE
 from .aio import Event
 from .errors import _library_error, _raising
 from .native import _gobject_pointer
-from .params import (ArgumentHandler, _blob, _call_plan, _complex, _kernel_args_error, _pack_error, _param_layout, _pointer,
-                     _pointer_value, _prepared_fields)
+from .params import (ArgumentHandler, _blob, _call_plan, _complex, _kernel_args_error, _pack_error, _param_layout,
+                     _pointer, _pointer_value, _prepared_fields)
 
 GCuda = get_introspection_module('GCuda')
 
@@ -31,6 +31,12 @@ GCuda = get_introspection_module('GCuda')
 # shared between threads, and a failed launch (which queued nothing) is
 # repeated through PyGObject to raise the proper exception.
 # GCUDA_PYTHON_FAST_LAUNCH=0 leaves only PyGObject.
+#
+# A plain call (Function.__call__) does the same through a launcher
+# generated for the types of its arguments (_make_call_launcher), made the
+# first time those types come and kept with the plan: the per-call cost is
+# a prepared call's plus a check of each argument's class. Handlers,
+# arrays and structs by value, time_kernel take the general way.
 
 __all__ = []
 
@@ -307,7 +313,7 @@ def _make_launchers(func, fields, packer, fast):
     for i, field in enumerate(fields):
         kind = field[3]
         if kind == 'pointer':
-            convert.append('    if a{0}.__class__ is not int:\n'.format(i) + '    ' + _BUFFER_ADDRESS.format(i, 'stream'))
+            convert.append('    if a{0}.__class__ is not int:\n    '.format(i) + _BUFFER_ADDRESS.format(i, 'stream'))
         elif kind == 'blob':
             namespace['_t%d' % i] = field[5]
             convert.append('    a{0} = _blob(a{0}, {0}, {1}, _t{0})'.format(i, field[1]))
