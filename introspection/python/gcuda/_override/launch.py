@@ -496,7 +496,10 @@ class Function(GCuda.Function):
         return self
 
     def prepared_call(self, grid, block, *args, shared_size=0):
-        """Launches with the prepared argument types (prepare() first)."""
+        """Launches with the prepared argument types (prepare() first). A
+        pointer ('P') parameter takes a GCuda.Buffer, a device object (as
+        in a plain call: gpudata, get_pointer(), __cuda_array_interface__)
+        or an integer address (int, np.intp), passed as is."""
         raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Call prepare() before prepared_call()')
 
     def prepared_async_call(self, grid, block, stream, *args, shared_size=0):
