@@ -414,6 +414,52 @@ def test_time_kernel_takes_the_general_way(recorder, monkeypatch):
     assert len(events) == 2 and len(recorder.calls) == 2
 
 
+class DLPackOnly:
+    """An array with DLPack and no __cuda_array_interface__ (JAX style)."""
+
+    def __init__(self, address, device_type=2):
+        self.address = address
+        self.device_type = device_type
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError('the fake interop module reads it')
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+
+def test_dlpack_only_objects_go_through_interop(recorder, monkeypatch):
+    import sys
+    import types
+    import gcuda._override as package
+
+    seen = []
+
+    def foreign_memory(obj):
+        seen.append(obj)
+        if isinstance(obj, DLPackOnly):
+            return obj.address, 64, object()
+        return None
+
+    fake = types.ModuleType('gcuda._override.interop')
+    fake.foreign_memory = foreign_memory
+    monkeypatch.setitem(sys.modules, 'gcuda._override.interop', fake)
+    monkeypatch.setattr(package, 'interop', fake, raising=False)
+    f = fake_function([8, 4])
+    for k in range(3):
+        f(DLPackOnly(BASE + 64 * k), np.int32(k), block=(1, 1, 1))
+    f.prepare('Pi').prepared_call((1, 1), (1, 1, 1), DLPackOnly(BASE + 0x1000), 9)
+    assert recorder.params() == [pack('Qi', BASE + 64 * k, k) for k in range(3)] + [pack('Qi', BASE + 0x1000, 9)]
+    assert len(seen) == 4
+    # host memory by DLPack (a CPU device, numpy arrays) is no address
+    for bad in (DLPackOnly(BASE, device_type=1), np.zeros(2, np.float32)):
+        with pytest.raises(TypeError, match='parameter #0'):
+            f.prepared_call((1, 1), (1, 1, 1), bad, 1)
+    with pytest.raises(TypeError, match='parameter #0'):
+        f(DLPackOnly(BASE, device_type=1), np.int32(1), block=(1, 1, 1))
+    assert len(seen) == 4 and len(recorder.calls) == 4
+
+
 # ---------------------------------------------------------------- __cuda_array_interface__ streams
 
 @pytest.fixture

@@ -104,9 +104,24 @@ def _foreign_pointer(a, i, stream=None):
         return _holder_pointer(a, i, stream)
     if getattr(a, '__cuda_array_interface__', None) is not None:
         return _cai_pointer(a, i, stream)
-    if getattr(a, '__dlpack__', None) is not None:
+    if _cuda_dlpack(a):
         return _dlpack_pointer(a, i, stream)
     return None
+
+
+_DLPACK_CUDA_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def _cuda_dlpack(a):
+    """Whether @a is CUDA memory by DLPack alone (numpy arrays have DLPack
+    too: host memory)."""
+    device = getattr(a, '__dlpack_device__', None)
+    if device is None or getattr(a, '__dlpack__', None) is None:
+        return False
+    try:
+        return device()[0] in _DLPACK_CUDA_DEVICES
+    except (TypeError, ValueError, IndexError):
+        return False
 
 
 def _gpudata_pointer(a, i, stream=None):
@@ -148,6 +163,8 @@ def _cai_pointer(a, i, stream=None):
 def _dlpack_pointer(a, i, stream=None):
     """An object with DLPack alone, through the interop module (absent:
     refused)."""
+    if not _cuda_dlpack(a):  # another object of the same class may be host memory
+        return _pointer_value(a, i, stream)
     try:
         from . import interop
         foreign_memory = interop.foreign_memory
@@ -516,7 +533,7 @@ def _call_field(a, i):
         return _address_field(a), _holder_pointer, True
     elif getattr(a, '__cuda_array_interface__', None) is not None:
         return _address_field(a), _cai_pointer, True
-    elif getattr(a, '__dlpack__', None) is not None:
+    elif _cuda_dlpack(a):
         return _address_field(a), _dlpack_pointer, True
     else:
         try:
