@@ -36,7 +36,10 @@
 # prepared_call and prepared_async_call beside cuda.core's launch, __call__
 # beside CuPy's RawKernel (each beside raw ctypes where the peer is not
 # there), launch_packed beside raw ctypes; a path that cannot be made or
-# fails is a row marked not run. It asserts nothing. Exit status 77:
+# fails is a row marked not run. __call__ is also printed beside
+# prepared_call (stream= beside prepared_async_call, legacy beside legacy)
+# with the ratio of their medians, a note of the report. It asserts
+# nothing. Exit status 77:
 # nothing could be measured (no GPU, no driver, or the mode's modules
 # missing).
 #
@@ -442,6 +445,27 @@ def role_of(name):
     return 'reference' if name.startswith('raw cuLaunchKernel (ctypes') else 'peer'
 
 
+# A plain call beside the prepared call it should cost about as much as
+# (issue 13: __call__ at most 1.25 times prepared_call, in the same run).
+CALL_VS_PREPARED = [
+    ('GCuda __call__, stream=', 'GCuda prepared_async_call'),
+    ('GCuda __call__ (legacy stream)', 'GCuda prepared_call (legacy stream)'),
+]
+
+
+def call_vs_prepared(times):
+    """Lines of __call__ beside prepared_call, median against median."""
+    lines = []
+    for call, prepared in CALL_VS_PREPARED:
+        a, b = times.get(call), times.get(prepared)
+        if not a or not b or isinstance(a, str) or isinstance(b, str):
+            continue
+        call_us, prepared_us = stats(a)[1], stats(b)[1]
+        lines.append('%s %.3f µs vs %s %.3f µs: ratio %.3f' % (call, call_us, prepared, prepared_us,
+                                                               call_us / prepared_us))
+    return lines
+
+
 def report(title, mode, times, args, notes, env):
     print('Launch overhead from Python (%s): empty(float *a, float *b, int n), grid 1, block %d, on one stream;\n'
           'µs per launch (the launch calls alone; the stream synchronized every %d launches, not counted),\n'
@@ -473,6 +497,12 @@ def report(title, mode, times, args, notes, env):
     for name, reason in notes:
         print('%-48s not run: %s' % (name, reason))
         out.not_run(GROUP, name, role_of(name), reason)
+    pairs = call_vs_prepared(times)
+    if pairs:
+        print()
+    for line in pairs:
+        print(line)
+        out.note(line)
     sys.stdout.flush()
     out.write(args.json)
 

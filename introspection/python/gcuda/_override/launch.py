@@ -16,7 +16,7 @@ from .aio import Event
 from .errors import _library_error, _raising
 from .native import _gobject_pointer
 from .params import (ArgumentHandler, _blob, _call_plan, _complex, _kernel_args_error, _pack_error, _param_layout,
-                     _pointer_value, _prepared_fields)
+                     _pointer, _pointer_value, _prepared_fields)
 
 GCuda = get_introspection_module('GCuda')
 
@@ -31,6 +31,12 @@ GCuda = get_introspection_module('GCuda')
 # shared between threads, and a failed launch (which queued nothing) is
 # repeated through PyGObject to raise the proper exception.
 # GCUDA_PYTHON_FAST_LAUNCH=0 leaves only PyGObject.
+#
+# A plain call (Function.__call__) does the same through a launcher
+# generated for the types of its arguments (_make_call_launcher), made the
+# first time those types come and kept with the plan: the per-call cost is
+# a prepared call's plus a check of each argument's class. Handlers,
+# arrays and structs by value, time_kernel take the general way.
 
 __all__ = []
 
@@ -149,7 +155,15 @@ def _launch_failed(func, grid, block, shared, stream, params):
 def _launch_packed(func, grid, block, shared, stream, params):
     """One launch with packed @params, the fast way when there is one."""
     fast = _fast_launch()
-    if fast is not None:
+    ext = _fast_binding()[3]
+    if ext is not None:
+        try:  # as the generated launchers do (see _EXT_LAUNCH)
+            sptr = None if stream is None else _stream_pointer(stream)
+            if ext(_function_pointer(func), grid, block, shared, sptr, params):
+                return
+        except (TypeError, ValueError, OverflowError):
+            pass  # the checked way below says what is wrong
+    elif fast is not None:
         try:  # as the generated launchers do (see _FAST_LAUNCH)
             if len(grid) == 3:
                 gx, gy, gz = grid
@@ -177,6 +191,26 @@ def {name}(grid, block, {stream_arg}*args, shared_size=0):
         {unpack}
     except ValueError:
         raise _count_error(len(args)) from None
+{stream_ptr}
+{convert}
+    try:
+        params = _pack({values})
+    except _struct_error as e:
+        raise _pack_error(_owner, _fields, ({values}), e) from None
+{launch}
+'''
+
+# A plain call's launcher for one tuple of argument types (see
+# Function.__call__): _MISS when @args are not of those types, else None
+# once launched.
+_CALL_TEMPLATE = '''
+def call(args, grid, block, stream, shared_size):
+    if len(args) != {n}:
+        return _MISS
+    {unpack}
+    if {guard}:
+        return _MISS
+{stream_ptr}
 {convert}
     try:
         params = _pack({values})
@@ -202,7 +236,6 @@ _UNPACK_DIMS = '''
 # The extension takes grid and block as given and checks them itself: any
 # value it refuses (numpy integers, a wrong shape) takes the checked way.
 _EXT_LAUNCH = '''
-{stream_ptr}
     try:
         ok = _launch(_fptr, grid, block, shared_size, sptr, params)
     except (TypeError, ValueError, OverflowError):
@@ -216,7 +249,6 @@ _EXT_LAUNCH = '''
 # (the | refuses floats, strings and None; numpy integers pass it and are
 # refused by ctypes).
 _FAST_LAUNCH = _UNPACK_DIMS + '''
-{stream_ptr}
     try:
         ok = not (gx | gy | gz | bx | by | bz | shared_size) >> 32 and \\
             _fast(_fptr, gx, gy, gz, bx, by, bz, shared_size, sptr, params, _psize, None)
@@ -226,6 +258,8 @@ _FAST_LAUNCH = _UNPACK_DIMS + '''
         _launch_failed(_owner, (gx, gy, gz), (bx, by, bz), shared_size, {stream}, params)
 '''
 
+# The stream's pointer first: a stream that is none is refused before an
+# argument's producer stream is waited for.
 _STREAM_POINTER = '''
     if stream is None:
         sptr = None
@@ -239,30 +273,47 @@ _GI_LAUNCH = _UNPACK_DIMS + '''
     _launch_failed(_owner, (gx, gy, gz), (bx, by, bz), shared_size, {stream}, params)
 '''
 
+# A pointer argument of a GCuda buffer: its cached address (see
+# params._pointer_value), else the checked way.
+_BUFFER_ADDRESS = '    a{0} = getattr(a{0}, "_gcuda_address", None) or _pointer_value(a{0}, {0}, {1})'
 
-def _make_launchers(func, fields, packer, fast):
-    """prepared_call and prepared_async_call for @fields, as generated code
-    (the launch path is the per-call cost: no loops, no lookups it can avoid)."""
-    n = len(fields)
-    names = ['a%d' % i for i in range(n)]
-    namespace = {
+
+def _launch_code(fast, with_stream):
+    """The launch part of a generated launcher."""
+    stream = 'stream' if with_stream else 'None'
+    if fast is not None and _fast_binding()[3] is not None:
+        return _EXT_LAUNCH.format(stream=stream)
+    if fast is not None:
+        return _FAST_LAUNCH.format(stream=stream)
+    return _GI_LAUNCH.format(stream=stream)
+
+
+def _namespace(func, fields, packer, fast):
+    """What the generated launchers of @func see."""
+    return {
         '_owner': func, '_fields': fields, '_pack': packer.pack, '_struct_error': struct.error,
         '_dims': _dims, '_pack_error': _pack_error, '_pointer_value': _pointer_value, '_blob': _blob,
         '_complex': _complex, '_stream_pointer': _stream_pointer, '_launch_failed': _launch_failed,
         '_fast': fast, '_ArgumentError': ctypes.ArgumentError, '_attr': _fast_binding()[2],
         '_launch': _fast_binding()[3],
         '_fptr': _function_pointer(func) if fast is not None else None,
-        '_psize': ctypes.c_size_t(packer.size),
-        '_count_error': lambda got: _kernel_args_error(
-            'Kernel %s was prepared for %d arguments, %d given' % (func.get_name(), n, got)),
+        '_psize': ctypes.c_size_t(packer.size), '_MISS': _MISS,
     }
+
+
+def _make_launchers(func, fields, packer, fast):
+    """prepared_call and prepared_async_call for @fields, as generated code
+    (the launch path is the per-call cost: no loops, no lookups it can avoid)."""
+    n = len(fields)
+    names = ['a%d' % i for i in range(n)]
+    namespace = _namespace(func, fields, packer, fast)
+    namespace['_count_error'] = lambda got: _kernel_args_error(
+        'Kernel %s was prepared for %d arguments, %d given' % (func.get_name(), n, got))
     convert = []
     for i, field in enumerate(fields):
         kind = field[3]
         if kind == 'pointer':
-            convert.append('    if a{0}.__class__ is not int:\n'
-                           '        a{0} = getattr(a{0}, "_gcuda_address", None) or _pointer_value(a{0}, {0})'
-                           .format(i))
+            convert.append('    if a{0}.__class__ is not int:\n    '.format(i) + _BUFFER_ADDRESS.format(i, 'stream'))
         elif kind == 'blob':
             namespace['_t%d' % i] = field[5]
             convert.append('    a{0} = _blob(a{0}, {0}, {1}, _t{0})'.format(i, field[1]))
@@ -273,21 +324,55 @@ def _make_launchers(func, fields, packer, fast):
     unpack = '%s = args' % values if n else '() = args'
     launchers = {}
     for name, with_stream in (('prepared_call', False), ('prepared_async_call', True)):
-        stream = 'stream' if with_stream else 'None'
-        if fast is not None and namespace['_launch'] is not None:
-            launch = _EXT_LAUNCH.format(stream=stream,
-                                        stream_ptr=_STREAM_POINTER if with_stream else '    sptr = None')
-        elif fast is not None:
-            launch = _FAST_LAUNCH.format(stream=stream,
-                                         stream_ptr=_STREAM_POINTER if with_stream else '    sptr = None')
-        else:
-            launch = _GI_LAUNCH.format(stream=stream)
         source = _LAUNCHER_TEMPLATE.format(name=name, stream_arg='stream, ' if with_stream else '', n=n,
                                            unpack=unpack, convert='\n'.join(convert) or '    pass',
-                                           values=values, launch=launch)
+                                           stream_ptr=_STREAM_POINTER if with_stream else '    sptr = stream = None',
+                                           values=values, launch=_launch_code(fast, with_stream))
         exec(compile(source, '<GCuda %s launcher of %s>' % (name, func.get_name()), 'exec'), namespace)
         launchers[name] = namespace[name]
     return launchers
+
+
+def _make_call_launcher(func, plan, types):
+    """The launcher of plain calls with arguments of @types (a fixed plan
+    without handlers): the type check, each argument's conversion, the
+    packing and the launch, as generated code."""
+    n = len(types)
+    names = ['a%d' % i for i in range(n)]
+    namespace = _namespace(func, plan.fields, plan.packer, _fast_launch())
+    convert = []
+    for i, cls in enumerate(types):
+        namespace['_c%d' % i] = cls
+        conv = plan.convs[i] if plan.convs is not None else None
+        if conv is None:
+            continue
+        if conv is _pointer and issubclass(cls, (GCuda.Buffer, GCuda.HostBuffer)):
+            convert.append(_BUFFER_ADDRESS.format(i, 'stream'))
+        else:
+            namespace['_conv%d' % i] = conv
+            convert.append('    a{0} = _conv{0}(a{0}, {0}, stream)'.format(i))
+    values = ', '.join(names) + (',' if n == 1 else '')
+    source = _CALL_TEMPLATE.format(
+        n=n, unpack=('%s = args' % values) if n else 'pass',
+        guard=' or '.join('a{0}.__class__ is not _c{0}'.format(i) for i in range(n)) or 'False',
+        stream_ptr=_STREAM_POINTER, convert='\n'.join(convert) or '    pass',
+        values=values, launch=_launch_code(_fast_launch(), True))
+    exec(compile(source, '<GCuda call launcher of %s>' % func.get_name(), 'exec'), namespace)
+    return namespace['call']
+
+
+class _Miss:
+    __slots__ = ()
+
+    def __repr__(self):
+        return '<no launcher for these arguments>'
+
+
+_MISS = _Miss()
+
+
+def _no_launcher(args, grid, block, stream, shared_size):
+    return _MISS
 
 
 class Function(GCuda.Function):
@@ -316,15 +401,33 @@ class Function(GCuda.Function):
             ctx = self._gcuda_context = self.get_module().get_context()
         return ctx
 
+    # A plain call costs a prepared call and a type check: the launcher of
+    # the last argument types (a generated function, see
+    # _make_call_launcher) is tried first, and says _MISS for other types;
+    # then the launchers by types; then the general way (handlers, arrays
+    # and structs by value, time_kernel), which makes the launchers.
+    _gcuda_call = staticmethod(_no_launcher)
+
     def __call__(self, *args, block=None, grid=(1, 1), stream=None, shared=0, texrefs=None,
                  time_kernel=False):
         """Launches the kernel with @args: numpy scalars (np.int32(n) …),
-        numpy structs (np.void), GCuda.Buffer / HostBuffer, objects with
-        __cuda_array_interface__, GCuda.In/Out/InOut(array), plain bytes;
-        a Python int or float is a TypeError (its C type is unknown). With
-        handlers, the copies go on @stream and the call returns once the
-        kernel and the copies are done. With @time_kernel, returns the
-        kernel's time in seconds."""
+        numpy structs (np.void), GCuda.Buffer / HostBuffer, device arrays of
+        other libraries (an object with ``gpudata``, as PyCUDA's GPUArray; a
+        PointerHolderBase with ``get_pointer()``; ``__cuda_array_interface__``,
+        as CuPy, PyTorch and numba arrays, whose producer stream the launch
+        waits for), GCuda.In/Out/InOut(array), plain bytes. A device
+        address as an integer is ``np.intp(address)`` (``np.intp(buf) + 4``
+        as in PyCUDA), passed as is: nothing checks what the kernel does
+        with it. A Python int or float is a TypeError (its C type is
+        unknown). With handlers, the copies go on @stream and the call
+        returns once the kernel and the copies are done. With
+        @time_kernel, returns the kernel's time in seconds."""
+        if block is not None and not texrefs and not time_kernel and \
+                self._gcuda_call(args, grid, block, stream, shared) is not _MISS:
+            return None
+        return self._call(args, block, grid, stream, shared, texrefs, time_kernel)
+
+    def _call(self, args, block, grid, stream, shared, texrefs, time_kernel):
         if block is None:
             raise ValueError('must specify block size')
         if texrefs:
@@ -338,7 +441,13 @@ class Function(GCuda.Function):
         if plan is None:
             plan = _call_plan(self, args)
             if plan.fixed:
+                if not plan.handlers:
+                    plan.launcher = _make_call_launcher(self, plan, key)
                 plans[key] = plan
+        if plan.launcher is not None and not time_kernel:
+            self._gcuda_call = plan.launcher  # tried first from now on
+            if plan.launcher(args, grid, block, stream, shared) is not _MISS:
+                return None
         handlers = [a for a in args if isinstance(a, ArgumentHandler)] if plan.handlers else ()
         if handlers:
             ctx = self._context()
@@ -348,7 +457,7 @@ class Function(GCuda.Function):
         if plan.convs is None:
             values = args
         else:
-            values = [a if conv is None else conv(a, i) for i, (conv, a) in enumerate(zip(plan.convs, args))]
+            values = [a if conv is None else conv(a, i, stream) for i, (conv, a) in enumerate(zip(plan.convs, args))]
         try:
             params = plan.packer.pack(*values)
         except struct.error as e:
@@ -387,7 +496,10 @@ class Function(GCuda.Function):
         return self
 
     def prepared_call(self, grid, block, *args, shared_size=0):
-        """Launches with the prepared argument types (prepare() first)."""
+        """Launches with the prepared argument types (prepare() first). A
+        pointer ('P') parameter takes a GCuda.Buffer, a device object (as
+        in a plain call: gpudata, get_pointer(), __cuda_array_interface__)
+        or an integer address (int, np.intp), passed as is."""
         raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'Call prepare() before prepared_call()')
 
     def prepared_async_call(self, grid, block, stream, *args, shared_size=0):

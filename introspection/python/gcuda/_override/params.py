@@ -35,8 +35,10 @@ def _kernel_args_error(message):
     return _library_error(GCuda.Error.KERNEL_ARGUMENTS, message)
 
 
-def _pointer_value(a, i):
-    """The device address argument #@i stands for."""
+def _pointer_value(a, i, stream=None):
+    """The device address argument #@i stands for, for a launch on @stream
+    (None: the legacy default stream), which waits for the producer's
+    stream of a __cuda_array_interface__ (v3) that names one."""
     if isinstance(a, GCuda.Buffer):
         if a.is_freed():
             raise _library_error(GCuda.Error.FREED, 'Argument #%d: the buffer at 0x%x was freed' % (i, a.get_address()))
@@ -54,14 +56,13 @@ def _pointer_value(a, i):
         return address
     if isinstance(a, ArgumentHandler):
         return a._device_address()
-    if isinstance(a, (bool, float, complex)):
+    if isinstance(a, (bool, float, complex, str, bytes)):
         raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
-    cai = getattr(a, '__cuda_array_interface__', None)
-    if cai is not None:
-        return cai['data'][0]
-    gpudata = getattr(a, 'gpudata', None)
-    if gpudata is not None:
-        return _pointer(gpudata, i)
+    if isinstance(a, _integer_types()):  # a raw address (int, np.intp ...): passed as is
+        return operator.index(a)
+    address = _foreign_pointer(a, i, stream)
+    if address is not None:
+        return address
     try:
         return operator.index(a)
     except TypeError:
@@ -69,11 +70,176 @@ def _pointer_value(a, i):
                         % (i, type(a).__name__)) from None
 
 
-def _pointer(a, i):
+def _pointer(a, i, stream=None):
     address = getattr(a, '_gcuda_address', None)
     if address is not None:
         return address
-    return _pointer_value(a, i)
+    return _pointer_value(a, i, stream)
+
+
+_int_types = []  # [(int, numpy.integer)], made on first use (numpy is imported lazily)
+
+
+def _integer_types():
+    if not _int_types:
+        _int_types.append((int, _numpy().integer))
+    return _int_types[0]
+
+
+# Device memory of other libraries (contract 3 of the PyCUDA crossing:
+# duck typing). PyCUDA's GPUArray and GCuda's stand for int(a.gpudata); a
+# PointerHolderBase for a.get_pointer(); CuPy, PyTorch and numba arrays for
+# their __cuda_array_interface__ data pointer; an object with DLPack alone
+# goes through gcuda's interop module when it is there. The address goes
+# to the kernel as is: what the kernel reads or writes of it is the
+# kernel's business, as in PyCUDA.
+
+def _foreign_pointer(a, i, stream=None):
+    """The device address of a device object that is no GCuda memory, or
+    None if @a is none."""
+    gpudata = getattr(a, 'gpudata', None)
+    if gpudata is not None:
+        return _gpudata_pointer(a, i, stream)
+    if callable(getattr(a, 'get_pointer', None)):
+        return _holder_pointer(a, i, stream)
+    if getattr(a, '__cuda_array_interface__', None) is not None:
+        return _cai_pointer(a, i, stream)
+    if _cuda_dlpack(a):
+        return _dlpack_pointer(a, i, stream)
+    return None
+
+
+_DLPACK_CUDA_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def _cuda_dlpack(a):
+    """Whether @a is CUDA memory by DLPack alone (numpy arrays have DLPack
+    too: host memory)."""
+    device = getattr(a, '__dlpack_device__', None)
+    if device is None or getattr(a, '__dlpack__', None) is None:
+        return False
+    try:
+        return device()[0] in _DLPACK_CUDA_DEVICES
+    except (TypeError, ValueError, IndexError):
+        return False
+
+
+def _gpudata_pointer(a, i, stream=None):
+    gpudata = getattr(a, 'gpudata', None)
+    if gpudata is None:  # another object of the same class may lack it
+        return _pointer_value(a, i, stream)
+    return _pointer(gpudata, i, stream)
+
+
+def _holder_pointer(a, i, stream=None):
+    """A PointerHolderBase's get_pointer()."""
+    get_pointer = getattr(a, 'get_pointer', None)
+    if get_pointer is None:
+        return _pointer_value(a, i, stream)
+    try:
+        return operator.index(get_pointer())
+    except TypeError:
+        raise TypeError('invalid value on parameter #%d (0-based): %s.get_pointer() gave no integer address'
+                        % (i, type(a).__name__)) from None
+
+
+def _cai_pointer(a, i, stream=None):
+    """The data pointer of a __cuda_array_interface__, once @stream waits
+    for the producer's stream."""
+    cai = getattr(a, '__cuda_array_interface__', None)
+    if cai is None:
+        return _pointer_value(a, i, stream)
+    try:
+        address = operator.index(cai['data'][0])
+    except (KeyError, IndexError, TypeError):
+        raise TypeError('invalid value on parameter #%d (0-based): the __cuda_array_interface__ of %s has no '
+                        '"data": (address, readonly)' % (i, type(a).__name__)) from None
+    producer = cai.get('stream')
+    if producer is not None:
+        _wait_for_producer(producer, stream, i)
+    return address
+
+
+def _dlpack_pointer(a, i, stream=None):
+    """An object with DLPack alone, through the interop module (absent:
+    refused)."""
+    if not _cuda_dlpack(a):  # another object of the same class may be host memory
+        return _pointer_value(a, i, stream)
+    try:
+        from . import interop
+        foreign_memory = interop.foreign_memory
+    except (ImportError, AttributeError):
+        raise TypeError('invalid type on parameter #%d (0-based): %s has DLPack but no __cuda_array_interface__ '
+                        'and this gcuda cannot read DLPack' % (i, type(a).__name__)) from None
+    found = foreign_memory(a)
+    if found is None:
+        raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
+    return found[0]
+
+
+# The producer's stream of a __cuda_array_interface__ v3 (its "stream":
+# 1 the legacy default stream, 2 the per-thread one, else a CUstream; 0 is
+# forbidden). The consumer makes its own work wait for it: nothing to do
+# when it is the launch stream, or when CUDA orders the two already (the
+# legacy default stream and a blocking stream wait for each other's earlier
+# work; the per-thread default stream is a blocking stream); otherwise an
+# event recorded on the producer's stream that the launch stream waits for
+# (the host, for a launch on the legacy stream). A CUstream GCuda cannot
+# record on: the context is synchronized.
+
+_CAI_LEGACY, _CAI_PER_THREAD = 1, 2
+
+
+def _wait_for_producer(producer, stream, i):
+    try:
+        producer = operator.index(producer)
+    except TypeError:
+        raise TypeError('invalid value on parameter #%d (0-based): the __cuda_array_interface__ "stream" is %s, '
+                        'not an int' % (i, type(producer).__name__)) from None
+    if producer == 0:
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                             'Argument #%d: the __cuda_array_interface__ "stream" is 0, which the interface forbids '
+                             '(1 is the legacy default stream, 2 the per-thread default stream)' % i)
+    if stream is None:
+        if producer in (_CAI_LEGACY, _CAI_PER_THREAD):
+            return
+    else:
+        if producer == stream.get_handle():
+            return
+        if producer == _CAI_LEGACY and not stream.get_flags() & GCuda.StreamFlags.NON_BLOCKING:
+            return
+    _producer_wait(producer, stream)
+
+
+def _producer_wait(producer, stream):
+    from .aio import Event
+    context = stream.get_context() if stream is not None else GCuda.Context.get_default()
+    if producer == _CAI_LEGACY:
+        on = None
+    elif producer == _CAI_PER_THREAD:
+        on = GCuda.Stream.get_per_thread_default(context)
+    else:
+        on = _foreign_stream(context, producer)
+        if on is None:
+            context.synchronize()
+            return
+    event = Event(GCuda.EventFlags.DISABLE_TIMING, context).record(on)
+    if stream is None:
+        event.synchronize()
+    else:
+        stream.wait_event(event)
+
+
+def _foreign_stream(context, handle):
+    """A GCuda.Stream borrowing the CUstream @handle, where this GCuda can
+    make one (GCuda.Stream.new_for_handle), else None."""
+    new_for_handle = getattr(GCuda.Stream, 'new_for_handle', None)
+    if new_for_handle is None:
+        return None
+    try:
+        return new_for_handle(context, handle)
+    except TypeError:
+        return None
 
 
 def _blob(a, i, size, dtype=None):
@@ -307,7 +473,34 @@ class InOut(In, Out):
 
 
 class _CallPlan:
-    __slots__ = ('fields', 'convs', 'packer', 'fixed', 'handlers')
+    """How a plain call packs arguments of given types: the fields, a
+    converter per argument (None: struct packs it as it is) taking
+    (argument, index, stream), the packer; fixed: the types alone decide
+    all of it (the plan and its launcher are kept by types); handlers: an
+    argument is an In/Out/InOut."""
+
+    __slots__ = ('fields', 'convs', 'packer', 'fixed', 'handlers', 'launcher')
+
+
+def _tobytes(v, i, stream):
+    return v.tobytes()
+
+
+def _managed_address(v, i, stream):
+    return v.__array_interface__['data'][0]
+
+
+def _array_bytes(v, i, stream):
+    return _numpy().ascontiguousarray(v).tobytes()
+
+
+def _buffer_bytes(v, i, stream):
+    return bytes(memoryview(v))
+
+
+
+def _address_field(a):
+    return ('Q', 8, 8, 'pointer', type(a).__name__, None)
 
 
 def _call_field(a, i):
@@ -316,24 +509,32 @@ def _call_field(a, i):
     if isinstance(a, np.generic):
         dtype = a.dtype
         if dtype.kind == 'V':
-            return _dtype_field(dtype), (lambda v, i: v.tobytes()), False
+            return _dtype_field(dtype), _tobytes, False
         if dtype.kind == 'c':
-            return _dtype_field(dtype), (lambda v, i: v.tobytes()), True
+            return _dtype_field(dtype), _tobytes, True
         if dtype.kind in 'biuf':
             field = _dtype_field(dtype)
             return field, None, True
     elif isinstance(a, (GCuda.Buffer, GCuda.HostBuffer, ArgumentHandler)):
-        return ('Q', 8, 8, 'pointer', type(a).__name__, None), _pointer, True
+        return _address_field(a), _pointer, True
     elif isinstance(a, np.ndarray):
         if get_buffer(a) is not None:  # managed memory: its address, as PyCUDA
-            return ('Q', 8, 8, 'pointer', 'managed array', None), \
-                (lambda v, i: v.__array_interface__['data'][0]), False
+            return ('Q', 8, 8, 'pointer', 'managed array', None), _managed_address, False
         field = ('%ds' % a.nbytes, a.nbytes, _c_alignment(a.dtype), 'blob', 'array of %s' % a.dtype, None)
-        return field, (lambda v, i: np.ascontiguousarray(v).tobytes()), False
+        return field, _array_bytes, False
     elif isinstance(a, (bool, int, float, complex, str)):
-        pass
-    elif getattr(a, '__cuda_array_interface__', None) is not None or getattr(a, 'gpudata', None) is not None:
-        return ('Q', 8, 8, 'pointer', type(a).__name__, None), _pointer, True
+        # PyCUDA's rule: the C type of a Python number is unknown
+        raise TypeError('invalid type on parameter #%d (0-based): %s (a Python %s has no C type: pass a numpy '
+                        'scalar such as np.int32(n), np.float32(x), or np.intp(address) for a device address)'
+                        % (i, type(a).__name__, type(a).__name__))
+    elif getattr(a, 'gpudata', None) is not None:
+        return _address_field(a), _gpudata_pointer, True
+    elif callable(getattr(a, 'get_pointer', None)):
+        return _address_field(a), _holder_pointer, True
+    elif getattr(a, '__cuda_array_interface__', None) is not None:
+        return _address_field(a), _cai_pointer, True
+    elif _cuda_dlpack(a):
+        return _address_field(a), _dlpack_pointer, True
     else:
         try:
             size = memoryview(a).nbytes
@@ -341,14 +542,15 @@ def _call_field(a, i):
             pass
         else:
             field = ('%ds' % size, size, _guess_alignment(size), 'blob', '%d bytes' % size, None)
-            return field, (lambda v, i: bytes(memoryview(v))), False
+            return field, _buffer_bytes, False
     raise TypeError('invalid type on parameter #%d (0-based): %s (GCuda passes numpy scalars, numpy '
-                    'structs, GCuda buffers, In/Out/InOut and device arrays)' % (i, type(a).__name__))
+                    'structs, GCuda buffers, In/Out/InOut, device arrays (gpudata, get_pointer(), '
+                    '__cuda_array_interface__) and bytes)' % (i, type(a).__name__))
 
 
 def _call_plan(func, args):
     plan = _CallPlan()
-    plan.fields, plan.convs, plan.fixed, plan.handlers = [], [], True, False
+    plan.fields, plan.convs, plan.fixed, plan.handlers, plan.launcher = [], [], True, False, None
     for i, a in enumerate(args):
         field, conv, fixed = _call_field(a, i)
         plan.fields.append(field)
