@@ -362,7 +362,7 @@ def _dlpack_import(obj, stream):
     calls the producer's deleter when it goes. @stream is the handle of
     the stream the memory will be used on (None: the legacy default)."""
     device = obj.__dlpack_device__()
-    device_type, device_id = int(device[0]), int(device[1])
+    device_type = int(device[0])
     if device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
         return None
     consumer = _LEGACY if stream is None else stream
@@ -444,9 +444,10 @@ def _interface_layout(obj, interface, stream):
         raise BufferError('masked arrays (__cuda_array_interface__ with a mask) are not supported')
     producer = interface.get('stream') if interface.get('version', 0) >= 3 else None
     if producer is not None:
-        if not _is_int(producer) or producer == 0:
-            raise BufferError('__cuda_array_interface__ stream must be None or a nonzero int, not %r'
-                              % (producer,))
+        if not _is_int(producer):
+            raise BufferError('__cuda_array_interface__ stream must be None or an int, not %r' % (producer,))
+        if producer == 0:  # ambiguous by the protocol; the driver's NULL stream is the legacy one
+            producer = _LEGACY
         if stream is None:
             _call(GCuda.Stream.synchronize, _call(GCuda.Stream.new_for_handle, None, producer))
         else:
