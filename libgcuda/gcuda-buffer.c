@@ -17,8 +17,9 @@
  * GCudaBuffer:
  *
  * A block of device memory (PyCUDA's `DeviceAllocation`): plain, pitched,
- * managed, opened from another process, or a view of part of another
- * buffer.
+ * managed, opened from another process, a view of part of another buffer,
+ * or memory another library allocated, borrowed with
+ * [ctor@GCuda.Buffer.new_for_address].
  *
  * ```c
  * static gboolean
@@ -95,6 +96,8 @@ struct _GCudaBuffer
   GCudaBufferKind kind;
   GObject *owner;        /* borrowed memory: what owns it (kept alive) */
   GCudaPoolReleaseFunc release;  /* pooled memory: gives it back to @owner */
+  GCudaBufferNotify notify;  /* foreign memory: tells its owner GCuda is done */
+  gpointer notify_data;
   int freed;             /* atomic: free() was called */
   int released;          /* atomic: the memory was released, which free()
                           * leaves to the last export */
@@ -121,6 +124,15 @@ static GParamSpec *properties[N_PROPS];
 static void
 release_memory (GCudaBuffer *self)
 {
+  if (self->kind == GCUDA_BUFFER_KIND_FOREIGN)
+    {
+      /* never freed by GCuda: its owner learns that GCuda is done with it */
+      GCudaBufferNotify notify = g_steal_pointer (&self->notify);
+
+      if (notify != NULL)
+        notify (g_steal_pointer (&self->notify_data));
+      return;
+    }
   if (self->release != NULL)
     {
       self->release (self->owner, self->ptr, self->size);
@@ -446,6 +458,142 @@ gcuda_buffer_new_managed (GCudaContext         *context,
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemAllocManaged (&ptr, size, flags), "cuMemAllocManaged", error))
     return NULL;
   return buffer_wrap (ctx, ptr, size, GCUDA_BUFFER_KIND_MANAGED);
+}
+
+/* What the driver knows of [@address, @address + @size): its context (a
+ * new reference to @context, the pointer's own context if GCuda knows it,
+ * or the default context). Memory unknown to the driver is an error; a
+ * range beyond the allocation @address lies in too. Without pointer
+ * attributes (an old or mock driver) nothing is checked. */
+static GCudaContext *
+foreign_context (GCudaContext  *context,
+                 guint64        address,
+                 guint64        size,
+                 GError       **error)
+{
+  CUpointer_attribute attrs[] = {
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_CONTEXT,
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+  };
+  unsigned int type = 0;
+  CUcontext owner = NULL;
+  CUdeviceptr start = 0;
+  size_t range = 0;
+  void *data[] = { &type, &owner, &start, &range };
+  GCudaContext *found = NULL;
+  CUresult res;
+
+  if (context != NULL && !GCUDA_IS_CONTEXT (context))
+    return _gcuda_context_resolve (context, error);  /* sets the error */
+  if (_gcuda_driver_get (error) == NULL)
+    return NULL;
+  res = GCUDA_DRV->fn_cuPointerGetAttributes (G_N_ELEMENTS (attrs), attrs, data, address);
+  if (res == CUDA_ERROR_NOT_FOUND || res == CUDA_ERROR_NOT_SUPPORTED)
+    return _gcuda_context_resolve (context, error);  /* nothing to ask */
+  if (!GCUDA_CHECK (res, "cuPointerGetAttributes", error))
+    return NULL;
+  if (type == 0)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("0x%" PRIx64 " is not memory the CUDA driver knows: only device, managed or "
+                     "page-locked memory can be borrowed"), address);
+      return NULL;
+    }
+  if (range != 0 &&
+      (address < start || address - start > range || size > range - (address - start)))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Bytes 0x%" PRIx64 " to 0x%" PRIx64 " reach outside the allocation they start in, "
+                     "0x%" PRIx64 " to 0x%" PRIx64),
+                   address, address + size, (guint64) start, (guint64) start + (guint64) range);
+      return NULL;
+    }
+  if (context == NULL && (found = _gcuda_context_lookup (owner)) != NULL)
+    return found;
+  return _gcuda_context_resolve (context, error);
+}
+
+/**
+ * gcuda_buffer_new_for_address:
+ * @context: (nullable): the context to use the memory in, or %NULL for the
+ *   context it was allocated in when GCuda has a [class@GCuda.Context] for it
+ *   (else the default context)
+ * @address: the device address of the first byte
+ * @size: the size in bytes, at least 1
+ * @notify: (nullable) (scope async) (closure user_data): called once with
+ *   @user_data when GCuda no longer uses the memory
+ * @user_data: (nullable): data for @notify: typically a reference to what
+ *   owns the memory
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Borrows device memory another library allocated (a CuPy or PyTorch
+ * array, a `cudaMalloc()` of C code, GStreamer's CUDA memory) as a buffer,
+ * without a copy. GCuda never frees it: [method@GCuda.Buffer.free] only
+ * retires the buffer. @notify runs exactly once: when the last reference
+ * to the buffer goes, or at [method@GCuda.Buffer.free] (after the last
+ * export: see [method@GCuda.Buffer.export_begin]); also when this call
+ * fails, before it returns, so @user_data is never leaked. Until then the
+ * memory must stay allocated; keep the owner alive with @user_data. It may
+ * run in any thread.
+ *
+ * The range is checked where the driver can tell (`cuPointerGetAttributes`):
+ * memory the driver does not know (ordinary host memory) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and so is a range that
+ * starts inside an allocation but does not end inside it (the message names
+ * both ranges). Address 0, size 0 or a range past the end of the address
+ * space are [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] before the
+ * driver is asked.
+ *
+ * The buffer's [property@GCuda.Buffer:kind] is
+ * [GCUDA_BUFFER_KIND_FOREIGN][enum@GCuda.BufferKind]; it works wherever a
+ * buffer does (copies, memsets, views, kernel arguments). In Python,
+ * `GCuda.Buffer.from_foreign(obj)` wraps any object with
+ * `__cuda_array_interface__` or `__dlpack__` this way and keeps it alive.
+ *
+ * Returns: (transfer full): the buffer, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaBuffer *
+gcuda_buffer_new_for_address (GCudaContext    *context,
+                              guint64          address,
+                              guint64          size,
+                              GCudaBufferNotify  notify,
+                              gpointer         user_data,
+                              GError         **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  GCudaBuffer *self;
+
+  if (address == 0 || size == 0 || size > G_MAXUINT64 - address + 1)
+    {
+      if (address == 0)
+        g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                             _("A borrowed buffer needs a device address, not 0"));
+      else if (size == 0)
+        g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                             _("A borrowed buffer needs at least one byte"));
+      else
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                     _("%" PRIu64 " bytes at 0x%" PRIx64 " reach past the end of the address space"),
+                     size, address);
+    }
+  else if ((guint64) (CUdeviceptr) address != address)
+    g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                 _("0x%" PRIx64 " is not a device address on this platform"), address);
+  else
+    ctx = foreign_context (context, address, size, error);
+
+  if (ctx == NULL)
+    {
+      if (notify != NULL)
+        notify (user_data);
+      return NULL;
+    }
+  self = buffer_wrap (ctx, (CUdeviceptr) address, size, GCUDA_BUFFER_KIND_FOREIGN);
+  self->notify = notify;
+  self->notify_data = user_data;
+  return self;
 }
 
 /* The buffer, or one it views, was freed? */

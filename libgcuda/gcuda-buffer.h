@@ -31,6 +31,19 @@ G_BEGIN_DECLS
 GCUDA_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (GCudaBuffer, gcuda_buffer, GCUDA, BUFFER, GObject)
 
+/**
+ * GCudaBufferNotify:
+ * @user_data: the data given to [ctor@GCuda.Buffer.new_for_address]
+ *
+ * Called once when GCuda no longer uses memory it borrowed with
+ * [ctor@GCuda.Buffer.new_for_address]: typically drops a reference to what
+ * owns the memory. It has the signature of [callback@GLib.DestroyNotify],
+ * so `g_object_unref` or `g_free` can be passed as they are.
+ *
+ * Since: 1.0
+ */
+typedef void (*GCudaBufferNotify) (gpointer user_data);
+
 GCUDA_AVAILABLE_IN_1_0
 GCudaBuffer     *gcuda_buffer_new                     (GCudaContext         *context,
                                                        guint64               size,
@@ -54,6 +67,13 @@ GCUDA_AVAILABLE_IN_1_0
 GCudaBuffer     *gcuda_buffer_new_view                (GCudaBuffer          *parent,
                                                        guint64               offset,
                                                        guint64               size,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaBuffer     *gcuda_buffer_new_for_address         (GCudaContext         *context,
+                                                       guint64               address,
+                                                       guint64               size,
+                                                       GCudaBufferNotify     notify,
+                                                       gpointer              user_data,
                                                        GError              **error);
 GCUDA_AVAILABLE_IN_1_0
 GCudaBuffer     *gcuda_buffer_open_ipc_handle         (GCudaContext         *context,

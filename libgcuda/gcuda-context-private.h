@@ -88,4 +88,8 @@ CUstream  _gcuda_context_prepare_wait  (GCudaContext *self,
 GCudaContext *_gcuda_context_resolve (GCudaContext  *context,
                                       GError       **error);
 
+/* The live, not destroyed GCudaContext of a driver context, if GCuda made
+ * one for it; a new reference, or NULL. */
+GCudaContext *_gcuda_context_lookup (CUcontext handle);
+
 G_END_DECLS

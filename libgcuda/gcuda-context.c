@@ -1544,3 +1544,9 @@ gcuda_context_get_pointer_info (guint64           address,
     *context = handle ? registry_lookup (handle) : NULL;
   return TRUE;
 }
+
+GCudaContext *
+_gcuda_context_lookup (CUcontext handle)
+{
+  return handle != NULL ? registry_lookup (handle) : NULL;
+}

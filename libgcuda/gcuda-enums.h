@@ -186,6 +186,8 @@ typedef enum /*< flags >*/ {
  *   [method@GCuda.Buffer.new_view]
  * @GCUDA_BUFFER_KIND_GLOBAL: a `__device__` or `__constant__` variable of a
  *   module, from [method@GCuda.Module.get_global]
+ * @GCUDA_BUFFER_KIND_FOREIGN: memory another library allocated, borrowed
+ *   with [ctor@GCuda.Buffer.new_for_address] (never freed by GCuda)
  *
  * Where a [class@GCuda.Buffer]'s memory comes from.
  *
@@ -198,6 +200,7 @@ typedef enum {
   GCUDA_BUFFER_KIND_IPC,
   GCUDA_BUFFER_KIND_VIEW,
   GCUDA_BUFFER_KIND_GLOBAL,
+  GCUDA_BUFFER_KIND_FOREIGN,
 } GCudaBufferKind;
 
 /**

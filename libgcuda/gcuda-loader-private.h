@@ -163,7 +163,11 @@ G_BEGIN_DECLS
   X (cuMemcpy3D, 3020) \
   X (cuMemcpy3DAsync, 3020) \
   X (cuMemcpy3DPeer, 4000) \
-  X (cuMemcpy3DPeerAsync, 4000)
+  X (cuMemcpy3DPeerAsync, 4000) \
+  /* interop: borrowed streams */ \
+  X (cuStreamGetCtx, 9020) \
+  X (cuStreamGetFlags, 5050) \
+  X (cuStreamGetPriority, 5050)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;

@@ -318,6 +318,138 @@ gcuda_stream_get_per_thread_default (GCudaContext  *context,
   return self;
 }
 
+/* The context a borrowed stream belongs to: @context when given (which the
+ * stream's own must be), else the stream's own if GCuda knows it, else the
+ * default context when that is the stream's. */
+static GCudaContext *
+borrowed_stream_context (GCudaContext  *context,
+                         CUstream       handle,
+                         GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  CUcontext owner = NULL;
+
+  if (context != NULL && !GCUDA_IS_CONTEXT (context))
+    return _gcuda_context_resolve (context, error);  /* sets the error */
+  if (_gcuda_driver_get (error) == NULL)
+    return NULL;
+  /* cuStreamGetCtx needs no current context for a stream of its own. */
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuStreamGetCtx (handle, &owner), "cuStreamGetCtx", error))
+    return NULL;
+  if (context == NULL)
+    {
+      ctx = _gcuda_context_lookup (owner);
+      if (ctx == NULL && (ctx = _gcuda_context_resolve (NULL, error)) == NULL)
+        return NULL;
+    }
+  else
+    ctx = g_object_ref (context);
+  if (_gcuda_context_get_handle_internal (ctx) != owner)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                   context != NULL
+                   ? _("The stream 0x%" PRIx64 " belongs to another CUDA context than the one given")
+                   : _("The stream 0x%" PRIx64 " belongs to a CUDA context GCuda has no GCudaContext for: "
+                       "pass the context it belongs to"),
+                   (guint64) (guintptr) handle);
+      return NULL;
+    }
+  return g_steal_pointer (&ctx);
+}
+
+/**
+ * gcuda_stream_new_for_handle:
+ * @context: (nullable): the context the stream belongs to, or %NULL for the
+ *   stream's own context (the default context for the default streams)
+ * @handle: a `CUstream` as an integer: 0 or 1 (`CU_STREAM_LEGACY`) for the
+ *   legacy default stream, 2 (`CU_STREAM_PER_THREAD`) for the per-thread
+ *   default stream, or a stream another library created
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Borrows a stream GCuda did not create: CuPy's `Stream.ptr`, PyTorch's
+ * `torch.cuda.Stream.cuda_stream`, a `cudaStream_t` or `CUstream` of C code,
+ * so that GCuda's copies, memsets and launches queue their work on it. GCuda
+ * never destroys a borrowed stream: whoever created it must keep it alive
+ * as long as the returned object is used.
+ *
+ * For 0 and 1 the object stands for the legacy default stream of @context
+ * ([method@GCuda.Stream.get_handle] then gives 1), for 2 for the per-thread
+ * default stream (as [func@GCuda.Stream.get_per_thread_default] does); no
+ * driver call checks them. Any other handle must be a live stream: the
+ * driver is asked which context it belongs to (`cuStreamGetCtx`), its flags
+ * and priority. With @context %NULL that context must be one GCuda has a
+ * [class@GCuda.Context] for (the default context, the primary context CuPy
+ * and PyTorch use, is one); a stream of another context than @context is
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]. A handle that is not a
+ * stream at all cannot always be detected: the driver may crash on it.
+ *
+ * Returns: (transfer full): the stream, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaStream *
+gcuda_stream_new_for_handle (GCudaContext  *context,
+                             guint64        handle,
+                             GError       **error)
+{
+  g_autoptr(GCudaContext) ctx = NULL;
+  CUstream h = (CUstream) (guintptr) handle;
+  GCudaStream *self;
+  unsigned int flags = 0;
+  int priority = 0;
+
+  if (handle != (guint64) (guintptr) h)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("0x%" PRIx64 " is not a stream handle on this platform"), handle);
+      return NULL;
+    }
+  if (h == NULL || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD)
+    {
+      if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
+        return NULL;
+      h = h == CU_STREAM_PER_THREAD ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    }
+  else
+    {
+      g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
+
+      if ((ctx = borrowed_stream_context (context, h, error)) == NULL ||
+          !_gcuda_context_enter (ctx, &scope, error) ||
+          !GCUDA_CHECK (GCUDA_DRV->fn_cuStreamGetFlags (h, &flags), "cuStreamGetFlags", error) ||
+          !GCUDA_CHECK (GCUDA_DRV->fn_cuStreamGetPriority (h, &priority), "cuStreamGetPriority", error))
+        return NULL;
+    }
+
+  self = g_object_new (GCUDA_TYPE_STREAM, NULL);
+  self->context = g_steal_pointer (&ctx);
+  self->handle = h;
+  self->flags = flags & GCUDA_STREAM_FLAGS_NON_BLOCKING;
+  self->priority = priority;
+  self->owned = FALSE;
+  return self;
+}
+
+/**
+ * gcuda_stream_is_borrowed:
+ * @self: a [class@GCuda.Stream]
+ *
+ * Whether the stream is one GCuda did not create and never destroys: a
+ * stream from [ctor@GCuda.Stream.new_for_handle] or
+ * [func@GCuda.Stream.get_per_thread_default].
+ *
+ * Returns: %TRUE for a borrowed stream, %FALSE for one of
+ *   [ctor@GCuda.Stream.new]
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_is_borrowed (GCudaStream *self)
+{
+  g_return_val_if_fail (GCUDA_IS_STREAM (self), FALSE);
+  return self->context != NULL && !self->owned;
+}
+
 /**
  * gcuda_stream_get_context: (get-property context)
  * @self: a [class@GCuda.Stream]
@@ -373,7 +505,11 @@ gcuda_stream_get_priority (GCudaStream *self)
  * gcuda_stream_get_handle:
  * @self: a [class@GCuda.Stream]
  *
- * The driver's `CUstream` as an integer, for other CUDA libraries.
+ * The driver's `CUstream` as an integer, for other CUDA libraries (CuPy's
+ * `cupy.cuda.ExternalStream`, PyTorch's `torch.cuda.ExternalStream`): 1
+ * (`CU_STREAM_LEGACY`) for the legacy default stream, 2
+ * (`CU_STREAM_PER_THREAD`) for the per-thread default stream. In Python a
+ * stream also has the `__cuda_stream__` protocol.
  *
  * Returns: the handle
  *

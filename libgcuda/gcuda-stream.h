@@ -54,6 +54,13 @@ GCudaStream      *gcuda_stream_get_per_thread_default (GCudaContext        *cont
                                                        GError             **error);
 
 GCUDA_AVAILABLE_IN_1_0
+GCudaStream      *gcuda_stream_new_for_handle         (GCudaContext        *context,
+                                                       guint64              handle,
+                                                       GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean          gcuda_stream_is_borrowed            (GCudaStream         *self);
+
+GCUDA_AVAILABLE_IN_1_0
 GCudaContext     *gcuda_stream_get_context            (GCudaStream         *self);
 GCUDA_AVAILABLE_IN_1_0
 GCudaStreamFlags  gcuda_stream_get_flags              (GCudaStream         *self);

@@ -7,7 +7,7 @@
  * cuCtxCreate pushing the new context, errors for a missing current context,
  * limits, cache configuration and peer access; device and page-locked memory
  * (cuMemAlloc, cuMemHostAlloc, cuMemAllocHost, their frees, cuMemGetInfo,
- * cuMemGetAddressRange), copies between host and device memory and memsets,
+ * cuMemGetAddressRange, cuPointerGetAttributes), copies between host and device memory and memsets,
  * on the default streams only (NULL, legacy, per-thread; cuStreamSynchronize
  * accepts only those). Device memory is host memory, so copies are memcpy.
  * Memory belongs to the context current at allocation and goes with it
@@ -942,6 +942,55 @@ mock_cuMemGetAddressRange (CUdeviceptr *base, size_t *size, CUdeviceptr ptr)
   return res;
 }
 
+/* Pointer attributes of device and page-locked memory, as the driver
+ * answers them (unknown memory: success, type 0, no context); only the
+ * attributes GCuda asks for. */
+static CUresult
+mock_cuPointerGetAttributes (unsigned int n, CUpointer_attribute *attrs, void **data, CUdeviceptr ptr)
+{
+  CUresult res = check_init ();
+  Allocation found = { 0 };
+  int known = 0;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (n == 0 || attrs == NULL || data == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = 0; i < n_allocations && !known; i++)
+    if (ptr >= allocations[i].address && ptr - allocations[i].address < allocations[i].size)
+      {
+        found = allocations[i];
+        known = 1;
+      }
+  pthread_mutex_unlock (&mem_lock);
+  for (unsigned int i = 0; i < n; i++)
+    switch (attrs[i])
+      {
+      case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned int *) data[i] = !known ? 0 : found.host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+        break;
+      case CU_POINTER_ATTRIBUTE_CONTEXT:
+        *(CUcontext *) data[i] = known ? found.ctx : NULL;
+        break;
+      case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *) data[i] = known ? found.device : -2;
+        break;
+      case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(int *) data[i] = 0;
+        break;
+      case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        *(CUdeviceptr *) data[i] = known ? found.address : 0;
+        break;
+      case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        *(size_t *) data[i] = known ? found.size : 0;
+        break;
+      default:
+        return CUDA_ERROR_INVALID_VALUE;
+      }
+  return CUDA_SUCCESS;
+}
+
 /* Streams: the mock has none of its own, only the default ones, on which
  * everything has finished when the call returns. */
 static CUresult
@@ -1175,6 +1224,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemHostAlloc),
   ENTRY (cuMemFreeHost),
   ENTRY (cuMemGetAddressRange),
+  ENTRY (cuPointerGetAttributes),
   ENTRY (cuMemcpyHtoD),
   ENTRY (cuMemcpyDtoH),
   ENTRY (cuMemcpyDtoD),

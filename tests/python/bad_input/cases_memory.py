@@ -112,8 +112,14 @@ case('memory/to-device-fortran', 'a = np.asfortranarray(np.arange(12.0).reshape(
 case('memory/htod-object-source', 'GCuda.memcpy_htod(buf(64), np.array([None] * 4))', raises('TypeError'),
      MEMORY)
 case('memory/htod-str-source', "GCuda.memcpy_htod(buf(64), 'text')", raises('TypeError'), MEMORY)
-case('memory/htod-bare-address', 'GCuda.memcpy_htod(int(buf(64)), np.zeros(4))', raises('TypeError'), MEMORY)
-case('memory/dtoh-bare-address', 'GCuda.memcpy_dtoh(np.zeros(4), int(buf(64)))', raises('TypeError'), MEMORY)
+case('memory/htod-bare-address', 'b = buf(64); GCuda.memcpy_htod(int(b), np.zeros(4))',
+     accepted('an integer device address is a device pointer, as in PyCUDA'), MEMORY)
+case('memory/dtoh-bare-address', 'b = buf(64); GCuda.memcpy_dtoh(np.zeros(4), int(b))',
+     accepted('an integer device address is a device pointer, as in PyCUDA'), MEMORY)
+case('memory/htod-address-past-allocation', 'b = buf(64); GCuda.memcpy_htod(int(b) + 40, np.zeros(4))',
+     err('INVALID_ARGUMENT'), MEMORY)
+case('memory/htod-address-unknown', 'GCuda.memcpy_htod(np.zeros(64).ctypes.data, np.zeros(4))',
+     err('INVALID_ARGUMENT'), MEMORY)
 case('memory/htod-none-dest', 'GCuda.memcpy_htod(None, np.zeros(4))', raises('TypeError'), MEMORY)
 case('memory/htod-empty-source', 'GCuda.memcpy_htod(buf(64), np.zeros(0))',
      accepted('copying zero bytes is a no-op, as cuMemcpyHtoD with size 0'), MEMORY)

@@ -154,6 +154,21 @@ class Stream(GCuda.Stream):
     def __int__(self):
         return self.get_handle()
 
+    def __cuda_stream__(self):
+        """The CUDA stream protocol: (0, the CUstream handle), for CuPy,
+        PyTorch and cuda.core (interop)."""
+        return (0, self.get_handle())
+
+    @staticmethod
+    def from_foreign(stream, context=None):
+        """Borrows another library's stream (never destroyed by GCuda): an
+        object with __cuda_stream__, a torch.cuda.Stream, a
+        cupy.cuda.Stream or a handle (int; 0 and 1 are the legacy default
+        stream, 2 the per-thread one); see GCuda.Stream.new_for_handle().
+        The object is kept alive as long as the GCuda.Stream (interop)."""
+        from .interop import stream_from_foreign  # imported on first use, as few programs need it
+        return stream_from_foreign(stream, context)
+
 
 def _ipc_handle_bytes(handle):
     """An IPC handle (GLib.Bytes, bytes or any other buffer) as GLib.Bytes.

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """GCuda.Buffer and GCuda.HostBuffer as PyCUDA's allocations: addresses,
 sizes, numpy arrays and memoryviews over managed and host memory, IPC
-handles and awaitable copies."""
+handles and awaitable copies; device memory shared with other libraries
+(__cuda_array_interface__, DLPack, GCuda.DeviceView, Buffer.from_foreign())."""
+
+import operator
 
 from gi.module import get_introspection_module
 from gi.repository import GLib
@@ -9,12 +12,14 @@ from gi.repository import GLib
 from . import OVERRIDE_MODULE
 from .aio import _awaitable, _ipc_handle_bytes
 from .errors import _library_error, _raising
+from .interop import (_c_strides, _dlpack_method, _export_for_consumer, _extent, _device_ordinal, buffer_from_foreign,
+                      cuda_array_interface, dlpack_device, stream_from_foreign)
 from .views import (_array_over, _as_gbytes, _check_range, _export, _layout, _memoryview_over, _numpy,
                     _requested_interface, _uint64)
 
 GCuda = get_introspection_module('GCuda')
 
-__all__ = []
+__all__ = ['DeviceView']
 
 
 def _root_buffer(buf):
@@ -101,6 +106,69 @@ class Buffer(_Memory, GCuda.Buffer):
         """PyCUDA's ``ManagedAllocation.get_device_pointer()``: the address,
         the same on the host and the device for managed memory."""
         return self.get_address()
+
+    # ---- sharing with other libraries (interop.py)
+
+    @staticmethod
+    def from_foreign(obj, context=None, stream=None, size=None):
+        """A buffer borrowing the device memory of @obj without a copy,
+        keeping @obj alive as long as the buffer lives (C's
+        ``new_for_address()``; GCuda never frees it): anything with
+        ``__cuda_array_interface__`` (CuPy, Numba, PyTorch) or
+        ``__dlpack__`` on a CUDA device (PyTorch, CuPy, JAX), PyCUDA's
+        ``PointerHolderBase`` (``get_pointer()``) or an object with
+        ``gpudata``; a device address (int) with @size bytes (default: to
+        the end of its allocation). The buffer covers every byte the array
+        reaches. The producer's pending work is waited for as its protocol
+        says: @stream (any stream: a GCuda.Stream, CuPy's or PyTorch's) is
+        made to wait for it, or with None the legacy default stream (CAI:
+        the host waits). A range past the allocation is
+        GCuda.Error.INVALID_ARGUMENT."""
+        return buffer_from_foreign(obj, context, stream, size)
+
+    @property
+    def export_stream(self):
+        """The stream consumers of this memory must wait for
+        (``__cuda_array_interface__['stream']``, and what ``__dlpack__``
+        makes the consumer's stream wait for), or None when no GPU work on
+        it is pending: GCuda's ``memcpy_*_async()``/``memset_*_async()``
+        set it; set it yourself (any stream) after queuing a kernel that
+        writes the buffer on a stream."""
+        return self.__dict__.get('_gcuda_export_stream')
+
+    @export_stream.setter
+    def export_stream(self, stream):
+        self.__dict__['_gcuda_export_stream'] = stream_from_foreign(stream)
+
+    @property
+    def __cuda_array_interface__(self):
+        """The buffer's bytes as a flat uint8 device array (version 3):
+        ``cupy.asarray(buf)`` and ``torch.as_tensor(buf, device='cuda')``
+        share the memory, which stays allocated (free() only retires the
+        buffer) as long as they hold this object. Typed arrays:
+        device_view()."""
+        _export_for_consumer(self)
+        return cuda_array_interface(self.get_address(), (self.get_size(),), 'uint8',
+                                    stream=self.export_stream)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack: the bytes as a flat uint8 tensor (``torch.from_dlpack(buf)``,
+        ``cupy.from_dlpack(buf)``); the memory stays until the consumer
+        releases it. @stream is the consumer's (see the DLPack protocol):
+        it is made to wait for export_stream."""
+        return _dlpack_method(self, self, self.get_address(), (self.get_size(),), 'uint8', None,
+                              self.export_stream, False, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return dlpack_device(_device_ordinal(self))
+
+    def device_view(self, shape=None, dtype='uint8', order='C', offset=0, strides=None, stream=None,
+                    readonly=False):
+        """A GCuda.DeviceView: the memory at @offset as a device array of
+        @shape and @dtype (default: all of it to the end), C or Fortran
+        @order or explicit byte @strides, for other libraries
+        (``__cuda_array_interface__``, DLPack). No copy."""
+        return DeviceView(self, shape, dtype, order, offset, strides, stream, readonly)
 
     @_raising
     def free(self):
@@ -242,3 +310,123 @@ class HostBuffer(_Memory, GCuda.HostBuffer):
         shape, dtype, _, nbytes = _layout(shape, dtype, order)
         _check_range(total, offset, nbytes)
         return _array_over(self, self.get_address() + offset, shape, dtype, order)
+
+
+class DeviceView:
+    """Device memory of a GCuda.Buffer seen as a typed array by other
+    libraries, without a copy: ``__cuda_array_interface__`` (version 3)
+    and DLPack (``__dlpack__``, ``__dlpack_device__``). ``cupy.asarray(v)``,
+    ``torch.as_tensor(v, device='cuda')``, ``torch.from_dlpack(v)`` and
+    ``cupy.from_dlpack(v)`` share the memory and keep it allocated (the
+    buffer's free() only retires it) until they release it.
+
+    ``GCuda.DeviceView(buffer, shape, dtype, order='C', offset=0,
+    strides=None, stream=None, readonly=False)`` or
+    ``buffer.device_view(...)``: the bytes at @offset as an array of
+    @shape and @dtype in C or Fortran @order, or with explicit @strides in
+    bytes (negative ones too); every byte it reaches must lie in the
+    buffer (else GCuda.Error.OUT_OF_BOUNDS). @stream: the stream consumers
+    must wait for (default: the buffer's export_stream). get() copies the
+    array to the host."""
+
+    __slots__ = ('buffer', 'offset', 'shape', 'dtype', 'strides', 'readonly', '_stream', '__weakref__')
+    __module__ = OVERRIDE_MODULE
+
+    def __init__(self, buffer, shape=None, dtype='uint8', order='C', offset=0, strides=None, stream=None,
+                 readonly=False):
+        np = _numpy()
+        if not isinstance(buffer, GCuda.Buffer):
+            buffer = buffer_from_foreign(buffer)
+        total = buffer.get_size()
+        offset = _uint64(offset, 'offset')
+        dtype = np.dtype(dtype)
+        if shape is None:
+            if offset > total:
+                _check_range(total, offset, 0)
+            shape = (total - offset) // dtype.itemsize
+        if strides is None:
+            shape, dtype, strides, _ = _layout(shape, dtype, order)
+            strides = strides if strides is not None else _c_strides(shape, dtype.itemsize)
+        else:
+            shape = (operator.index(shape),) if not hasattr(shape, '__len__') else tuple(
+                operator.index(n) for n in shape)
+            if any(n < 0 for n in shape):
+                raise ValueError('negative dimensions are not allowed')
+            strides = tuple(operator.index(s) for s in strides)
+            if len(strides) != len(shape):
+                raise ValueError('%d strides for %d dimensions' % (len(strides), len(shape)))
+            if dtype.hasobject:
+                raise TypeError('GCuda memory cannot hold Python objects (dtype %s)' % dtype)
+        low, size = _extent(shape, strides, dtype.itemsize)
+        if size and (offset + low < 0 or offset + low + size > total):
+            raise _library_error(GCuda.Error.OUT_OF_BOUNDS,
+                                 'An array of shape %s and strides %s at offset %d reaches outside the buffer '
+                                 'of %d bytes' % (shape, strides, offset, total))
+        self.buffer = buffer
+        self.offset = offset
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self.strides = tuple(strides)
+        self.readonly = bool(readonly)
+        self._stream = stream_from_foreign(stream)
+
+    def __repr__(self):
+        return '<GCuda.DeviceView %s %s at 0x%x>' % (self.shape, self.dtype, self.ptr)
+
+    @property
+    def ptr(self):
+        """The device address of the first element."""
+        return self.buffer.get_address() + self.offset
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def stream(self):
+        """The stream consumers wait for: the view's own, else the buffer's export_stream."""
+        return self._stream if self._stream is not None else self.buffer.export_stream
+
+    @property
+    def __cuda_array_interface__(self):
+        _export_for_consumer(self.buffer)
+        return cuda_array_interface(self.ptr, self.shape, self.dtype, self.strides, self.stream, self.readonly)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        return _dlpack_method(self, self.buffer, self.ptr, self.shape, self.dtype, self.strides, self.stream,
+                              self.readonly, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return dlpack_device(_device_ordinal(self.buffer))
+
+    def get(self):
+        """A new numpy array with the view's data (waits for the view's
+        stream first)."""
+        np = _numpy()
+        stream = self.stream
+        if stream is not None:
+            stream.synchronize()
+        low, size = _extent(self.shape, self.strides, self.dtype.itemsize)
+        result = np.empty(self.shape, self.dtype)
+        if size == 0:
+            return result
+        raw = np.empty(size, np.uint8)
+        self.buffer.download_to_address(self.offset + low, raw.__array_interface__['data'][0], size)
+        base = np.ndarray(self.shape, self.dtype, buffer=raw, offset=-low, strides=self.strides)
+        result[...] = base
+        return result

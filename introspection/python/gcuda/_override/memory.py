@@ -11,6 +11,7 @@ from gi.module import get_introspection_module
 
 from .buffers import Buffer, HostBuffer
 from .errors import _library_error, _raising
+from .interop import _borrow, _c_strides, _dtype_of_interface, _foreign_layout, stream_from_foreign, stream_handle
 from .pools import PooledDeviceAllocation, _PooledCommon
 from .views import _array_over, _host, _layout, _numpy, _order_of, _zero
 
@@ -28,20 +29,60 @@ __all__ = ['mem_alloc', 'mem_alloc_pitch', 'mem_get_ipc_handle', 'to_device', 'f
            'register_host_memory', 'get_host_buffer', 'get_buffer']
 
 
-# Device pointers are GCuda.Buffer objects (a view, buf.new_view(offset,
-# size), stands for PyCUDA's int(buf) + offset): bare integer addresses are
-# refused with a TypeError. Host memory is a numpy array or any object with
-# the buffer protocol, copied from and into in place through its address.
+# Device pointers are GCuda.Buffer objects, pooled allocations, plain
+# integer device addresses (PyCUDA's int(buf) + offset; np.intp too) or
+# other libraries' device arrays (CuPy, PyTorch, Numba: anything
+# interop.py's foreign_memory() knows). Addresses and foreign arrays are
+# borrowed for the call with GCuda.Buffer.new_for_address(), which checks
+# the range against the driver's allocation, so an address inside a live
+# allocation cannot reach past its end; memory the driver does not know is
+# GCuda.Error.INVALID_ARGUMENT where PyCUDA's driver call would fail. Host
+# memory is a numpy array or any object with the buffer protocol, copied
+# from and into in place through its address.
 
-def _device(obj, what):
+def _device(obj, what, nbytes, stream=None):
+    """The GCuda.Buffer @obj stands for; an address is borrowed for @nbytes
+    bytes, a foreign array for all of it (it must be contiguous). None when
+    there is nothing to borrow (0 bytes: the call has nothing to do, as
+    PyCUDA's driver call would do nothing). @stream: the stream the call
+    will use, which a foreign producer's pending work is ordered before."""
     if isinstance(obj, GCuda.Buffer):
         return obj
     if isinstance(obj, PooledDeviceAllocation):
         return obj.buffer
-    if isinstance(obj, numbers.Integral):
-        raise TypeError('%s: GCuda copies to and from GCuda.Buffer objects, not bare device addresses; '
-                        'pass the buffer, or buf.new_view(offset, size) for int(buf) + offset' % what)
-    raise TypeError('%s must be a GCuda.Buffer, not %s' % (what, type(obj).__name__))
+    if isinstance(obj, numbers.Integral) and not isinstance(obj, bool):
+        if nbytes == 0:
+            return None
+        return _borrow_address(operator.index(obj), nbytes)
+    layout = _foreign_layout(obj, stream_handle(stream))
+    if layout is None:
+        raise TypeError('%s must be a GCuda.Buffer, a device address (int) or a device array '
+                        '(__cuda_array_interface__, __dlpack__, get_pointer(), gpudata), not %s'
+                        % (what, type(obj).__name__))
+    if not layout.contiguous:
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                             '%s is not contiguous: copies and memsets take one block of memory' % what)
+    address, size = layout.extent()
+    if size == 0:
+        return None
+    return _borrow(None, address, size, layout.keepalive)
+
+
+def _borrow_address(address, nbytes):
+    return Buffer.new_for_address(None, address, nbytes, None, None)
+
+
+def _stream(stream):
+    """@stream as a GCuda.Stream: None, a GCuda.Stream, or another library's
+    stream (CuPy, PyTorch, __cuda_stream__, a handle), borrowed."""
+    return stream_from_foreign(stream)
+
+
+def _note_stream(obj, buf, stream):
+    """Remembers @stream as the export stream of a GCuda.Buffer the caller
+    passed (what __cuda_array_interface__ and __dlpack__ name)."""
+    if stream is not None and isinstance(obj, GCuda.Buffer):
+        obj.__dict__['_gcuda_export_stream'] = stream
 
 
 def _check_context(buf, context, what):
@@ -88,7 +129,24 @@ def mem_alloc_pitch(width, height, access_size, context=None):
 @_raising
 def mem_get_ipc_handle(devptr):
     """The IPC handle of a device allocation, as bytes."""
-    return _device(devptr, 'devptr').ipc_handle()
+    return _device(devptr, 'devptr', 1).ipc_handle()
+
+
+def _device_source(ary):
+    """(buffer, nbytes) when @ary is device memory (a GCuda.Buffer or a
+    foreign device array), else None."""
+    if isinstance(ary, (GCuda.Buffer, PooledDeviceAllocation)):
+        buf = _device(ary, 'ary', 0)
+        return buf, buf.get_size()
+    if isinstance(ary, numbers.Integral):
+        return None
+    layout = _foreign_layout(ary)
+    if layout is None:
+        return None
+    if not layout.contiguous:
+        raise _library_error(GCuda.Error.INVALID_ARGUMENT, 'ary is not contiguous: to_device() copies one block')
+    address, size = layout.extent()
+    return (_borrow(None, address, size, layout.keepalive) if size else None), size
 
 
 @_raising
@@ -96,9 +154,18 @@ def to_device(ary, context=None, allocator=None):
     """A new GCuda.Buffer holding a copy of @ary (a numpy array or any
     buffer), uploaded from its memory in place. A non-contiguous array is
     first made contiguous (C order), which copies it once on the host.
-    @allocator: as for mem_alloc(); the copy is synchronous on the legacy
-    default stream, so a GCuda.StreamPool's buffer must be allocated on a
-    blocking stream (flags 0) or the legacy stream."""
+    Device memory (a GCuda.Buffer, a CuPy or PyTorch array: see
+    GCuda.Buffer.from_foreign()) is copied on the device; it must be
+    contiguous. @allocator: as for mem_alloc(); the copy is synchronous on
+    the legacy default stream, so a GCuda.StreamPool's buffer must be
+    allocated on a blocking stream (flags 0) or the legacy stream."""
+    source = _device_source(ary)
+    if source is not None:
+        src, nbytes = source
+        buf = _allocate(nbytes, context, allocator)
+        if src is not None:
+            buf.copy_from(0, src, 0, nbytes)
+        return buf
     ary, address, nbytes = _host(ary, 'ary', False)
     buf = _allocate(nbytes, context, allocator)
     buf.upload_from_address(0, address, nbytes)
@@ -108,47 +175,84 @@ def to_device(ary, context=None, allocator=None):
 @_raising
 def from_device(devptr, shape, dtype, order='C'):
     """A new numpy array of @shape, @dtype and @order filled from the start
-    of @devptr (a GCuda.Buffer), downloaded straight into the array."""
+    of @devptr (a GCuda.Buffer, a device address or a device array of
+    another library), downloaded straight into the array."""
     np = _numpy()
-    src = _device(devptr, 'devptr')
     shape, dtype, _, nbytes = _layout(shape, dtype, order)
+    src = _device(devptr, 'devptr', nbytes)
     result = np.empty(shape, dtype, order=order)
-    src.download_to_address(0, result.__array_interface__['data'][0], nbytes)
+    if src is not None:
+        src.download_to_address(0, result.__array_interface__['data'][0], nbytes)
     return result
+
+
+def _host_like(other):
+    """(shape, dtype, order) of @other: a numpy array or anything numpy
+    reads, or a device array of another library (its
+    __cuda_array_interface__, or shape and dtype attributes)."""
+    np = _numpy()
+    interface = None
+    if not isinstance(other, np.ndarray):
+        try:
+            interface = getattr(other, '__cuda_array_interface__', None)
+        except Exception:  # noqa: BLE001 - e.g. PyTorch's for a tensor that requires grad
+            interface = None
+    if interface is not None:
+        shape = tuple(interface['shape'])
+        dtype = _dtype_of_interface(interface)
+        strides = interface.get('strides')
+        order = 'C'
+        if strides is not None and tuple(strides) != _c_strides(shape, dtype.itemsize) and len(shape) > 1:
+            order = 'F'
+        return shape, dtype, order
+    other = np.asarray(other)
+    return other.shape, other.dtype, _order_of(other)
 
 
 @_raising
 def from_device_like(devptr, other_ary):
-    """from_device() with @other_ary's shape, dtype and order."""
-    other = _numpy().asarray(other_ary)
-    return from_device(devptr, other.shape, other.dtype, _order_of(other))
+    """from_device() with @other_ary's shape, dtype and order (@other_ary
+    may be a device array of another library too)."""
+    shape, dtype, order = _host_like(other_ary)
+    return from_device(devptr, shape, dtype, order)
 
 
 @_raising
 def memcpy_htod(dest, src):
     """Copies all of @src (host memory) to the start of @dest (a
-    GCuda.Buffer) and returns when done."""
+    GCuda.Buffer, a device address or a device array of another library)
+    and returns when done."""
     ary, address, nbytes = _host(src, 'src', False)
-    _device(dest, 'dest').upload_from_address(0, address, nbytes)
+    buf = _device(dest, 'dest', nbytes)
+    if buf is not None:
+        buf.upload_from_address(0, address, nbytes)
 
 
 @_raising
 def memcpy_htod_async(dest, src, stream=None):
     """Queues a copy of all of @src to @dest on @stream (None: the legacy
-    default stream). From page-locked memory (pagelocked_empty(),
-    register_host_memory()) it is truly asynchronous and @src must stay
-    alive and unchanged until the stream has done it; from pageable memory
-    the call returns once the data has been staged."""
+    default stream; a GCuda.Stream or another library's stream). From
+    page-locked memory (pagelocked_empty(), register_host_memory()) it is
+    truly asynchronous and @src must stay alive and unchanged until the
+    stream has done it; from pageable memory the call returns once the
+    data has been staged."""
     ary, address, nbytes = _host(src, 'src', False)
-    _device(dest, 'dest').upload_from_address_on_stream(0, address, nbytes, stream)
+    stream = _stream(stream)
+    buf = _device(dest, 'dest', nbytes, stream)
+    if buf is not None:
+        buf.upload_from_address_on_stream(0, address, nbytes, stream)
+        _note_stream(dest, buf, stream)
 
 
 @_raising
 def memcpy_dtoh(dest, src):
     """Fills all of @dest (writable, contiguous host memory) from the start
-    of @src (a GCuda.Buffer) and returns when done."""
+    of @src (a GCuda.Buffer, a device address or a device array of another
+    library) and returns when done."""
     ary, address, nbytes = _host(dest, 'dest', True)
-    _device(src, 'src').download_to_address(0, address, nbytes)
+    buf = _device(src, 'src', nbytes)
+    if buf is not None:
+        buf.download_to_address(0, address, nbytes)
 
 
 @_raising
@@ -158,19 +262,40 @@ def memcpy_dtoh_async(dest, src, stream=None):
     has done it, and must stay alive until then. Into pageable memory the
     call returns when the copy is done."""
     ary, address, nbytes = _host(dest, 'dest', True)
-    _device(src, 'src').download_to_address_on_stream(0, address, nbytes, stream)
+    stream = _stream(stream)
+    buf = _device(src, 'src', nbytes, stream)
+    if buf is not None:
+        buf.download_to_address_on_stream(0, address, nbytes, stream)
+
+
+def _dtod(dest, src, size, stream=None):
+    size = operator.index(size)
+    dbuf = _device(dest, 'dest', size, stream)
+    sbuf = _device(src, 'src', size, stream)
+    if dbuf is None or sbuf is None:
+        if size:
+            raise _library_error(GCuda.Error.OUT_OF_BOUNDS, 'An empty device array cannot take %d bytes' % size)
+        return None, None
+    return dbuf, sbuf
 
 
 @_raising
 def memcpy_dtod(dest, src, size):
-    """Copies @size bytes from the start of @src to the start of @dest."""
-    _device(dest, 'dest').copy_from(0, _device(src, 'src'), 0, size)
+    """Copies @size bytes from the start of @src to the start of @dest
+    (GCuda.Buffers, device addresses or device arrays of other libraries)."""
+    dbuf, sbuf = _dtod(dest, src, size)
+    if dbuf is not None:
+        dbuf.copy_from(0, sbuf, 0, size)
 
 
 @_raising
 def memcpy_dtod_async(dest, src, size, stream=None):
     """Queues memcpy_dtod() on @stream (a stream of @dest's context)."""
-    _device(dest, 'dest').copy_from_on_stream(0, _device(src, 'src'), 0, size, stream)
+    stream = _stream(stream)
+    dbuf, sbuf = _dtod(dest, src, size, stream)
+    if dbuf is not None:
+        dbuf.copy_from_on_stream(0, sbuf, 0, size, stream)
+        _note_stream(dest, dbuf, stream)
 
 
 @_raising
@@ -178,39 +303,74 @@ def memcpy_peer(dest, src, size, dest_context=None, src_context=None):
     """Copies @size bytes between buffers of different contexts (or
     devices). The contexts are the buffers' own; contexts given must be
     those (else GCuda.Error.CONTEXT_MISMATCH)."""
-    dest, src = _device(dest, 'dest'), _device(src, 'src')
-    _check_context(dest, dest_context, 'dest')
-    _check_context(src, src_context, 'src')
-    dest.copy_from(0, src, 0, size)
+    dbuf, sbuf = _dtod(dest, src, size)
+    if dbuf is None:
+        return
+    _check_context(dbuf, dest_context, 'dest')
+    _check_context(sbuf, src_context, 'src')
+    dbuf.copy_from(0, sbuf, 0, size)
 
 
 @_raising
 def memcpy_peer_async(dest, src, size, dest_context=None, src_context=None, stream=None):
     """Queues memcpy_peer() on @stream (a stream of @dest's context)."""
-    dest, src = _device(dest, 'dest'), _device(src, 'src')
-    _check_context(dest, dest_context, 'dest')
-    _check_context(src, src_context, 'src')
-    dest.copy_from_on_stream(0, src, 0, size, stream)
+    stream = _stream(stream)
+    dbuf, sbuf = _dtod(dest, src, size, stream)
+    if dbuf is None:
+        return
+    _check_context(dbuf, dest_context, 'dest')
+    _check_context(sbuf, src_context, 'src')
+    dbuf.copy_from_on_stream(0, sbuf, 0, size, stream)
+    _note_stream(dest, dbuf, stream)
+
+
+def _memset_extent(bits, count):
+    return operator.index(count) * (bits // 8)
+
+
+def _memset_2d_extent(bits, pitch, width, height):
+    pitch, width, height = operator.index(pitch), operator.index(width), operator.index(height)
+    if width == 0 or height == 0:
+        return 0
+    return (height - 1) * pitch + width * (bits // 8)
 
 
 def _make_memsets(bits):
     method = 'memset_d%d' % bits
 
+    def target(dest, nbytes, stream=None):
+        # an address is borrowed for the bytes the memset reaches (at least
+        # one, so that a bad address is reported even for a count of 0)
+        return _device(dest, 'dest', max(nbytes, 1) if isinstance(dest, numbers.Integral) else nbytes, stream)
+
     def memset(dest, data, count):
-        getattr(_device(dest, 'dest'), method)(0, operator.index(data), count, None)
+        buf = target(dest, _memset_extent(bits, count))
+        if buf is not None:
+            getattr(buf, method)(0, operator.index(data), count, None)
 
     def memset_async(dest, data, count, stream=None):
-        getattr(_device(dest, 'dest'), method)(0, operator.index(data), count, stream)
+        stream = _stream(stream)
+        buf = target(dest, _memset_extent(bits, count), stream)
+        if buf is not None:
+            getattr(buf, method)(0, operator.index(data), count, stream)
+            _note_stream(dest, buf, stream)
 
     def memset_2d(dest, pitch, data, width, height):
-        getattr(_device(dest, 'dest'), method + '_2d')(0, pitch, operator.index(data), width, height, None)
+        buf = target(dest, _memset_2d_extent(bits, pitch, width, height))
+        if buf is not None:
+            getattr(buf, method + '_2d')(0, pitch, operator.index(data), width, height, None)
 
     def memset_2d_async(dest, pitch, data, width, height, stream=None):
-        getattr(_device(dest, 'dest'), method + '_2d')(0, pitch, operator.index(data), width, height, stream)
+        stream = _stream(stream)
+        buf = target(dest, _memset_2d_extent(bits, pitch, width, height), stream)
+        if buf is not None:
+            getattr(buf, method + '_2d')(0, pitch, operator.index(data), width, height, stream)
+            _note_stream(dest, buf, stream)
 
     what = '%d-bit elements' % bits if bits > 8 else 'bytes'
     docs = {
-        memset: 'Sets @count %s from the start of @dest to @data.' % what,
+        memset: 'Sets @count %s from the start of @dest (a GCuda.Buffer, a device address or a device array '
+                'of another library) to @data.' % what,
         memset_async: 'Queues memset_d%d() on @stream (None: done at once).' % bits,
         memset_2d: 'Sets @height rows of @width %s, @pitch bytes apart, to @data.' % what,
         memset_2d_async: 'Queues memset_d2d%d() on @stream (None: done at once).' % bits,

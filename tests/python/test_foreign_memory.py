@@ -1,0 +1,488 @@
+# Interop on GCuda alone: the protocols (__cuda_array_interface__, DLPack,
+# __cuda_stream__) as a producer and a consumer with hand-made foreign
+# objects, integer device addresses in PyCUDA's memory functions, borrowed
+# buffers and streams. CuPy and PyTorch: test_interop.py.
+#
+# Tests without the gpu marker need no driver (the nogpu run makes it
+# unloadable): argument checks, the dicts and capsules themselves. The gpu
+# ones also run on the mock driver, except test_stream_* (the mock has no
+# streams of its own).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+from gcudatest import GCuda, gpu, raises_gerror
+
+from gcuda._override import interop
+
+rng = np.random.default_rng()
+
+
+def random_bytes(n):
+    return rng.integers(0, 256, n, dtype=np.uint8)
+
+
+class FakeCAI:
+    """A foreign device array: only __cuda_array_interface__."""
+
+    def __init__(self, address, shape, typestr='|u1', strides=None, stream=None, version=3, keep=None):
+        self.interface = {'version': version, 'shape': tuple(shape), 'typestr': typestr,
+                          'data': (address, False), 'strides': strides}
+        if version >= 3:
+            self.interface['stream'] = stream
+        self.keep = keep
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.interface
+
+
+class FakeDLPack:
+    """A foreign device array: only DLPack, made from a capsule producer."""
+
+    def __init__(self, producer, device=(2, 0)):
+        self.producer = producer
+        self.device = device
+        self.streams = []
+
+    def __dlpack__(self, stream=None, max_version=None):
+        self.streams.append(stream)
+        return self.producer.__dlpack__(stream=-1, max_version=max_version)
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+class Pointer:
+    """PyCUDA's PointerHolderBase, as user code subclasses it."""
+
+    def __init__(self, address, keep=None):
+        self.address = address
+        self.keep = keep
+
+    def get_pointer(self):
+        return self.address
+
+
+# ---------------------------------------------------------------- no driver
+
+@pytest.mark.parametrize('address,size', [(0, 16), (0x10000, 0), ((1 << 64) - 16, 17)])
+def test_new_for_address_bad_range(address, size):
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.Buffer.new_for_address(None, address, size, None, None)
+
+
+def test_new_for_address_notify_runs_on_failure():
+    calls = []
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.Buffer.new_for_address(None, 0, 16, calls.append, 'owner')
+    assert calls == ['owner']
+
+
+def test_stream_handles_of_foreign_objects():
+    class Torchish:
+        cuda_stream = 0x1234
+
+    class Cupyish:
+        ptr = 0x5678
+
+    class Protocol:
+        def __cuda_stream__(self):
+            return (0, 0x9abc)
+
+    class BadVersion:
+        def __cuda_stream__(self):
+            return (1, 0x9abc)
+
+    assert interop.stream_handle(None) is None
+    assert interop.stream_handle(Torchish()) == 0x1234
+    assert interop.stream_handle(Cupyish()) == 0x5678
+    assert interop.stream_handle(Protocol()) == 0x9abc
+    assert interop.stream_handle(np.intp(7)) == 7
+    with pytest.raises(TypeError):
+        interop.stream_handle(BadVersion())
+    with pytest.raises(TypeError):
+        interop.stream_handle('stream')
+    with pytest.raises(TypeError):
+        interop.stream_handle(True)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.int16, np.complex128, np.uint8])
+def test_cuda_array_interface_dict(dtype):
+    dtype = np.dtype(dtype)
+    shape = (3, 5)
+    c = interop.cuda_array_interface(0x1000, shape, dtype)
+    assert c == {'version': 3, 'shape': shape, 'typestr': dtype.str, 'data': (0x1000, False),
+                 'strides': None, 'stream': None}
+    # C-contiguous strides are given as None; others as they are
+    c = interop.cuda_array_interface(0x1000, shape, dtype, strides=(5 * dtype.itemsize, dtype.itemsize))
+    assert c['strides'] is None
+    f = (dtype.itemsize, 3 * dtype.itemsize)
+    c = interop.cuda_array_interface(0x1000, shape, dtype, strides=f, stream=0, readonly=True)
+    assert c['strides'] == f and c['data'] == (0x1000, True)
+    assert c['stream'] == 1  # 0 is ambiguous: the legacy default stream is 1
+    # empty arrays have address 0
+    assert interop.cuda_array_interface(0x1000, (0, 4), dtype)['data'] == (0, False)
+
+
+def test_cuda_array_interface_structured():
+    dtype = np.dtype([('a', np.float32), ('b', np.int8)])
+    c = interop.cuda_array_interface(0x2000, (4,), dtype)
+    assert c['descr'] == dtype.descr
+    assert interop._dtype_of_interface(c) == dtype
+
+
+@pytest.mark.parametrize('versioned', [False, True])
+@pytest.mark.parametrize('dtype,shape,strides', [
+    (np.float32, (4, 6), None),
+    (np.int64, (5,), None),
+    (np.float16, (3, 4), (2, 6)),          # Fortran order
+    (np.uint8, (2, 3, 4), (12, -4, 1)),    # a negative stride
+    (np.bool_, (7,), None),
+    (np.complex64, (0, 3), None),          # empty
+])
+def test_dlpack_capsule_round_trip(versioned, dtype, shape, strides):
+    """A capsule GCuda makes, consumed by GCuda's own importer: the layout
+    comes back, the owner stays alive until the importer lets go."""
+    dtype = np.dtype(dtype)
+
+    class Owner:
+        pass
+
+    owner = Owner()
+    alive = []
+    ref = weakref.ref(owner, lambda r: alive.append('gone'))
+    address = 0x7000_0000
+
+    class Producer:
+        """Hands its owner over to the capsule it makes."""
+
+        def __init__(self, owner):
+            self.owner = owner
+
+        def __dlpack__(self, stream=None, max_version=None):
+            owner, self.owner = self.owner, None
+            return interop.dlpack_capsule(owner, address, shape, dtype, strides, 0, stream,
+                                          max_version=(1, 0) if versioned else None)
+
+    fake = FakeDLPack(Producer(owner))
+    del owner
+    layout = interop._foreign_layout(fake)
+    assert fake.streams == [1]  # the consumer's stream: the legacy default one
+    assert layout.shape == shape and layout.dtype == dtype
+    expected = strides if strides is not None else interop._c_strides(shape, dtype.itemsize)
+    assert layout.strides == expected
+    assert layout.address == (address if 0 not in shape else 0)
+    assert ref() is not None  # the export holds the owner
+    del layout
+    gc.collect()
+    assert ref() is None and alive == ['gone']  # the deleter ran
+    assert not interop._dlpack_exports
+
+
+def test_dlpack_capsule_unconsumed_is_released():
+    class Owner:
+        pass
+
+    owner = Owner()
+    ref = weakref.ref(owner)
+    capsule = interop.dlpack_capsule(owner, 0x1000, (4,), np.float32, None, 0)
+    del owner
+    assert ref() is not None
+    del capsule
+    gc.collect()
+    assert ref() is None
+    assert not interop._dlpack_exports
+
+
+def test_dlpack_capsule_refusals():
+    with pytest.raises(BufferError):  # strides not multiples of the item size
+        interop.dlpack_capsule(None, 0x1000, (4,), np.float32, (6,), 0)
+    with pytest.raises(BufferError):  # no DLPack type
+        interop.dlpack_capsule(None, 0x1000, (4,), np.dtype([('a', np.int8)]), None, 0)
+    with pytest.raises(BufferError):  # non-native byte order
+        interop.dlpack_capsule(None, 0x1000, (4,), np.dtype('>f4'), None, 0)
+    with pytest.raises(BufferError):  # stream 0 is ambiguous
+        interop.dlpack_capsule(None, 0x1000, (4,), np.float32, None, 0, 0)
+    assert not interop._dlpack_exports
+    assert interop.dlpack_device(3) == (2, 3)
+
+
+def test_foreign_memory_of_host_objects_is_none():
+    assert interop.foreign_memory(np.zeros(4)) is None  # numpy's __dlpack__ is on the CPU
+    assert interop.foreign_memory(b'abc') is None
+    assert interop.foreign_memory(object()) is None
+
+
+def test_foreign_memory_layouts():
+    keep = object()
+    # C order: the data pointer and the bytes of the shape
+    assert interop.foreign_memory(FakeCAI(0x1000, (4, 8), '<f4')) [:2] == (0x1000, 128)
+    # a negative stride: the lowest byte comes first
+    address, nbytes, owner = interop.foreign_memory(FakeCAI(0x1000, (4,), '<f4', strides=(-8,), keep=keep))
+    assert (address, nbytes) == (0x1000 - 24, 28)
+    assert owner.keep is keep
+    # CAI v2: no stream
+    assert interop.foreign_memory(FakeCAI(0x1000, (16,), version=2))[:2] == (0x1000, 16)
+    # gpudata of a GCuda.Buffer-less GPUArray-like: an int address and nbytes
+    gpuarray = type('G', (), {'gpudata': 0x4000, 'nbytes': 64, 'shape': (16,), 'dtype': np.float32,
+                              'strides': (4,)})()
+    assert interop.foreign_memory(gpuarray)[:2] == (0x4000, 64)
+
+
+# ---------------------------------------------------------------- memory (mock driver and GPU)
+
+@gpu
+def test_integer_addresses_in_memory_functions():
+    data = random_bytes(4096)
+    buf = GCuda.to_device(data)
+    base = int(buf)
+    # memcpy_htod at an offset, np.intp too
+    part = random_bytes(100)
+    GCuda.memcpy_htod(base + 1000, part)
+    expect = data.copy()
+    expect[1000:1100] = part
+    assert (GCuda.from_device(buf, 4096, np.uint8) == expect).all()
+    assert (GCuda.from_device(np.intp(base + 1000), 100, np.uint8) == part).all()
+    back = np.empty(50, np.uint8)
+    GCuda.memcpy_dtoh(back, np.uint64(base + 10))
+    assert (back == expect[10:60]).all()
+    # memsets
+    GCuda.memset_d8(base + 3, 0xAB, 5)
+    expect[3:8] = 0xAB
+    GCuda.memset_d32(base + 400, 0x01020304, 10)
+    expect[400:440] = np.full(10, 0x01020304, np.uint32).view(np.uint8)
+    GCuda.memset_d2d16(base + 2000, 64, 0x0506, 8, 3)
+    for row in range(3):
+        expect[2000 + 64 * row:2000 + 64 * row + 16] = np.full(8, 0x0506, np.uint16).view(np.uint8)
+    assert (GCuda.from_device(buf, 4096, np.uint8) == expect).all()
+    # dtod between an address and a buffer
+    other = GCuda.mem_alloc(256)
+    GCuda.memcpy_dtod(other, base + 512, 256)
+    assert (GCuda.from_device(other, 256, np.uint8) == expect[512:768]).all()
+    GCuda.memcpy_dtod(base, other, 256)
+    expect[:256] = expect[512:768]
+    assert (GCuda.from_device(buf, 4096, np.uint8) == expect).all()
+
+
+@gpu
+def test_integer_address_bounds():
+    buf = GCuda.mem_alloc(1000)
+    base = int(buf)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT) as info:
+        GCuda.memcpy_htod(base + 990, np.zeros(11, np.uint8))
+    assert '0x%x' % base in info.value.message and '0x%x' % (base + 990) in info.value.message
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memset_d32(base + 996, 0, 2)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.from_device(base + 1, 1000, np.uint8)
+    # memory the driver does not know
+    host = np.zeros(64, np.uint8)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_htod(host.__array_interface__['data'][0], np.zeros(8, np.uint8))
+    # exactly to the end is fine; zero bytes do nothing
+    GCuda.memcpy_htod(base + 990, np.arange(10, dtype=np.uint8))
+    GCuda.memcpy_htod(base + 5000, np.zeros(0, np.uint8))
+    assert (GCuda.from_device(base + 990, 10, np.uint8) == np.arange(10)).all()
+
+
+@gpu
+def test_from_foreign_cai_keeps_owner_and_checks_range():
+    data = random_bytes(1024)
+    buf = GCuda.to_device(data)
+    fake = FakeCAI(int(buf) + 256, (128,), '<u4')  # 512 bytes, to the end
+    borrowed = GCuda.Buffer.from_foreign(fake)
+    assert borrowed.get_kind() == GCuda.BufferKind.FOREIGN
+    assert (int(borrowed), len(borrowed)) == (int(buf) + 256, 512)
+    assert borrowed.__dict__['_gcuda_foreign_owner'] is fake
+    assert (GCuda.from_device(borrowed, 512, np.uint8) == data[256:768]).all()
+    # the owner's memory seen through the foreign object, in from_device/memcpy
+    assert (GCuda.from_device(fake, (128,), np.uint32) == data[256:768].view(np.uint32)).all()
+    assert (GCuda.from_device_like(fake, fake) == data[256:768].view(np.uint32)).all()
+    new = random_bytes(512)
+    GCuda.memcpy_htod(fake, new)
+    assert (GCuda.from_device(buf, 1024, np.uint8)[256:768] == new).all()
+    # past the allocation
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.Buffer.from_foreign(FakeCAI(int(buf) + 1000, (25,)))
+    # empty arrays have nothing to borrow
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.Buffer.from_foreign(FakeCAI(0, (0,)))
+    # non-contiguous arrays are refused by copies, not by from_foreign()
+    strided = FakeCAI(int(buf), (8,), '<u4', strides=(8,))
+    assert len(GCuda.Buffer.from_foreign(strided)) == 60
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_htod(strided, np.zeros(8, np.uint32))
+
+
+@gpu
+def test_from_foreign_pointer_holder_and_to_device():
+    data = random_bytes(300)
+    buf = GCuda.to_device(data)
+    holder = Pointer(int(buf) + 100)
+    borrowed = GCuda.Buffer.from_foreign(holder)
+    assert len(borrowed) == 200  # to the end of the driver's allocation
+    assert (GCuda.from_device(holder, 200, np.uint8) == data[100:]).all()
+    # to_device() of device memory copies on the device
+    copy = GCuda.to_device(FakeCAI(int(buf) + 10, (20,)))
+    assert len(copy) == 20 and int(copy) != int(buf)
+    assert (GCuda.from_device(copy, 20, np.uint8) == data[10:30]).all()
+    copy2 = GCuda.to_device(buf)
+    assert (GCuda.from_device(copy2, 300, np.uint8) == data).all()
+
+
+@gpu
+def test_borrowed_buffer_outlives_nothing_it_should_not():
+    """free() of a borrowed buffer leaves the memory; freeing the owner while
+    a typed view is exported keeps the memory until the view goes."""
+    data = random_bytes(64)
+    buf = GCuda.to_device(data)
+    borrowed = GCuda.Buffer.from_foreign(FakeCAI(int(buf), (64,)))
+    borrowed.free()
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.from_device(borrowed, 1, np.uint8)
+    assert (GCuda.from_device(buf, 64, np.uint8) == data).all()
+
+
+@gpu
+@pytest.mark.parametrize('dtype,shape,order', [
+    (np.float32, (16, 8), 'C'), (np.int16, (5, 7, 3), 'F'), (np.complex128, (33,), 'C'), (np.uint8, (4, 4), 'C'),
+])
+def test_device_view_exports(dtype, shape, order):
+    dtype = np.dtype(dtype)
+    host = rng.standard_normal(shape).astype(dtype) if dtype.kind in 'fc' else \
+        rng.integers(-100, 100, shape).astype(dtype)
+    host = np.asarray(host, order=order)
+    buf = GCuda.mem_alloc(host.nbytes + 64)
+    GCuda.memcpy_htod(int(buf) + 64, np.asfortranarray(host) if order == 'F' else host)
+    view = buf.device_view(shape, dtype, order=order, offset=64)
+    assert (view.get() == host).all()
+    cai = view.__cuda_array_interface__
+    assert cai['data'] == (int(buf) + 64, False) and cai['shape'] == shape and cai['typestr'] == dtype.str
+    assert (cai['strides'] is None) == (order == 'C' or len(shape) == 1)
+    # imported back (as another library would): the same layout, the same bytes
+    assert (GCuda.from_device(int(buf) + 64, host.nbytes, np.uint8) ==
+            np.ascontiguousarray(host.T if order == 'F' else host).view(np.uint8).ravel()).all()
+    imported = FakeDLPack(view)
+    layout = interop._foreign_layout(imported)
+    assert layout.shape == shape and layout.dtype == dtype and layout.address == int(buf) + 64
+    assert layout.strides == tuple(np.empty(shape, dtype, order=order).strides)
+    del layout
+    gc.collect()
+    assert not interop._dlpack_exports
+
+
+@gpu
+def test_device_view_bounds_and_strides():
+    buf = GCuda.mem_alloc(256)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        buf.device_view((65,), np.float32)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        buf.device_view((4,), np.float32, strides=(-4,))  # would start before the buffer
+    data = random_bytes(256)
+    GCuda.memcpy_htod(buf, data)
+    rev = buf.device_view((4,), np.float32, offset=12, strides=(-4,))
+    assert (rev.get() == data[:16].view(np.float32)[::-1]).all()
+    every_other = buf.device_view((2, 8), np.uint16, strides=(128, 4))
+    assert (every_other.get() == data.view(np.uint16).reshape(2, 64)[:, :16:2]).all()
+
+
+@gpu
+def test_exports_keep_freed_memory():
+    """A DLPack capsule held by a consumer keeps the buffer's memory after
+    free(): the buffer is retired, the memory released when the consumer
+    lets go."""
+    data = random_bytes(128)
+    buf = GCuda.to_device(data)
+    view = buf.device_view((32,), np.float32)
+    imported = interop._foreign_layout(FakeDLPack(view))
+    del view
+    buf.free()
+    with raises_gerror(GCuda.Error.FREED):
+        GCuda.from_device(buf, 1, np.uint8)
+    # the memory is still there: read it through a borrowed buffer
+    again = GCuda.Buffer.new_for_address(None, imported.address, 128, None, None)
+    assert (GCuda.from_device(again, 128, np.uint8) == data).all()
+    del again, imported, buf
+    gc.collect()
+    assert not interop._dlpack_exports
+
+
+@gpu
+def test_exports_of_freed_buffer_refused():
+    buf = GCuda.mem_alloc(16)
+    buf.free()
+    with raises_gerror(GCuda.Error.FREED):
+        buf.__cuda_array_interface__
+    with raises_gerror(GCuda.Error.FREED):
+        buf.__dlpack__()
+
+
+@gpu
+def test_default_stream_handles():
+    ctx = GCuda.Context.get_default()
+    for handle, expect in ((0, 1), (1, 1), (2, 2)):
+        s = GCuda.Stream.from_foreign(handle)
+        assert s.get_handle() == expect and s.is_borrowed() and s.get_context() == ctx
+        assert s.__cuda_stream__() == (0, expect)
+    buf = GCuda.mem_alloc(64)
+    data = random_bytes(64)
+    GCuda.memcpy_htod_async(buf, data, stream=GCuda.Stream.from_foreign(1))
+    GCuda.Stream.from_foreign(1).synchronize()
+    assert buf.export_stream.get_handle() == 1
+    assert buf.__cuda_array_interface__['stream'] == 1
+    assert (GCuda.from_device(buf, 64, np.uint8) == data).all()
+
+
+@gpu
+def test_stream_foreign_objects():
+    """A GCuda stream seen through the stream protocols other libraries
+    use, borrowed back: the same CUstream, never destroyed by the borrow."""
+    owner = GCuda.Stream()
+    handle = owner.get_handle()
+
+    class Torchish:
+        cuda_stream = handle
+
+    for foreign in (owner.__cuda_stream__()[1], Torchish(), owner):
+        s = GCuda.Stream.from_foreign(foreign)
+        assert s.get_handle() == handle and s.get_context() == owner.get_context()
+    borrowed = GCuda.Stream.from_foreign(Torchish())
+    assert borrowed.is_borrowed() and not owner.is_borrowed()
+    data = random_bytes(1 << 16)
+    buf = GCuda.mem_alloc(data.nbytes)
+    pinned = GCuda.pagelocked_empty(data.shape, data.dtype)
+    pinned[:] = data
+    GCuda.memcpy_htod_async(buf, pinned, stream=Torchish())
+    assert buf.export_stream.get_handle() == handle
+    del borrowed
+    gc.collect()
+    owner.synchronize()  # still alive
+    assert (GCuda.from_device(buf, data.nbytes, np.uint8) == data).all()
+
+
+@gpu
+def test_stream_dlpack_orders_consumer_after_producer():
+    """__dlpack__(stream=S) makes S wait for the export stream's work: a
+    memset queued on a busy producer stream is seen by a copy on S."""
+    producer = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
+    consumer = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
+    n = 64 << 20
+    buf = GCuda.mem_alloc(n)
+    GCuda.memset_d8(buf, 0, n)
+    for value in range(1, 9):  # enough work that the last memset is still queued
+        GCuda.memset_d32_async(buf, value, n // 4, stream=producer)
+    assert buf.export_stream == producer
+    view = buf.device_view((n // 4,), np.uint32)
+    capsule = view.__dlpack__(stream=consumer.get_handle())
+    out = GCuda.pagelocked_empty(n // 4, np.uint32)
+    GCuda.memcpy_dtoh_async(out, buf, stream=consumer)
+    consumer.synchronize()
+    assert (out == 8).all()
+    del capsule
+    producer.synchronize()
