@@ -37,6 +37,14 @@ def _library(name):
         pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def _no_context_left_current():
+    """Replaces conftest.py's check: CuPy and PyTorch go through the CUDA
+    runtime, which leaves the primary context current on the thread (as it
+    should), so that check does not apply to this file."""
+    yield
+
+
 @pytest.fixture
 def cupy():
     return _library('cupy')

@@ -155,9 +155,13 @@ def _pooled_type():
 
 def _foreign_address(obj):
     """The device address of an object that is not GCuda memory:
-    interop's foreign_memory() when it is there (it honours a
-    __cuda_array_interface__ stream), else PyCUDA's get_pointer(), a
+    PyCUDA's get_pointer(), else interop's foreign_memory() when it is
+    there (it honours a __cuda_array_interface__ stream), else a
     __cuda_array_interface__ or int(obj)."""
+    if hasattr(obj, 'get_pointer'):
+        # PyCUDA's PointerHolderBase: an address and nothing more (its size is
+        # not asked of the driver, so a holder works as in PyCUDA)
+        return int(obj.get_pointer())
     try:
         from gcuda._override import interop
     except ImportError:
@@ -166,8 +170,6 @@ def _foreign_address(obj):
         found = interop.foreign_memory(obj)
         if found is not None:
             return int(found[0])
-    if hasattr(obj, 'get_pointer'):
-        return int(obj.get_pointer())
     cai = getattr(obj, '__cuda_array_interface__', None)
     if isinstance(cai, dict) and 'data' in cai:
         return int(cai['data'][0])

@@ -52,16 +52,20 @@ def memcpy_atoh(dest, ary, index):
 def memcpy_dtoa(ary, index, src, len):
     """Copies @len bytes from the start of @src (a GCuda.Buffer) into the
     1D GCuda.Array @ary at byte @index."""
-    _array(ary, 'ary').copy_range_from_buffer(_uint64(index, 'index'), _device(src, 'src'), 0,
-                                              _uint64(len, 'len'))
+    nbytes = _uint64(len, 'len')
+    src = _device(src, 'src', nbytes)
+    if src is not None:
+        _array(ary, 'ary').copy_range_from_buffer(_uint64(index, 'index'), src, 0, nbytes)
 
 
 @_raising
 def memcpy_atod(dest, ary, index, len):
     """Copies @len bytes of the 1D GCuda.Array @ary from byte @index to the
     start of @dest (a GCuda.Buffer)."""
-    _array(ary, 'ary').copy_range_to_buffer(_uint64(index, 'index'), _device(dest, 'dest'), 0,
-                                            _uint64(len, 'len'))
+    nbytes = _uint64(len, 'len')
+    dest = _device(dest, 'dest', nbytes)
+    if dest is not None:
+        _array(ary, 'ary').copy_range_to_buffer(_uint64(index, 'index'), dest, 0, nbytes)
 
 
 @_raising
@@ -204,7 +208,7 @@ def buffer_to_array(buffer, shape, dtype, order='C', allow_surface_bind=False, c
     width, height, depth = (extents + (0,))[:3]
     flags = GCuda.ArrayFlags.SURFACE_LDST if allow_surface_bind else GCuda.ArrayFlags.NONE
     desc = GCuda.ArrayDescriptor.new(width, height, depth, fmt, channels, flags)
-    buffer = _device(buffer, 'buffer')
+    buffer = _device(buffer, 'buffer', max(1, math.prod(shape) * dtype.itemsize))
     array = Array.new(context if context is not None else buffer.get_context(), desc)
     array.copy_from_buffer(buffer, 0)
     return array
