@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-std-headers-private.h"
 #include "gcuda-compiler-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-nvrtc-private.h"
@@ -1070,7 +1072,41 @@ cache_lookup (GCudaCompiler *self,
   return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
 }
 
-/* NVRTC's program: the source, the in-memory headers, the name
+/* Whether the compile has a header @name of the user's: an in-memory one,
+ * or a file of that name in an include directory (an -I option, which
+ * #GCudaCompiler:include-dirs become). Such a header wins over GCuda's
+ * built-in one: NVRTC would take an in-memory header before any file. */
+static gboolean
+user_has_header (CompileState *state,
+                 const char   *name)
+{
+  const char * const *options = (const char * const *) state->options->pdata;
+
+  if (g_hash_table_contains (state->job->headers, name))
+    return TRUE;
+  for (guint i = 0; options[i] != NULL; i++)
+    {
+      const char *dir = NULL;
+      g_autofree char *path = NULL;
+      struct stat st;
+
+      if (g_str_equal (options[i], "-I") || g_str_equal (options[i], "--include-path"))
+        dir = options[i + 1] != NULL ? options[++i] : NULL;
+      else if (g_str_has_prefix (options[i], "--include-path="))
+        dir = options[i] + strlen ("--include-path=");
+      else if (g_str_has_prefix (options[i], "-I"))
+        dir = options[i] + 2;
+      if (dir == NULL || *dir == '\0')
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (stat (path, &st) == 0 && !S_ISDIR (st.st_mode))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* NVRTC's program: the source, the in-memory headers (the caller's, then
+ * GCuda's built-in standard headers the caller has none of), the name
  * expressions. */
 static nvrtcProgram
 nvrtc_program_new (const GCudaNvrtc  *nv,
@@ -1078,14 +1114,20 @@ nvrtc_program_new (const GCudaNvrtc  *nv,
                    GError           **error)
 {
   GHashTable *headers = state->job->headers;
-  g_autofree const char **names = g_new0 (const char *, g_hash_table_size (headers) + 1);
-  g_autofree const char **texts = g_new0 (const char *, g_hash_table_size (headers) + 1);
+  const GCudaStdHeader *builtin = _gcuda_std_headers ();
+  guint n_builtin = 0;
+  g_autofree const char **names = NULL;
+  g_autofree const char **texts = NULL;
   char **name_expressions = state->job->name_expressions;
   nvrtcProgram prog = NULL;
   guint n = 0;
   GHashTableIter iter;
   gpointer k, v;
 
+  while (builtin[n_builtin].name != NULL)
+    n_builtin++;
+  names = g_new0 (const char *, g_hash_table_size (headers) + n_builtin + 1);
+  texts = g_new0 (const char *, g_hash_table_size (headers) + n_builtin + 1);
   g_hash_table_iter_init (&iter, headers);
   while (g_hash_table_iter_next (&iter, &k, &v))
     {
@@ -1093,6 +1135,13 @@ nvrtc_program_new (const GCudaNvrtc  *nv,
       texts[n] = v;
       n++;
     }
+  for (guint i = 0; i < n_builtin; i++)
+    if (!user_has_header (state, builtin[i].name))
+      {
+        names[n] = builtin[i].name;
+        texts[n] = builtin[i].text;
+        n++;
+      }
   if (!set_compile_error (nv->fn_nvrtcCreateProgram (&prog, state->source, "kernel.cu", (int) n, texts, names),
                           nv, "nvrtcCreateProgram", error))
     return NULL;
