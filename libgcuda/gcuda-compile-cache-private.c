@@ -1001,14 +1001,12 @@ add_search_dir (GPtrArray  *dirs,
 
 static void
 add_toolkit_dir (GPtrArray   *dirs,
-                 DepRecorder *rec,
                  const char  *dir)
 {
   g_autofree char *canonical = realpath (dir, NULL);
-  struct stat st;
 
-  /* which directory it is decides how headers in it are hashed */
-  dep_stat (rec, dir, &st);
+  /* Not recorded for the memo: a header under it is recorded itself, and a
+   * link to another toolkit leads to other files. */
 
   if (canonical != NULL)
     g_ptr_array_add (dirs, g_strconcat (canonical, G_DIR_SEPARATOR_S, NULL));
@@ -1105,8 +1103,8 @@ hash_includes (GChecksum                *cs,
     for (guint i = 0; inputs->include_dirs[i] != NULL; i++)
       add_search_dir (search_dirs, cwd, inputs->include_dirs[i]);
 
-  add_toolkit_dir (toolkit_dirs, rec, GCUDA_TOOLKIT_LIB_DIR "/../include");
-  add_toolkit_dir (toolkit_dirs, rec, "/usr/local/cuda/include");
+  add_toolkit_dir (toolkit_dirs, GCUDA_TOOLKIT_LIB_DIR "/../include");
+  add_toolkit_dir (toolkit_dirs, "/usr/local/cuda/include");
 
   state.cs = cs;
   state.headers = inputs->headers;
@@ -1208,8 +1206,8 @@ compute_key (const GCudaCompileInputs *inputs,
  * Computing a key costs about a hundred system calls (every place NVRTC
  * could be loaded from, every place each header could be, realpath()s)
  * and the SHA-256 of every header file: more than the in-process hit it
- * is for. So keys are memoized: by a digest of everything the key covers
- * that is not on disk (the inputs, the current directory, LD_LIBRARY_PATH,
+ * is for. So keys are memoized: by everything the key covers that is
+ * not on disk (the inputs, the current directory, LD_LIBRARY_PATH,
  * the NVRTC libraries loaded), each key is kept with what computing it
  * stat()ed (see DepRecorder). A memoized key is used only when a stat() of
  * each of those paths finds them exactly as they were; else the key is
@@ -1233,7 +1231,7 @@ typedef struct {
 #define MEMO_MAX_ENTRIES 4096
 
 static GMutex memo_lock;
-static GHashTable *memo;     /* input digest -> MemoEntry (rc box) */
+static GHashTable *memo;     /* memo_index() -> MemoEntry (rc box) */
 static guint64 memo_hits;
 
 static void
@@ -1251,10 +1249,50 @@ memo_entry_unref (MemoEntry *entry)
   g_rc_box_release_full (entry, (GDestroyNotify) memo_entry_clear);
 }
 
+/* The memo's index: every input the key covers that is not on disk,
+ * serialized (tagged, length-prefixed fields), compared whole. Cheaper
+ * than a SHA-256 of it, which would cost as much as the rest of a hit. */
+static void
+blob_field (GByteArray *blob,
+            const char *tag,
+            const void *data,
+            gsize       len)
+{
+  guint64 n = (guint64) len;
+
+  g_byte_array_append (blob, (const guint8 *) tag, strlen (tag) + 1);
+  g_byte_array_append (blob, (const guint8 *) &n, sizeof n);
+  if (len > 0)
+    g_byte_array_append (blob, data, len);
+}
+
+static void
+blob_string (GByteArray *blob,
+             const char *tag,
+             const char *s)
+{
+  if (s == NULL)
+    blob_field (blob, "(null)", NULL, 0);
+  else
+    blob_field (blob, tag, s, strlen (s));
+}
+
+static void
+blob_strv (GByteArray         *blob,
+           const char         *tag,
+           const char * const *strv)
+{
+  guint64 n = strv != NULL ? g_strv_length ((char **) strv) : 0;
+
+  blob_field (blob, tag, &n, sizeof n);
+  for (guint i = 0; i < n; i++)
+    blob_string (blob, tag, strv[i]);
+}
+
 static int
-find_loaded_nvrtc_digest (struct dl_phdr_info *info,
-                          size_t               size,
-                          void                *data)
+find_loaded_nvrtc_blob (struct dl_phdr_info *info,
+                        size_t               size,
+                        void                *data)
 {
   const char *name = info->dlpi_name;
   const char *base;
@@ -1264,30 +1302,48 @@ find_loaded_nvrtc_digest (struct dl_phdr_info *info,
   base = strrchr (name, '/');
   base = base != NULL ? base + 1 : name;
   if (g_str_has_prefix (base, "libnvrtc.so") || g_str_has_prefix (base, "libnvrtc.alt.so"))
-    hash_string (data, "loaded-nvrtc", name);
+    blob_string (data, "loaded-nvrtc", name);
   return 0;
 }
 
-/* What the key depends on besides the files: the memo's index */
-static char *
-memo_digest (const GCudaCompileInputs *inputs)
+static GBytes *
+memo_index (const GCudaCompileInputs *inputs)
 {
-  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+  GByteArray *blob = g_byte_array_sized_new (strlen (inputs->source) + 1024);
   g_autofree char *cwd = g_get_current_dir ();
 
-  hash_string (cs, "format", "gcuda-compile-cache-memo-1");
-  hash_string (cs, "key-format", KEY_TAG);
-  hash_string (cs, "name", inputs->source_name);
-  hash_string (cs, "source", inputs->source);
-  hash_strv (cs, "options", inputs->options);
-  hash_strv (cs, "include-dirs", inputs->include_dirs);
-  hash_strv (cs, "name-expressions", inputs->name_expressions);
-  hash_string (cs, "target", inputs->target);
-  hash_headers (cs, inputs->headers);
-  hash_string (cs, "cwd", cwd);
-  hash_string (cs, "ld-library-path", _gcuda_secure_getenv ("LD_LIBRARY_PATH"));
-  dl_iterate_phdr (find_loaded_nvrtc_digest, cs);
-  return g_strdup (g_checksum_get_string (cs));
+  blob_string (blob, "key-format", KEY_TAG);
+  blob_string (blob, "name", inputs->source_name);
+  blob_string (blob, "source", inputs->source);
+  blob_strv (blob, "options", inputs->options);
+  blob_strv (blob, "include-dirs", inputs->include_dirs);
+  blob_strv (blob, "name-expressions", inputs->name_expressions);
+  blob_string (blob, "target", inputs->target);
+  if (inputs->headers != NULL)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer name;
+      guint64 n = g_hash_table_size (inputs->headers);
+
+      g_hash_table_iter_init (&iter, inputs->headers);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_ptr_array_add (names, name);
+      g_ptr_array_sort (names, compare_strings);
+      blob_field (blob, "headers", &n, sizeof n);
+      for (guint i = 0; i < names->len; i++)
+        {
+          blob_string (blob, "header-name", names->pdata[i]);
+          blob_string (blob, "header-text", g_hash_table_lookup (inputs->headers, names->pdata[i]));
+        }
+    }
+  else
+    blob_string (blob, "headers", NULL);
+  blob_string (blob, "std-headers", _gcuda_std_headers_digest ());
+  blob_string (blob, "cwd", cwd);
+  blob_string (blob, "ld-library-path", _gcuda_secure_getenv ("LD_LIBRARY_PATH"));
+  dl_iterate_phdr (find_loaded_nvrtc_blob, blob);
+  return g_byte_array_free_to_bytes (blob);
 }
 
 static gboolean
@@ -1307,7 +1363,7 @@ memo_entry_valid (const MemoEntry *entry)
 }
 
 static void
-memo_insert (const char  *digest,
+memo_insert (GBytes      *index,
              const char  *key,
              DepRecorder *rec)
 {
@@ -1320,17 +1376,18 @@ memo_insert (const char  *digest,
 
   g_mutex_lock (&memo_lock);
   if (memo == NULL)
-    memo = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) memo_entry_unref);
+    memo = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                  (GDestroyNotify) memo_entry_unref);
   if (g_hash_table_size (memo) >= MEMO_MAX_ENTRIES)
     g_hash_table_remove_all (memo);  /* bounded, simply */
-  g_hash_table_insert (memo, g_strdup (digest), entry);
+  g_hash_table_insert (memo, g_bytes_ref (index), entry);
   g_mutex_unlock (&memo_lock);
 }
 
 char *
 _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
 {
-  g_autofree char *digest = NULL;
+  g_autoptr(GBytes) index = NULL;
   MemoEntry *entry = NULL;
   DepRecorder rec;
   char *key;
@@ -1338,9 +1395,9 @@ _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
   g_return_val_if_fail (inputs != NULL, NULL);
   g_return_val_if_fail (inputs->source != NULL, NULL);
 
-  digest = memo_digest (inputs);
+  index = memo_index (inputs);
   g_mutex_lock (&memo_lock);
-  if (memo != NULL && (entry = g_hash_table_lookup (memo, digest)) != NULL)
+  if (memo != NULL && (entry = g_hash_table_lookup (memo, index)) != NULL)
     g_rc_box_acquire (entry);
   g_mutex_unlock (&memo_lock);
   if (entry != NULL)
@@ -1360,12 +1417,12 @@ _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
   dep_recorder_init (&rec);
   key = compute_key (inputs, &rec);
   if (key != NULL && !rec.racy)
-    memo_insert (digest, key, &rec);
+    memo_insert (index, key, &rec);
   else
     {
       g_mutex_lock (&memo_lock);
       if (memo != NULL)
-        g_hash_table_remove (memo, digest);  /* stale, or not to be trusted yet */
+        g_hash_table_remove (memo, index);  /* stale, or not to be trusted yet */
       g_mutex_unlock (&memo_lock);
     }
   dep_recorder_clear (&rec);

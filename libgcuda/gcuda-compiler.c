@@ -72,6 +72,17 @@
  * [method@GCuda.Program.get_lowered_name]). Options in the environment variable
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
  *
+ * NVRTC has no host headers; kernels written for nvcc often include some
+ * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`.
+ * GCuda gives NVRTC small device-side versions of `<assert.h>`, `<float.h>`,
+ * `<inttypes.h>`, `<limits.h>`, `<math.h>`, `<stddef.h>`, `<stdint.h>`,
+ * `<stdio.h>`, `<stdlib.h>`, `<string.h>` and their C++ names (`<cassert>`
+ * … `<cstring>`, with the `std::` names): the types and constants of the
+ * host's data model (LP64), `uint`, `ushort` and `ulong` as nvcc's host
+ * headers give them, while `printf`, `malloc`, `memcpy` and the math
+ * functions are NVRTC's own. A header of the same name of the caller's, in
+ * memory or in an include directory, is used instead.
+ *
  * Results are cached on disk (`$GCUDA_CACHE_DIR`, else the user's cache
  * directory; `GCUDA_DISABLE_CACHE=1` turns it off) and in the process. The
  * cache key covers the source, the options, the target, NVRTC itself and
@@ -1060,6 +1071,7 @@ cache_lookup (GCudaCompiler *self,
   g_autofree char *log = NULL;
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GHashTable) lowered = NULL;
+  GCudaProgram *program;
 
   if (state->key == NULL)
     return NULL;
@@ -1069,7 +1081,9 @@ cache_lookup (GCudaCompiler *self,
   if (image == NULL)
     return NULL;
   set_last_log (self, log);
-  return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
+  program = _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
+  _gcuda_program_set_cache_key (program, state->key);
+  return program;
 }
 
 /* Whether the compile has a header @name of the user's: an in-memory one,
@@ -1229,8 +1243,8 @@ nvrtc_get_lowered (const GCudaNvrtc  *nv,
 }
 
 /* Caches a fresh compile. Failing costs only the entry, so it is not an
- * error. */
-static void
+ * error. FALSE when the key does not describe the image. */
+static gboolean
 cache_store (CompileState *state,
              GBytes       *image,
              GHashTable   *lowered)
@@ -1239,13 +1253,18 @@ cache_store (CompileState *state,
   g_autofree char *key_after = NULL;
 
   if (state->key == NULL)
-    return;
+    return FALSE;
   key_after = _gcuda_compile_cache_key (&state->inputs);
   /* A header edited while NVRTC ran: the output matches neither key. */
   if (g_strcmp0 (state->key, key_after) != 0)
-    g_debug ("not cached: a header changed during the compile");
-  else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
+    {
+      g_debug ("not cached: a header changed during the compile");
+      return FALSE;
+    }
+  /* in process first, so a disk that refuses it leaves the key valid */
+  if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
     g_debug ("not cached: %s", store_error->message);  /* a refused directory was warned about */
+  return TRUE;
 }
 
 /* A cache miss: NVRTC compiles, the result is cached and kept. */
@@ -1257,6 +1276,7 @@ nvrtc_run (GCudaCompiler  *self,
   const GCudaNvrtc *nv = _gcuda_nvrtc_get (error);
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GHashTable) lowered = NULL;
+  GCudaProgram *program;
   nvrtcProgram prog;
   gboolean ok;
 
@@ -1269,8 +1289,10 @@ nvrtc_run (GCudaCompiler  *self,
   if (!ok)
     return NULL;
 
-  cache_store (state, image, lowered);
-  return _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
+  program = _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
+  if (cache_store (state, image, lowered))
+    _gcuda_program_set_cache_key (program, state->key);
+  return program;
 }
 
 static GCudaProgram *

@@ -24,4 +24,7 @@ const char           *_gcuda_std_header_lookup  (const char *name);
  * computed once: compile cache keys cover it. */
 const char           *_gcuda_std_headers_digest (void);
 
+/* For tests: replaces the table (NULL: back to the built-in one) */
+void                  _gcuda_std_headers_set_table (const GCudaStdHeader *replacement);
+
 G_END_DECLS
