@@ -272,7 +272,9 @@ def compile_program(source, nvcc='nvcc', options=None, keep=False, no_extern_c=F
 # whose values a second load would not share), nothing is kept (keep=), and
 # the compile cache is on (cache_dir=False gives a fresh module each time).
 # Held weakly: the cache never keeps a module, or its context, alive.
-_LOADED_LOCK = threading.Lock()
+# reentrant: a weakref callback (forget) can run in a garbage collection
+# that an allocation under the lock set off, in the same thread
+_LOADED_LOCK = threading.RLock()
 _LOADED = {}        # (context handle, cache key) -> weakref to the Module
 _STATE_FREE = {}    # cache key -> whether its image has no module-scope variables
 _STATE_FREE_MAX = 4096
