@@ -78,6 +78,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -86,6 +87,7 @@
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
+#include "gcuda-std-headers-private.h"
 
 /* Both changed with format 2 (the lowered names' encoding): entries of
  * another format have other file names, so two GCuda versions sharing a
@@ -180,6 +182,165 @@ is_valid_key (const char *key)
     if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f')))
       return FALSE;
   return key[KEY_LENGTH] == '\0';
+}
+
+/* ------------------------------------------------------- what a key read
+ *
+ * The in-process memo of keys (see _gcuda_compile_cache_key()) needs, for
+ * each key, what computing it looked at on disk: every path it stat()ed,
+ * with what stat() said. A path that exists is recorded with its identity
+ * (device, inode, mode, size, mtime and ctime in nanoseconds): a file
+ * rewritten, replaced, renamed over or touched has another one (ctime
+ * cannot be set back). A path that does not exist (ENOENT, ENOTDIR) is
+ * recorded as its nearest existing ancestor directory's identity: creating
+ * it there changes that directory's mtime and ctime. */
+
+typedef struct {
+  char   *path;
+  int     err;        /* stat()'s errno, 0 when it succeeded */
+  dev_t   dev;
+  ino_t   ino;
+  mode_t  mode;
+  off_t   size;
+  gint64  mtime_ns;
+  gint64  ctime_ns;
+} Dep;
+
+typedef struct {
+  GArray     *deps;       /* Dep */
+  GHashTable *seen;       /* paths recorded */
+  gint64      start_ns;   /* CLOCK_REALTIME when the key computation began */
+  gboolean    racy;       /* a recorded time too recent to trust */
+} DepRecorder;
+
+/* Timestamps within this much of the computation's start are not trusted:
+ * a file's times have the granularity of its file system (a clock tick on
+ * most, a second or two on some), so an edit right after it was read can
+ * leave every field of its identity as it was. Such a key is not memoized
+ * (until its files are older): racy-git's rule. */
+static gint64 racy_margin_ns = 2 * G_GINT64_CONSTANT (1000000000);
+
+static gint64
+timespec_ns (const struct timespec *ts)
+{
+  return (gint64) ts->tv_sec * G_GINT64_CONSTANT (1000000000) + ts->tv_nsec;
+}
+
+static void
+dep_clear (Dep *dep)
+{
+  g_free (dep->path);
+}
+
+static void
+dep_fill (Dep               *dep,
+          int                err,
+          const struct stat *st)
+{
+  dep->err = err;
+  if (err == 0)
+    {
+      dep->dev = st->st_dev;
+      dep->ino = st->st_ino;
+      dep->mode = st->st_mode;
+      /* a directory's size says nothing its times do not */
+      dep->size = S_ISDIR (st->st_mode) ? 0 : st->st_size;
+      dep->mtime_ns = timespec_ns (&st->st_mtim);
+      dep->ctime_ns = timespec_ns (&st->st_ctim);
+    }
+}
+
+static gboolean
+dep_equal (const Dep *a,
+           const Dep *b)
+{
+  if (a->err != b->err)
+    return FALSE;
+  return a->err != 0 ||
+         (a->dev == b->dev && a->ino == b->ino && a->mode == b->mode && a->size == b->size &&
+          a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns);
+}
+
+static void
+dep_recorder_init (DepRecorder *rec)
+{
+  struct timespec now;
+
+  rec->deps = g_array_new (FALSE, TRUE, sizeof (Dep));
+  g_array_set_clear_func (rec->deps, (GDestroyNotify) dep_clear);
+  rec->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  clock_gettime (CLOCK_REALTIME, &now);
+  rec->start_ns = timespec_ns (&now);
+  rec->racy = FALSE;
+}
+
+static void
+dep_recorder_clear (DepRecorder *rec)
+{
+  g_clear_pointer (&rec->deps, g_array_unref);
+  g_clear_pointer (&rec->seen, g_hash_table_unref);
+}
+
+static void
+dep_add (DepRecorder       *rec,
+         const char        *path,
+         int                err,
+         const struct stat *st)
+{
+  Dep dep = { 0 };
+
+  if (g_hash_table_contains (rec->seen, path))
+    return;
+  g_hash_table_add (rec->seen, g_strdup (path));
+  dep.path = g_strdup (path);
+  dep_fill (&dep, err, st);
+  if (err == 0 && MAX (dep.mtime_ns, dep.ctime_ns) > rec->start_ns - racy_margin_ns)
+    rec->racy = TRUE;
+  g_array_append_val (rec->deps, dep);
+}
+
+/* stat() of @path, recorded in @rec (nullable); errno is kept */
+static int
+dep_stat (DepRecorder *rec,
+          const char  *path,
+          struct stat *st)
+{
+  int rc = stat (path, st);
+  int saved = errno;
+
+  if (rec == NULL)
+    ;
+  else if (rc == 0 || (saved != ENOENT && saved != ENOTDIR))
+    dep_add (rec, path, rc == 0 ? 0 : saved, st);
+  else
+    {
+      /* missing: the nearest ancestor that is not */
+      g_autofree char *dir = g_strdup (path);
+
+      for (;;)
+        {
+          char *parent = g_path_get_dirname (dir);
+          struct stat dst;
+          int drc;
+
+          if (g_str_equal (parent, dir))
+            {
+              g_free (parent);
+              dep_add (rec, dir, saved, st);  /* "/" or "." missing: recorded as is */
+              break;
+            }
+          g_free (dir);
+          dir = parent;
+          drc = stat (dir, &dst);
+          if (drc == 0 || (errno != ENOENT && errno != ENOTDIR))
+            {
+              dep_add (rec, dir, drc == 0 ? 0 : errno, &dst);
+              break;
+            }
+        }
+    }
+  errno = saved;
+  return rc;
 }
 
 /* ------------------------------------------------------------ NVRTC identity */
@@ -296,9 +457,10 @@ library_search_dirs (void)
 }
 
 typedef struct {
-  GChecksum  *cs;
-  GHashTable *seen;    /* canonical paths already hashed */
-  gboolean    found;
+  GChecksum   *cs;
+  GHashTable  *seen;    /* canonical paths already hashed */
+  gboolean     found;
+  DepRecorder *rec;     /* nullable */
 } NvrtcIdentity;
 
 static void
@@ -310,10 +472,10 @@ add_library_file (NvrtcIdentity *id,
   struct stat st;
 
   /* stat() first: most candidates do not exist, and it is one system call */
-  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+  if (dep_stat (id->rec, path, &st) != 0 || !S_ISREG (st.st_mode))
     return;
   canonical = realpath (path, NULL);
-  if (canonical == NULL || stat (canonical, &st) != 0 || !S_ISREG (st.st_mode))
+  if (canonical == NULL || dep_stat (id->rec, canonical, &st) != 0 || !S_ISREG (st.st_mode))
     return;
   if (g_hash_table_contains (id->seen, canonical))
     return;
@@ -334,7 +496,9 @@ add_library_file (NvrtcIdentity *id,
           g_autofree char *builtins_canonical = realpath (builtins, NULL);
           struct stat bst;
 
-          if (builtins_canonical != NULL && stat (builtins_canonical, &bst) == 0 &&
+          /* recorded by the name it is looked for as: it may appear */
+          if (dep_stat (id->rec, builtins, &bst) == 0 &&
+              builtins_canonical != NULL && dep_stat (id->rec, builtins_canonical, &bst) == 0 &&
               !g_hash_table_contains (id->seen, builtins_canonical))
             {
               hash_stat (id->cs, "nvrtc-builtins", builtins_canonical, &bst);
@@ -369,13 +533,14 @@ find_loaded_nvrtc (struct dl_phdr_info *info,
  * to loading NVRTC (and hashing its version and path) when no file is
  * found. FALSE when there is no NVRTC at all. */
 static gboolean
-hash_nvrtc_identity (GChecksum *cs)
+hash_nvrtc_identity (GChecksum   *cs,
+                     DepRecorder *rec)
 {
   const char * const *candidates = _gcuda_nvrtc_candidates ();
   g_autoptr(GPtrArray) dirs = NULL;
   g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  NvrtcIdentity id = { cs, seen, FALSE };
+  NvrtcIdentity id = { cs, seen, FALSE, rec };
   const GCudaNvrtc *nvrtc;
 
   for (guint i = 0; candidates[i] != NULL; i++)
@@ -420,7 +585,7 @@ hash_nvrtc_identity (GChecksum *cs)
     struct stat st;
 
     hash_string (cs, "nvrtc-loaded", version);
-    if (canonical != NULL && stat (canonical, &st) == 0)
+    if (canonical != NULL && dep_stat (rec, canonical, &st) == 0)
       hash_stat (cs, "nvrtc-loaded-file", canonical, &st);
     else
       hash_string (cs, "nvrtc-loaded-path", nvrtc->path);
@@ -456,6 +621,7 @@ typedef struct {
   gboolean    indeterminate;
   gboolean    no_files;        /* fuzzing: in-memory headers only */
   GPtrArray  *names;           /* nullable: every name resolved, for tests */
+  DepRecorder *rec;            /* nullable: what was stat()ed, for the memo */
 } ScanState;
 
 static void
@@ -499,7 +665,7 @@ try_file (ScanState  *state,
   GBytes *text;
   struct stat st;
 
-  if (stat (path, &st) != 0)
+  if (dep_stat (state->rec, path, &st) != 0)
     {
       if (errno != ENOENT && errno != ENOTDIR)
         {
@@ -834,10 +1000,13 @@ add_search_dir (GPtrArray  *dirs,
 }
 
 static void
-add_toolkit_dir (GPtrArray  *dirs,
-                 const char *dir)
+add_toolkit_dir (GPtrArray   *dirs,
+                 const char  *dir)
 {
   g_autofree char *canonical = realpath (dir, NULL);
+
+  /* Not recorded for the memo: a header under it is recorded itself, and a
+   * link to another toolkit leads to other files. */
 
   if (canonical != NULL)
     g_ptr_array_add (dirs, g_strconcat (canonical, G_DIR_SEPARATOR_S, NULL));
@@ -876,7 +1045,8 @@ hash_includes (GChecksum                *cs,
                const char               *source_text,
                gsize                     source_len,
                gboolean                  no_files,
-               GPtrArray                *names)
+               GPtrArray                *names,
+               DepRecorder              *rec)
 {
   g_autofree char *cwd = g_get_current_dir ();
   g_autoptr(GPtrArray) source_dirs = g_ptr_array_new_with_free_func (g_free);
@@ -916,7 +1086,8 @@ hash_includes (GChecksum                *cs,
             g_autofree char *canonical = NULL;
 
             value = option_value (inputs->options, &i, "-use-pch", "--use-pch");
-            if (value != NULL && (canonical = realpath (value, NULL)) != NULL && stat (canonical, &st) == 0)
+            if (value != NULL && dep_stat (rec, value, &st) == 0 &&
+                (canonical = realpath (value, NULL)) != NULL && dep_stat (rec, canonical, &st) == 0)
               hash_stat (cs, "use-pch", canonical, &st);
             else
               hash_string (cs, "use-pch-missing", value);
@@ -944,6 +1115,7 @@ hash_includes (GChecksum                *cs,
   state.scanned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   state.no_files = no_files;
   state.names = names;
+  state.rec = rec;
   g_queue_init (&state.queue);
 
   for (guint i = 0; i < pre_includes->len; i++)
@@ -975,31 +1147,18 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-char *
-_gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
+static void
+hash_headers (GChecksum  *cs,
+              GHashTable *headers)
 {
-  g_autoptr(GChecksum) cs = NULL;
-
-  g_return_val_if_fail (inputs != NULL, NULL);
-  g_return_val_if_fail (inputs->source != NULL, NULL);
-
-  cs = g_checksum_new (G_CHECKSUM_SHA256);
-  hash_string (cs, "format", KEY_TAG);
-  hash_string (cs, "name", inputs->source_name);
-  hash_string (cs, "source", inputs->source);
-  hash_strv (cs, "options", inputs->options);
-  hash_strv (cs, "include-dirs", inputs->include_dirs);
-  hash_strv (cs, "name-expressions", inputs->name_expressions);
-  hash_string (cs, "target", inputs->target);
-
-  if (inputs->headers != NULL)
+  if (headers != NULL)
     {
       g_autoptr(GPtrArray) names = g_ptr_array_new ();
       GHashTableIter iter;
       gpointer name;
       guint64 n;
 
-      g_hash_table_iter_init (&iter, inputs->headers);
+      g_hash_table_iter_init (&iter, headers);
       while (g_hash_table_iter_next (&iter, &name, NULL))
         g_ptr_array_add (names, name);
       g_ptr_array_sort (names, compare_strings);
@@ -1008,18 +1167,289 @@ _gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
       for (guint i = 0; i < names->len; i++)
         {
           hash_string (cs, "header-name", names->pdata[i]);
-          hash_string (cs, "header-text", g_hash_table_lookup (inputs->headers, names->pdata[i]));
+          hash_string (cs, "header-text", g_hash_table_lookup (headers, names->pdata[i]));
         }
     }
   else
     hash_string (cs, "headers", NULL);
+}
 
-  if (!hash_nvrtc_identity (cs))
+/* The key itself, with what it read recorded in @rec (nullable) */
+static char *
+compute_key (const GCudaCompileInputs *inputs,
+             DepRecorder              *rec)
+{
+  g_autoptr(GChecksum) cs = g_checksum_new (G_CHECKSUM_SHA256);
+
+  hash_string (cs, "format", KEY_TAG);
+  hash_string (cs, "name", inputs->source_name);
+  hash_string (cs, "source", inputs->source);
+  hash_strv (cs, "options", inputs->options);
+  hash_strv (cs, "include-dirs", inputs->include_dirs);
+  hash_strv (cs, "name-expressions", inputs->name_expressions);
+  hash_string (cs, "target", inputs->target);
+  hash_headers (cs, inputs->headers);
+  /* GCuda's built-in standard headers, which NVRTC gets where the caller
+   * has no header of the name (the include scan records which) */
+  hash_string (cs, "std-headers", _gcuda_std_headers_digest ());
+
+  if (!hash_nvrtc_identity (cs, rec))
     return NULL;
-  if (!hash_includes (cs, inputs, inputs->source, strlen (inputs->source), FALSE, NULL))
+  if (!hash_includes (cs, inputs, inputs->source, strlen (inputs->source), FALSE, NULL, rec))
     return NULL;
 
   return g_strdup (g_checksum_get_string (cs));
+}
+
+/* ------------------------------------------------------------- the key memo
+ *
+ * Computing a key costs about a hundred system calls (every place NVRTC
+ * could be loaded from, every place each header could be, realpath()s)
+ * and the SHA-256 of every header file: more than the in-process hit it
+ * is for. So keys are memoized: by everything the key covers that is
+ * not on disk (the inputs, the current directory, LD_LIBRARY_PATH,
+ * the NVRTC libraries loaded), each key is kept with what computing it
+ * stat()ed (see DepRecorder). A memoized key is used only when a stat() of
+ * each of those paths finds them exactly as they were; else the key is
+ * computed again (and memoized again). A file whose identity is unchanged
+ * has the content that was hashed: a rewrite, a replacement (another
+ * inode), even one that restores the size and mtime, changes the ctime,
+ * which no one can set; and an identity recorded so recently that an edit
+ * could share its timestamps is not memoized at all (racy_margin_ns).
+ * What this does not see: a path whose directory is replaced by a symlink
+ * to another directory holding a hard link of the very same file (same
+ * inode, same times), whose own "..." includes would then be looked for
+ * in the new directory; and the system clock set back by more than the
+ * margin between the computation and an edit. */
+
+typedef struct {
+  char  *key;
+  Dep   *deps;
+  guint  n_deps;
+} MemoEntry;
+
+#define MEMO_MAX_ENTRIES 4096
+
+static GMutex memo_lock;
+static GHashTable *memo;     /* memo_index() -> MemoEntry (rc box) */
+static guint64 memo_hits;
+
+static void
+memo_entry_clear (MemoEntry *entry)
+{
+  for (guint i = 0; i < entry->n_deps; i++)
+    dep_clear (&entry->deps[i]);
+  g_free (entry->deps);
+  g_free (entry->key);
+}
+
+static void
+memo_entry_unref (MemoEntry *entry)
+{
+  g_rc_box_release_full (entry, (GDestroyNotify) memo_entry_clear);
+}
+
+/* The memo's index: every input the key covers that is not on disk,
+ * serialized (tagged, length-prefixed fields), compared whole. Cheaper
+ * than a SHA-256 of it, which would cost as much as the rest of a hit. */
+static void
+blob_field (GByteArray *blob,
+            const char *tag,
+            const void *data,
+            gsize       len)
+{
+  guint64 n = (guint64) len;
+
+  g_byte_array_append (blob, (const guint8 *) tag, strlen (tag) + 1);
+  g_byte_array_append (blob, (const guint8 *) &n, sizeof n);
+  if (len > 0)
+    g_byte_array_append (blob, data, len);
+}
+
+static void
+blob_string (GByteArray *blob,
+             const char *tag,
+             const char *s)
+{
+  if (s == NULL)
+    blob_field (blob, "(null)", NULL, 0);
+  else
+    blob_field (blob, tag, s, strlen (s));
+}
+
+static void
+blob_strv (GByteArray         *blob,
+           const char         *tag,
+           const char * const *strv)
+{
+  guint64 n = strv != NULL ? g_strv_length ((char **) strv) : 0;
+
+  blob_field (blob, tag, &n, sizeof n);
+  for (guint i = 0; i < n; i++)
+    blob_string (blob, tag, strv[i]);
+}
+
+static int
+find_loaded_nvrtc_blob (struct dl_phdr_info *info,
+                        size_t               size,
+                        void                *data)
+{
+  const char *name = info->dlpi_name;
+  const char *base;
+
+  if (name == NULL || *name == '\0')
+    return 0;
+  base = strrchr (name, '/');
+  base = base != NULL ? base + 1 : name;
+  if (g_str_has_prefix (base, "libnvrtc.so") || g_str_has_prefix (base, "libnvrtc.alt.so"))
+    blob_string (data, "loaded-nvrtc", name);
+  return 0;
+}
+
+static GBytes *
+memo_index (const GCudaCompileInputs *inputs)
+{
+  GByteArray *blob = g_byte_array_sized_new (strlen (inputs->source) + 1024);
+  g_autofree char *cwd = g_get_current_dir ();
+
+  blob_string (blob, "key-format", KEY_TAG);
+  blob_string (blob, "name", inputs->source_name);
+  blob_string (blob, "source", inputs->source);
+  blob_strv (blob, "options", inputs->options);
+  blob_strv (blob, "include-dirs", inputs->include_dirs);
+  blob_strv (blob, "name-expressions", inputs->name_expressions);
+  blob_string (blob, "target", inputs->target);
+  if (inputs->headers != NULL)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer name;
+      guint64 n = g_hash_table_size (inputs->headers);
+
+      g_hash_table_iter_init (&iter, inputs->headers);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_ptr_array_add (names, name);
+      g_ptr_array_sort (names, compare_strings);
+      blob_field (blob, "headers", &n, sizeof n);
+      for (guint i = 0; i < names->len; i++)
+        {
+          blob_string (blob, "header-name", names->pdata[i]);
+          blob_string (blob, "header-text", g_hash_table_lookup (inputs->headers, names->pdata[i]));
+        }
+    }
+  else
+    blob_string (blob, "headers", NULL);
+  blob_string (blob, "std-headers", _gcuda_std_headers_digest ());
+  blob_string (blob, "cwd", cwd);
+  blob_string (blob, "ld-library-path", _gcuda_secure_getenv ("LD_LIBRARY_PATH"));
+  dl_iterate_phdr (find_loaded_nvrtc_blob, blob);
+  return g_byte_array_free_to_bytes (blob);
+}
+
+static gboolean
+memo_entry_valid (const MemoEntry *entry)
+{
+  for (guint i = 0; i < entry->n_deps; i++)
+    {
+      const Dep *dep = &entry->deps[i];
+      Dep now = { 0 };
+      struct stat st;
+
+      dep_fill (&now, stat (dep->path, &st) == 0 ? 0 : errno, &st);
+      if (!dep_equal (dep, &now))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+memo_insert (GBytes      *index,
+             const char  *key,
+             DepRecorder *rec)
+{
+  MemoEntry *entry = g_rc_box_new0 (MemoEntry);
+
+  entry->key = g_strdup (key);
+  entry->n_deps = rec->deps->len;
+  /* the array's elements, paths included, move to the entry */
+  entry->deps = (Dep *) (gpointer) g_array_free (g_steal_pointer (&rec->deps), FALSE);
+
+  g_mutex_lock (&memo_lock);
+  if (memo == NULL)
+    memo = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                  (GDestroyNotify) memo_entry_unref);
+  if (g_hash_table_size (memo) >= MEMO_MAX_ENTRIES)
+    g_hash_table_remove_all (memo);  /* bounded, simply */
+  g_hash_table_insert (memo, g_bytes_ref (index), entry);
+  g_mutex_unlock (&memo_lock);
+}
+
+char *
+_gcuda_compile_cache_key (const GCudaCompileInputs *inputs)
+{
+  g_autoptr(GBytes) index = NULL;
+  MemoEntry *entry = NULL;
+  DepRecorder rec;
+  char *key;
+
+  g_return_val_if_fail (inputs != NULL, NULL);
+  g_return_val_if_fail (inputs->source != NULL, NULL);
+
+  index = memo_index (inputs);
+  g_mutex_lock (&memo_lock);
+  if (memo != NULL && (entry = g_hash_table_lookup (memo, index)) != NULL)
+    g_rc_box_acquire (entry);
+  g_mutex_unlock (&memo_lock);
+  if (entry != NULL)
+    {
+      /* checked outside the lock: other threads' keys do not wait for it */
+      key = memo_entry_valid (entry) ? g_strdup (entry->key) : NULL;
+      memo_entry_unref (entry);
+      if (key != NULL)
+        {
+          g_mutex_lock (&memo_lock);
+          memo_hits++;
+          g_mutex_unlock (&memo_lock);
+          return key;
+        }
+    }
+
+  dep_recorder_init (&rec);
+  key = compute_key (inputs, &rec);
+  if (key != NULL && !rec.racy)
+    memo_insert (index, key, &rec);
+  else
+    {
+      g_mutex_lock (&memo_lock);
+      if (memo != NULL)
+        g_hash_table_remove (memo, index);  /* stale, or not to be trusted yet */
+      g_mutex_unlock (&memo_lock);
+    }
+  dep_recorder_clear (&rec);
+  return key;
+}
+
+guint64
+_gcuda_compile_cache_key_memo_hits (void)
+{
+  guint64 hits;
+
+  g_mutex_lock (&memo_lock);
+  hits = memo_hits;
+  g_mutex_unlock (&memo_lock);
+  return hits;
+}
+
+gint64
+_gcuda_compile_cache_set_racy_margin (gint64 margin_ns)
+{
+  gint64 old;
+
+  g_mutex_lock (&memo_lock);
+  old = racy_margin_ns;
+  racy_margin_ns = margin_ns;
+  g_mutex_unlock (&memo_lock);
+  return old;
 }
 
 char *
@@ -1034,7 +1464,7 @@ _gcuda_compile_cache_scan_includes (const GCudaCompileInputs *inputs,
   g_return_val_if_fail (inputs != NULL, NULL);
   g_return_val_if_fail (source != NULL || source_len == 0, NULL);
 
-  if (!hash_includes (cs, inputs, source != NULL ? source : "", source_len, !files, names_out))
+  if (!hash_includes (cs, inputs, source != NULL ? source : "", source_len, !files, names_out, NULL))
     return NULL;
   return g_strdup (g_checksum_get_string (cs));
 }
@@ -1617,6 +2047,11 @@ _gcuda_compile_cache_clear_memory (void)
     g_hash_table_remove_all (memory_cache);
   memory_bytes = 0;
   g_mutex_unlock (&memory_lock);
+  /* the memoized keys too: a fresh process has none */
+  g_mutex_lock (&memo_lock);
+  if (memo != NULL)
+    g_hash_table_remove_all (memo);
+  g_mutex_unlock (&memo_lock);
 }
 
 /* ------------------------------------------------------------- disk entries */

@@ -34,6 +34,14 @@ typedef struct {
  * unless its file cannot be identified otherwise. */
 char    *_gcuda_compile_cache_key     (const GCudaCompileInputs *inputs);
 
+/* Keys are memoized in the process (the inputs, the current directory,
+ * LD_LIBRARY_PATH and the NVRTC libraries loaded index them): a memoized
+ * key is used only when every path computing it stat()ed has the identity
+ * it had then (device, inode, mode, size, mtime and ctime in ns; a missing
+ * path, its nearest existing ancestor's); else it is computed again. Keys
+ * that read a file whose times were within 2 seconds of the computation
+ * are not memoized (an edit could leave the times as they were). */
+
 /* The cache directory from GCUDA_CACHE_DIR, else $XDG_CACHE_HOME/gcuda;
  * NULL when GCUDA_DISABLE_CACHE is set (to anything but "" or "0"), and in
  * a secure-execution (set-user-ID...) process, whose environment is its
@@ -72,9 +80,16 @@ gboolean _gcuda_compile_cache_store   (const char  *dir,
 
 /* For tests and fuzzers. */
 
-/* Forgets every in-process entry (a test sees the disk cache as a fresh
- * process would). */
+/* Forgets every in-process entry and memoized key (a test sees the disk
+ * cache as a fresh process would). */
 void        _gcuda_compile_cache_clear_memory      (void);
+
+/* How many keys came from the memo, so far */
+guint64     _gcuda_compile_cache_key_memo_hits     (void);
+
+/* Sets how recent (in ns) a file's times may be for a key that read it to
+ * be memoized; returns the previous value (the default is 2 s) */
+gint64      _gcuda_compile_cache_set_racy_margin   (gint64 margin_ns);
 
 /* The lowered names as entries store them, and back: parse returns NULL
  * for any text serialize would not write, and parse(serialize(t)) == t. */

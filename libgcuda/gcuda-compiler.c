@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-compile-cache-private.h"
+#include "gcuda-std-headers-private.h"
 #include "gcuda-compiler-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-nvrtc-private.h"
@@ -69,6 +71,17 @@
  * expressions ([method@GCuda.Compiler.add_name_expression],
  * [method@GCuda.Program.get_lowered_name]). Options in the environment variable
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
+ *
+ * NVRTC has no host headers; kernels written for nvcc often include some
+ * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`.
+ * GCuda gives NVRTC small device-side versions of `<assert.h>`, `<float.h>`,
+ * `<inttypes.h>`, `<limits.h>`, `<math.h>`, `<stddef.h>`, `<stdint.h>`,
+ * `<stdio.h>`, `<stdlib.h>`, `<string.h>` and their C++ names (`<cassert>`
+ * … `<cstring>`, with the `std::` names): the types and constants of the
+ * host's data model (LP64), `uint`, `ushort` and `ulong` as nvcc's host
+ * headers give them, while `printf`, `malloc`, `memcpy` and the math
+ * functions are NVRTC's own. A header of the same name of the caller's, in
+ * memory or in an include directory, is used instead.
  *
  * Results are cached on disk (`$GCUDA_CACHE_DIR`, else the user's cache
  * directory; `GCUDA_DISABLE_CACHE=1` turns it off) and in the process. The
@@ -1058,6 +1071,7 @@ cache_lookup (GCudaCompiler *self,
   g_autofree char *log = NULL;
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GHashTable) lowered = NULL;
+  GCudaProgram *program;
 
   if (state->key == NULL)
     return NULL;
@@ -1067,10 +1081,46 @@ cache_lookup (GCudaCompiler *self,
   if (image == NULL)
     return NULL;
   set_last_log (self, log);
-  return _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
+  program = _gcuda_program_new (image, state->kind, log, state->arch, lowered, TRUE);
+  _gcuda_program_set_cache_key (program, state->key);
+  return program;
 }
 
-/* NVRTC's program: the source, the in-memory headers, the name
+/* Whether the compile has a header @name of the user's: an in-memory one,
+ * or a file of that name in an include directory (an -I option, which
+ * #GCudaCompiler:include-dirs become). Such a header wins over GCuda's
+ * built-in one: NVRTC would take an in-memory header before any file. */
+static gboolean
+user_has_header (CompileState *state,
+                 const char   *name)
+{
+  const char * const *options = (const char * const *) state->options->pdata;
+
+  if (g_hash_table_contains (state->job->headers, name))
+    return TRUE;
+  for (guint i = 0; options[i] != NULL; i++)
+    {
+      const char *dir = NULL;
+      g_autofree char *path = NULL;
+      struct stat st;
+
+      if (g_str_equal (options[i], "-I") || g_str_equal (options[i], "--include-path"))
+        dir = options[i + 1] != NULL ? options[++i] : NULL;
+      else if (g_str_has_prefix (options[i], "--include-path="))
+        dir = options[i] + strlen ("--include-path=");
+      else if (g_str_has_prefix (options[i], "-I"))
+        dir = options[i] + 2;
+      if (dir == NULL || *dir == '\0')
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (stat (path, &st) == 0 && !S_ISDIR (st.st_mode))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* NVRTC's program: the source, the in-memory headers (the caller's, then
+ * GCuda's built-in standard headers the caller has none of), the name
  * expressions. */
 static nvrtcProgram
 nvrtc_program_new (const GCudaNvrtc  *nv,
@@ -1078,14 +1128,20 @@ nvrtc_program_new (const GCudaNvrtc  *nv,
                    GError           **error)
 {
   GHashTable *headers = state->job->headers;
-  g_autofree const char **names = g_new0 (const char *, g_hash_table_size (headers) + 1);
-  g_autofree const char **texts = g_new0 (const char *, g_hash_table_size (headers) + 1);
+  const GCudaStdHeader *builtin = _gcuda_std_headers ();
+  guint n_builtin = 0;
+  g_autofree const char **names = NULL;
+  g_autofree const char **texts = NULL;
   char **name_expressions = state->job->name_expressions;
   nvrtcProgram prog = NULL;
   guint n = 0;
   GHashTableIter iter;
   gpointer k, v;
 
+  while (builtin[n_builtin].name != NULL)
+    n_builtin++;
+  names = g_new0 (const char *, g_hash_table_size (headers) + n_builtin + 1);
+  texts = g_new0 (const char *, g_hash_table_size (headers) + n_builtin + 1);
   g_hash_table_iter_init (&iter, headers);
   while (g_hash_table_iter_next (&iter, &k, &v))
     {
@@ -1093,6 +1149,13 @@ nvrtc_program_new (const GCudaNvrtc  *nv,
       texts[n] = v;
       n++;
     }
+  for (guint i = 0; i < n_builtin; i++)
+    if (!user_has_header (state, builtin[i].name))
+      {
+        names[n] = builtin[i].name;
+        texts[n] = builtin[i].text;
+        n++;
+      }
   if (!set_compile_error (nv->fn_nvrtcCreateProgram (&prog, state->source, "kernel.cu", (int) n, texts, names),
                           nv, "nvrtcCreateProgram", error))
     return NULL;
@@ -1180,8 +1243,8 @@ nvrtc_get_lowered (const GCudaNvrtc  *nv,
 }
 
 /* Caches a fresh compile. Failing costs only the entry, so it is not an
- * error. */
-static void
+ * error. FALSE when the key does not describe the image. */
+static gboolean
 cache_store (CompileState *state,
              GBytes       *image,
              GHashTable   *lowered)
@@ -1190,13 +1253,18 @@ cache_store (CompileState *state,
   g_autofree char *key_after = NULL;
 
   if (state->key == NULL)
-    return;
+    return FALSE;
   key_after = _gcuda_compile_cache_key (&state->inputs);
   /* A header edited while NVRTC ran: the output matches neither key. */
   if (g_strcmp0 (state->key, key_after) != 0)
-    g_debug ("not cached: a header changed during the compile");
-  else if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
+    {
+      g_debug ("not cached: a header changed during the compile");
+      return FALSE;
+    }
+  /* in process first, so a disk that refuses it leaves the key valid */
+  if (!_gcuda_compile_cache_store (state->cache_dir, state->key, image, state->log, lowered, &store_error))
     g_debug ("not cached: %s", store_error->message);  /* a refused directory was warned about */
+  return TRUE;
 }
 
 /* A cache miss: NVRTC compiles, the result is cached and kept. */
@@ -1208,6 +1276,7 @@ nvrtc_run (GCudaCompiler  *self,
   const GCudaNvrtc *nv = _gcuda_nvrtc_get (error);
   g_autoptr(GBytes) image = NULL;
   g_autoptr(GHashTable) lowered = NULL;
+  GCudaProgram *program;
   nvrtcProgram prog;
   gboolean ok;
 
@@ -1220,8 +1289,10 @@ nvrtc_run (GCudaCompiler  *self,
   if (!ok)
     return NULL;
 
-  cache_store (state, image, lowered);
-  return _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
+  program = _gcuda_program_new (image, state->kind, state->log, state->arch, lowered, FALSE);
+  if (cache_store (state, image, lowered))
+    _gcuda_program_set_cache_key (program, state->key);
+  return program;
 }
 
 static GCudaProgram *

@@ -17,6 +17,10 @@ GCudaProgram *_gcuda_program_new (GBytes           *image,
                                   GHashTable       *lowered,
                                   gboolean          from_cache);
 
+/* The compile cache's key of the image (nullable: not cached) */
+void          _gcuda_program_set_cache_key (GCudaProgram *self,
+                                            const char   *key);
+
 /* GCUDA_ERROR_INVALID_ARGUMENT for a program made by hand (no code). */
 gboolean      _gcuda_program_check (GCudaProgram  *self,
                                     GError       **error);

@@ -60,6 +60,7 @@ struct _GCudaProgram
   char *arch;
   GHashTable *lowered;  /* name expression -> lowered name */
   gboolean from_cache;
+  char *cache_key;      /* NULL: not cached */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaProgram, gcuda_program, G_TYPE_OBJECT)
@@ -71,6 +72,7 @@ enum {
   PROP_LOG,
   PROP_ARCH,
   PROP_FROM_CACHE,
+  PROP_CACHE_KEY,
   N_PROPS
 };
 
@@ -85,6 +87,7 @@ gcuda_program_finalize (GObject *object)
   g_clear_pointer (&self->log, g_free);
   g_clear_pointer (&self->arch, g_free);
   g_clear_pointer (&self->lowered, g_hash_table_unref);
+  g_clear_pointer (&self->cache_key, g_free);
 
   G_OBJECT_CLASS (gcuda_program_parent_class)->finalize (object);
 }
@@ -113,6 +116,9 @@ gcuda_program_get_property (GObject    *object,
       break;
     case PROP_FROM_CACHE:
       g_value_set_boolean (value, self->from_cache);
+      break;
+    case PROP_CACHE_KEY:
+      g_value_set_string (value, self->cache_key);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -174,6 +180,18 @@ gcuda_program_class_init (GCudaProgramClass *klass)
    * Since: 1.0
    */
   properties[PROP_FROM_CACHE] = g_param_spec_boolean ("from-cache", NULL, NULL, FALSE, ro);
+
+  /**
+   * GCudaProgram:cache-key: (getter get_cache_key)
+   *
+   * The compile cache's key for the program (64 hexadecimal digits), which
+   * identifies its image: programs with the same key have the same code,
+   * and an edited header gives another key. %NULL when the compile was not
+   * cached (the cache off, or what the compile reads could not be known).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_CACHE_KEY] = g_param_spec_string ("cache-key", NULL, NULL, NULL, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -302,6 +320,33 @@ gcuda_program_is_from_cache (GCudaProgram *self)
 {
   g_return_val_if_fail (GCUDA_IS_PROGRAM (self), FALSE);
   return self->from_cache;
+}
+
+/**
+ * gcuda_program_get_cache_key: (get-property cache-key)
+ * @self: a [class@GCuda.Program]
+ *
+ * Gets the compile cache's key for the program: what identifies its image
+ * (a loaded module can be shared by programs with the same key).
+ *
+ * Returns: (nullable): the key (64 hexadecimal digits), or %NULL when the
+ *   compile was not cached
+ *
+ * Since: 1.0
+ */
+const char *
+gcuda_program_get_cache_key (GCudaProgram *self)
+{
+  g_return_val_if_fail (GCUDA_IS_PROGRAM (self), NULL);
+  return self->cache_key;
+}
+
+void
+_gcuda_program_set_cache_key (GCudaProgram *self,
+                              const char   *key)
+{
+  g_free (self->cache_key);
+  self->cache_key = g_strdup (key);
 }
 
 /**

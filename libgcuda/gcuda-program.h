@@ -42,6 +42,8 @@ const char       *gcuda_program_get_arch         (GCudaProgram *self);
 GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_program_is_from_cache    (GCudaProgram *self);
 GCUDA_AVAILABLE_IN_1_0
+const char       *gcuda_program_get_cache_key    (GCudaProgram *self);
+GCUDA_AVAILABLE_IN_1_0
 const char       *gcuda_program_get_lowered_name (GCudaProgram *self,
                                                   const char   *name_expression);
 

@@ -17,7 +17,10 @@
 #                       reports whether NVRTC was loaded (a hit must not
 #                       load it).
 #              in-proc  the same source a second time in that process: the
-#                       in-process cache
+#                       in-process cache (the first module still alive, as
+#                       CuPy's figure has it); also the median of 50 more
+#                       such calls in that process, and of the compile path
+#                       alone (GCuda.compile_program: no module load)
 #              cold     an empty GCUDA_CACHE_DIR each time: NVRTC loaded,
 #                       compile, store, load
 #              cold+    a second, different source in the cold child
@@ -26,7 +29,8 @@
 #            for sm_90 only (no module load), and the exit status is 77.
 #   --raw    (the GPU host's python3.12): CuPy's RawModule(code=source)
 #            and get_function with a warm CUPY_CACHE_DIR, the second in
-#            process, and cold (an empty CUPY_CACHE_DIR); cuda.core's
+#            process (and the median of 50 more), and cold (an empty
+#            CUPY_CACHE_DIR); cuda.core's
 #            Program(...).compile("cubin") + get_kernel, which has no cache
 #            (cold, and cold+ a second source).
 #
@@ -59,6 +63,8 @@ CUDA_CORE = 'cuda.core Program.compile (no cache)'
 WARM = 'warm on-disk hit, fresh process'
 WARM_CALL = 'warm hit: the SourceModule call alone'
 AGAIN = 'in-process hit (the same source again)'
+AGAIN_REPEATED = 'in-process hit, median of %d more in the process'
+AGAIN_COMPILE = 'in-process hit: the compile path alone (compile_program, no load)'
 COLD = 'cold: NVRTC loaded, compile, store, load'
 COLD_CALL = 'cold: the SourceModule call alone'
 OTHER = 'cold, NVRTC already loaded (a second source)'
@@ -67,7 +73,9 @@ WARM_IMPORT = 'warm child: import'
 WARM_CONTEXT = 'warm child: device and context'
 COLD_PROCESS = 'cold child, whole process'
 WARMING = 'the warming child (cold): first compile'
-REFERENCES = {WARM: [CUPY], AGAIN: [CUPY], COLD: [CUPY, CUDA_CORE], OTHER: [CUPY, CUDA_CORE],
+REPEATS = 50
+AGAIN_REPEATED = AGAIN_REPEATED % REPEATS
+REFERENCES = {WARM: [CUPY], AGAIN: [CUPY], AGAIN_REPEATED: [CUPY], COLD: [CUPY, CUDA_CORE], OTHER: [CUPY, CUDA_CORE],
               WARM_PROCESS: [CUPY], WARM_IMPORT: [CUPY], WARM_CONTEXT: [CUPY], COLD_PROCESS: [CUPY, CUDA_CORE]}
 
 # PyCUDA style: GCuda wraps the source in extern "C" { } itself
@@ -99,7 +107,16 @@ SOURCE_EXTERN_C = 'extern "C" {\n' + SOURCE + '}\n'
 CHILD_PROLOGUE = r'''
 import json, sys, time
 t0 = time.perf_counter()
-'''
+REPEATS = %d
+def median_of(fn):
+    times = []
+    for _ in range(REPEATS):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return times[len(times) // 2]
+''' % REPEATS
 
 CHILD_GCUDA = CHILD_PROLOGUE + r'''
 import gi
@@ -145,6 +162,11 @@ if kind == 'cold' or kind == 'compile-only-cold':
 t6 = time.perf_counter()
 again = get(source)
 out['again'] = time.perf_counter() - t6
+out['again_median'] = median_of(lambda: get(source))
+if kind.startswith('compile-only'):
+    out['again_compile'] = out['again_median']
+else:
+    out['again_compile'] = median_of(lambda: GCuda.compile_program(source))
 with open('/proc/self/maps') as f:
     out['nvrtc_loaded'] = 'libnvrtc' in f.read()
 print(json.dumps(out))
@@ -172,6 +194,7 @@ if kind == 'cold':
 t6 = time.perf_counter()
 again = get(source)
 out['again'] = time.perf_counter() - t6
+out['again_median'] = median_of(lambda: get(source))
 with open('/proc/self/maps') as f:
     out['nvrtc_loaded'] = 'libnvrtc' in f.read()
 print(json.dumps(out))
@@ -312,6 +335,11 @@ def bench_gcuda(args, table, tmp):
         table.add('  of which the SourceModule call alone', column(warm, 'first_module'), group=WARM_CALL, name=g)
     table.add('GCuda in-process hit (the same source again)', column(warm, 'again'), group=AGAIN, name=g,
               role='gcuda')
+    table.add('  median of %d more in the process' % REPEATS, column(warm, 'again_median'), group=AGAIN_REPEATED,
+              name=g, role='gcuda')
+    if gpu:
+        table.add('  of which the compile path (compile_program)', column(warm, 'again_compile'),
+                  group=AGAIN_COMPILE, name=g)
     table.add('GCuda cold: NVRTC loaded, compile, store%s' % (', load' if gpu else ''), column(cold, 'first'),
               group=COLD, name=g, role='gcuda')
     if gpu:
@@ -348,6 +376,8 @@ def bench_raw(args, table, tmp):
                       role='peer')
             table.add('CuPy in-process hit (the same source again)', column(warm, 'again'), group=AGAIN, name=CUPY,
                       role='peer')
+            table.add('  median of %d more in the process' % REPEATS, column(warm, 'again_median'),
+                      group=AGAIN_REPEATED, name=CUPY, role='peer')
             table.add('CuPy cold: compile, store, load', column(cold, 'first'), group=COLD, name=CUPY, role='peer')
             table.add('CuPy cold, a second source', column(cold, 'other'), group=OTHER, name=CUPY, role='peer')
             table.add('  warm child, whole process (python start to exit)', column(warm, 'process'),

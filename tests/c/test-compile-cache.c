@@ -27,6 +27,7 @@
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
+#include "gcuda-std-headers-private.h"
 
 #define KEY_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define KEY_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -975,6 +976,230 @@ test_key_nvrtc_identity (void)
   k3 = child_run (args, (const char * const *) env_missing);
   g_assert_cmpstr (k3, ==, "NULL");
   rm_rf (tmp);
+}
+
+/* ------------------------------------------------------------ the key memo */
+
+/* A key computed again for the same inputs, nothing on disk changed: it
+ * comes from the memo (no file read, no realpath()), and is the same. The
+ * racy margin is 0: a directory the key looks at (the build's, on
+ * LD_LIBRARY_PATH) may have changed just before the test. */
+static void
+test_key_memo_hit (void)
+{
+  GCudaCompileInputs in = inputs_for ("__global__ void f(int *p) { *p = 7; }\n// memo hit\n");
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+  guint64 hits;
+  gint64 start, first, again, old_margin;
+
+  if (!require_nvrtc ())
+    return;
+  old_margin = _gcuda_compile_cache_set_racy_margin (0);
+  _gcuda_compile_cache_clear_memory ();
+  start = g_get_monotonic_time ();
+  k0 = key_of (&in);
+  first = g_get_monotonic_time () - start;
+  hits = _gcuda_compile_cache_key_memo_hits ();
+  start = g_get_monotonic_time ();
+  k1 = key_of (&in);
+  again = g_get_monotonic_time () - start;
+  g_test_message ("a key: %" G_GINT64_FORMAT " us computed, %" G_GINT64_FORMAT " us from the memo", first, again);
+  g_assert_cmpstr (k0, ==, k1);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);
+
+  /* forgotten with the in-process cache, as in a fresh process */
+  _gcuda_compile_cache_clear_memory ();
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, ==, k0);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);
+  _gcuda_compile_cache_set_racy_margin (old_margin);
+}
+
+/* In place, same size, the mtime set back to what it was (touch -d): only
+ * the ctime tells, and the memo is never served stale. The racy margin is
+ * set to 0 so that the fresh file is memoized at all; the test then waits
+ * longer than a file-system clock tick before editing. */
+static void
+test_key_memo_same_size_same_mtime (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *h = g_build_filename (tmp, "value.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL, *fresh = NULL;
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <value.h>\n__global__ void f(int *p) { *p = VALUE; }\n");
+  struct stat before, after;
+  gint64 old_margin;
+  guint64 hits;
+  int fd;
+
+  if (!require_nvrtc ())
+    return;
+  in.include_dirs = dirs;
+  write_file (h, "#define VALUE 1111\n");
+  g_usleep (50 * 1000);
+  old_margin = _gcuda_compile_cache_set_racy_margin (0);
+  _gcuda_compile_cache_clear_memory ();
+
+  k0 = key_of (&in);
+  hits = _gcuda_compile_cache_key_memo_hits ();
+  k1 = key_of (&in);
+  g_assert_cmpstr (k1, ==, k0);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);   /* memoized */
+
+  g_usleep (50 * 1000);
+  g_assert_cmpint (g_stat (h, &before), ==, 0);
+  fd = g_open (h, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, "#define VALUE 2222\n", 19), ==, 19);
+  {
+    const struct timespec times[2] = { before.st_atim, before.st_mtim };
+
+    g_assert_cmpint (futimens (fd, times), ==, 0);
+  }
+  close (fd);
+  g_assert_cmpint (g_stat (h, &after), ==, 0);
+  g_assert_cmpint (after.st_size, ==, before.st_size);
+  g_assert_cmpint (after.st_mtim.tv_sec, ==, before.st_mtim.tv_sec);
+  g_assert_cmpint (after.st_mtim.tv_nsec, ==, before.st_mtim.tv_nsec);
+  g_assert_cmpint (after.st_ino, ==, before.st_ino);
+
+  hits = _gcuda_compile_cache_key_memo_hits ();
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, !=, k0);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits);   /* refused */
+  _gcuda_compile_cache_clear_memory ();
+  fresh = key_of (&in);
+  g_assert_cmpstr (k2, ==, fresh);
+
+  _gcuda_compile_cache_set_racy_margin (old_margin);
+  rm_rf (tmp);
+}
+
+/* A header written just now is not memoized (its times could survive an
+ * edit within the same clock tick): an edit right away, same size, mtime
+ * set back, is seen whatever the ctime says. */
+static void
+test_key_memo_racy (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *h = g_build_filename (tmp, "value.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+  const char *dirs[] = { tmp, NULL };
+  GCudaCompileInputs in = inputs_for ("#include <value.h>\n__global__ void f(int *p) { *p = VALUE; }\n");
+  struct stat before;
+  guint64 hits;
+  int fd;
+
+  if (!require_nvrtc ())
+    return;
+  in.include_dirs = dirs;
+  write_file (h, "#define VALUE 3333\n");
+  _gcuda_compile_cache_clear_memory ();
+  k0 = key_of (&in);
+  hits = _gcuda_compile_cache_key_memo_hits ();
+  k1 = key_of (&in);
+  g_assert_cmpstr (k1, ==, k0);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits);   /* not memoized */
+
+  g_assert_cmpint (g_stat (h, &before), ==, 0);
+  fd = g_open (h, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, "#define VALUE 4444\n", 19), ==, 19);
+  {
+    const struct timespec times[2] = { before.st_atim, before.st_mtim };
+
+    g_assert_cmpint (futimens (fd, times), ==, 0);
+  }
+  close (fd);
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, !=, k0);
+  rm_rf (tmp);
+}
+
+/* A memoized key whose "..." include was missing: creating the header (in
+ * an include dir, or beside the including header) is seen. */
+static void
+test_key_memo_created_header (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *inc = g_build_filename (tmp, "inc", NULL);
+  g_autofree char *sub = g_build_filename (tmp, "inc", "deeper", "sub", NULL);
+  g_autofree char *a = g_build_filename (inc, "a.h", NULL);
+  g_autofree char *gen = g_build_filename (inc, "generated.h", NULL);
+  g_autofree char *deep = g_build_filename (sub, "deep.h", NULL);
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+  const char *dirs[] = { inc, NULL };
+  GCudaCompileInputs in = inputs_for ("#include \"a.h\"\n#include <deeper/sub/deep.h>\n");
+  gint64 old_margin;
+  guint64 hits;
+
+  if (!require_nvrtc ())
+    return;
+  in.include_dirs = dirs;
+  write_file (a, "#include \"generated.h\"\n");
+  g_usleep (50 * 1000);
+  old_margin = _gcuda_compile_cache_set_racy_margin (0);
+  _gcuda_compile_cache_clear_memory ();
+  k0 = key_of (&in);
+  g_free (key_of (&in));
+  hits = _gcuda_compile_cache_key_memo_hits ();
+
+  g_usleep (50 * 1000);
+  write_file (gen, "#define G 1\n");
+  k1 = key_of (&in);
+  g_assert_cmpstr (k1, !=, k0);
+
+  /* missing directories too: the nearest existing one is watched */
+  g_usleep (50 * 1000);
+  g_free (key_of (&in));   /* memoized again */
+  g_usleep (50 * 1000);
+  write_file (deep, "#define D 1\n");   /* makes deeper/sub */
+  k2 = key_of (&in);
+  g_assert_cmpstr (k2, !=, k1);
+  g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);
+
+  _gcuda_compile_cache_set_racy_margin (old_margin);
+  rm_rf (tmp);
+}
+
+/* GCuda's built-in standard headers are in every key: another text, another
+ * key (and the memo does not answer with the old one) */
+static void
+test_key_std_headers (void)
+{
+  GCudaCompileInputs in = inputs_for ("#include <stdio.h>\n__global__ void f() { printf(\"x\\n\"); }\n");
+  const GCudaStdHeader *builtin = _gcuda_std_headers ();
+  g_autoptr(GArray) edited = g_array_new (TRUE, TRUE, sizeof (GCudaStdHeader));
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+  gboolean found = FALSE;
+
+  if (!require_nvrtc ())
+    return;
+  g_assert_nonnull (_gcuda_std_header_lookup ("stdio.h"));
+  g_assert_nonnull (_gcuda_std_header_lookup ("cstdint"));
+  g_assert_null (_gcuda_std_header_lookup ("iostream"));
+  for (guint i = 0; builtin[i].name != NULL; i++)
+    {
+      GCudaStdHeader h = builtin[i];
+
+      if (g_str_equal (h.name, "stdio.h"))
+        {
+          h.text = "/* edited */\n";
+          found = TRUE;
+        }
+      g_array_append_val (edited, h);
+    }
+  g_assert_true (found);
+
+  k0 = key_of (&in);
+  k1 = key_of (&in);
+  g_assert_cmpstr (k0, ==, k1);
+  _gcuda_std_headers_set_table ((const GCudaStdHeader *) (gpointer) edited->data);
+  k1 = (g_free (k1), key_of (&in));
+  _gcuda_std_headers_set_table (NULL);
+  k2 = key_of (&in);
+  g_assert_cmpstr (k1, !=, k0);
+  g_assert_cmpstr (k2, ==, k0);
 }
 
 /* ----------------------------------------------------------------- entries */
@@ -2361,6 +2586,11 @@ main (int    argc,
   g_test_add_func ("/compile-cache/key/too-much", test_key_too_much);
   g_test_add_func ("/compile-cache/key/toolkit-headers", test_key_toolkit_headers);
   g_test_add_func ("/compile-cache/key/nvrtc-identity", test_key_nvrtc_identity);
+  g_test_add_func ("/compile-cache/key/memo-hit", test_key_memo_hit);
+  g_test_add_func ("/compile-cache/key/memo-same-size-same-mtime", test_key_memo_same_size_same_mtime);
+  g_test_add_func ("/compile-cache/key/memo-racy", test_key_memo_racy);
+  g_test_add_func ("/compile-cache/key/memo-created-header", test_key_memo_created_header);
+  g_test_add_func ("/compile-cache/key/std-headers", test_key_std_headers);
   g_test_add_func ("/compile-cache/store/memory", test_store_memory);
   g_test_add_func ("/compile-cache/store/disk", test_store_disk);
   g_test_add_func ("/compile-cache/store/corrupt", test_store_corrupt);

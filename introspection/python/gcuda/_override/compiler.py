@@ -5,7 +5,10 @@ NVRTC as pycuda.compiler does (SourceModule(), DynamicModule(),
 compile_program())."""
 
 import os
+import struct
 import tempfile
+import threading
+import weakref
 
 from gi.module import get_introspection_module
 from gi.repository import GLib
@@ -172,31 +175,61 @@ def _string_list(values, what):
     return [os.fspath(v) for v in values]
 
 
+# Compilers by their settings, for compiles without a context or keep=:
+# setting a compiler up is a tenth of a cache hit, and a compile works on a
+# snapshot of its compiler's settings, so one can serve every call with
+# the same ones (from any thread).
+_COMPILERS_LOCK = threading.Lock()
+_COMPILERS = {}
+_COMPILERS_MAX = 256
+
+
 def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=None, cache_dir=None,
                    include_dirs=(), headers=None, name_expressions=None, target='cubin', context=None):
     """A GCuda.Compiler set up as PyCUDA's compile() arguments say, and the
     directory kept files go to (or None)."""
-    compiler = GCuda.Compiler.new(context)
     if options is None:
         options = DEFAULT_NVCC_FLAGS
-    compiler.set_options(_string_list(options, 'options'))
-    compiler.set_include_dirs(_string_list(include_dirs or (), 'include_dirs'))
+    options = _string_list(options, 'options')
+    include_dirs = _string_list(include_dirs or (), 'include_dirs')
+    expressions = _string_list(name_expressions or (), 'name_expressions')
+    header_items = tuple(headers.items() if isinstance(headers, dict) else headers or ())
+    if target not in _TARGETS:
+        raise _library_error(GCuda.Error.NOT_SUPPORTED,
+                             'Target %r: GCuda compiles to "cubin" or "ptx"' % (target,))
+    if cache_dir is False:
+        cache_dir = ''
+    elif cache_dir is True:
+        cache_dir = None
+    elif cache_dir is not None:
+        cache_dir = os.fspath(cache_dir)
+
+    settings = None
+    if context is None and not keep:
+        settings = (tuple(options), bool(no_extern_c), arch, code, cache_dir, tuple(include_dirs), header_items,
+                    tuple(expressions), target)
+        try:
+            with _COMPILERS_LOCK:
+                compiler = _COMPILERS.get(settings)
+        except TypeError:  # something unhashable: set up afresh (it fails below if it is wrong)
+            settings, compiler = None, None
+        if compiler is not None:
+            return compiler, None
+
+    compiler = GCuda.Compiler.new(context)
+    compiler.set_options(options)
+    compiler.set_include_dirs(include_dirs)
     if arch:
         compiler.set_arch(arch)
     if code:
         compiler.set_code(code)
     compiler.set_no_extern_c(bool(no_extern_c))
-    if target not in _TARGETS:
-        raise _library_error(GCuda.Error.NOT_SUPPORTED,
-                             'Target %r: GCuda compiles to "cubin" or "ptx"' % (target,))
     compiler.set_target(_TARGETS[target])
-    if cache_dir is False:
-        compiler.set_cache_dir('')
-    elif cache_dir is not None and cache_dir is not True:
-        compiler.set_cache_dir(os.fspath(cache_dir))
-    for name, text in (headers.items() if isinstance(headers, dict) else headers or ()):
+    if cache_dir is not None:
+        compiler.set_cache_dir(cache_dir)
+    for name, text in header_items:
         compiler.add_header(name, text)
-    for expression in _string_list(name_expressions or (), 'name_expressions'):
+    for expression in expressions:
         compiler.add_name_expression(expression)
     keep_dir = None
     if keep:
@@ -204,6 +237,11 @@ def _make_compiler(options=None, keep=False, no_extern_c=False, arch=None, code=
             tempfile.mkdtemp(prefix='gcuda-compile-')
         compiler.set_keep(keep_dir)
         print('*** compiler output in %s' % keep_dir)
+    if settings is not None:
+        with _COMPILERS_LOCK:
+            if len(_COMPILERS) >= _COMPILERS_MAX:
+                _COMPILERS.clear()
+            _COMPILERS[settings] = compiler
     return compiler, keep_dir
 
 
@@ -222,6 +260,122 @@ def compile_program(source, nvcc='nvcc', options=None, keep=False, no_extern_c=F
     return program
 
 
+# ---------------------------------------------------------------- sharing loaded modules
+
+# SourceModule() of a source already loaded in the context, while that
+# module is alive, gives it again instead of loading the image once more
+# (loading a cubin costs more than the rest of a cache hit; CuPy's
+# RawModule shares its loaded modules too). Only when that cannot be told
+# from a second load: the program has a compile cache key (which identifies
+# the image, edited headers included), the image is a cubin without
+# module-scope variables (no __device__, __constant__ or __managed__ ones,
+# whose values a second load would not share), nothing is kept (keep=), and
+# the compile cache is on (cache_dir=False gives a fresh module each time).
+# Held weakly: the cache never keeps a module, or its context, alive.
+# reentrant: a weakref callback (forget) can run in a garbage collection
+# that an allocation under the lock set off, in the same thread
+_LOADED_LOCK = threading.RLock()
+_LOADED = {}        # (context handle, cache key) -> weakref to the Module
+_STATE_FREE = {}    # cache key -> whether its image has no module-scope variables
+_STATE_FREE_MAX = 4096
+
+_ELF_HEADER = struct.Struct('<16sHHIQQQIHHHHHH')
+_ELF_SECTION = struct.Struct('<IIQQQQIIQQ')
+_ELF_SYMBOL = struct.Struct('<IBBHQQ')
+_SHT_SYMTAB = 2
+_STT_OBJECT = 1
+
+
+def _cstring(data, offset):
+    end = data.index(b'\0', offset)
+    return data[offset:end]
+
+
+def _state_free_cubin(data):
+    """Whether a cubin (a 64-bit little-endian ELF) has no data objects but
+    the kernels' shared memory and printf's format strings: no variable a
+    second load would hold its own copy of. Anything unexpected: False."""
+    try:
+        if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
+            return False
+        header = _ELF_HEADER.unpack_from(data, 0)
+        shoff, shentsize, shnum, shstrndx = header[6], header[11], header[12], header[13]
+        if shentsize != _ELF_SECTION.size or shnum == 0:
+            return False
+        sections = [_ELF_SECTION.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
+        names_offset = sections[shstrndx][4]
+        for sh_name, sh_type, _, _, sh_offset, sh_size, sh_link, _, _, sh_entsize in sections:
+            if sh_type != _SHT_SYMTAB:
+                continue
+            if sh_entsize != _ELF_SYMBOL.size:
+                return False
+            strings = sections[sh_link][4]
+            for j in range(sh_size // sh_entsize):
+                st_name, st_info, _, st_shndx, _, _ = _ELF_SYMBOL.unpack_from(data, sh_offset + j * sh_entsize)
+                if st_info & 0xf != _STT_OBJECT or st_shndx == 0:
+                    continue  # not data, or defined elsewhere (the driver's)
+                if st_shndx >= shnum:
+                    return False
+                section = _cstring(data, names_offset + sections[st_shndx][0])
+                name = _cstring(data, strings + st_name)
+                if section.startswith(b'.nv.shared.'):
+                    continue  # per block, not per module
+                if section == b'.nv.global.init' and name.startswith(b'$str'):
+                    continue  # printf's format strings, read only
+                return False
+        return True
+    except (IndexError, ValueError, struct.error):
+        return False
+
+
+def _state_free(key, program):
+    with _LOADED_LOCK:
+        verdict = _STATE_FREE.get(key)
+    if verdict is None:
+        verdict = program.get_kind() == GCuda.ProgramKind.CUBIN and \
+            _state_free_cubin(program.get_image().get_data() or b'')
+        with _LOADED_LOCK:
+            if len(_STATE_FREE) >= _STATE_FREE_MAX:
+                _STATE_FREE.clear()
+            _STATE_FREE[key] = verdict
+    return verdict
+
+
+def _shared_module(context, key):
+    """The live module loaded for @key in @context (None: what GCuda's
+    calls would use), or None."""
+    try:
+        if context is None:
+            from .memoize import _memoize_context
+            context = _memoize_context()
+        handle = context.get_handle()
+    except (AttributeError, GLib.Error):
+        return None  # the load says what is wrong
+    with _LOADED_LOCK:
+        ref = _LOADED.get((handle, key))
+    module = ref() if ref is not None else None
+    if module is None:
+        return None
+    ctx = module.get_context()
+    # a destroyed context's handle can come back for a new one
+    if ctx.is_destroyed() or ctx.get_handle() != handle:
+        return None
+    return module
+
+
+def _share_module(module, key):
+    ctx = module.get_context()
+    entry = (ctx.get_handle(), key)
+
+    def forget(ref, entry=entry):
+        with _LOADED_LOCK:
+            if _LOADED.get(entry) is ref:
+                del _LOADED[entry]
+
+    with _LOADED_LOCK:
+        _LOADED[entry] = weakref.ref(module, forget)
+
+
 @_raising
 def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=False, arch=None,  # noqa: N802
                  code=None, cache_dir=None, include_dirs=[], headers=None, name_expressions=None,
@@ -232,14 +386,30 @@ def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=Fals
     keeps the source, log and output in a directory it prints (and puts in
     ``module.keep_dir``). Also @headers ({name: text}) and
     @name_expressions (``get_function("f<int>")`` then finds the
-    instantiation). Returns a GCuda.Module."""
+    instantiation). Returns a GCuda.Module; ``module.program`` is the
+    GCuda.Program of the latest call that returned it.
+
+    The same source compiled the same way again in the same context, while
+    the first module is alive, gives that module back without loading the
+    code again, when its code has no ``__device__``/``__constant__``/
+    ``__managed__`` variables (which a second load would have its own
+    copies of); ``cache_dir=False`` (no compile cache) or @keep always
+    load anew."""
     program = compile_program(source, options=options, keep=keep, no_extern_c=no_extern_c, arch=arch,
                               code=code, cache_dir=cache_dir, include_dirs=include_dirs,
                               headers=headers, name_expressions=name_expressions, context=context)
+    key = None if keep else program.get_cache_key()
+    if key is not None:
+        module = _shared_module(context, key)
+        if module is not None:
+            module.program = program
+            return module
     module = Module.new_from_program(context, program)
     module._gcuda_lowered = {e: program.get_lowered_name(e) for e in name_expressions or ()}
     module.program = program
     module.keep_dir = program.keep_dir
+    if key is not None and _state_free(key, program):
+        _share_module(module, key)
     return module
 
 
