@@ -497,10 +497,17 @@ def test_1d_copies_bad_input(rng):
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
         GCuda.memcpy_atoa(wide, 0, ary, 0, 16)
 
-    # a bare device address is refused, as everywhere in GCuda's memcpy_*
+    # an integer device address is taken as PyCUDA takes it, checked
+    # against the allocation it lies in (buf: 1024 bytes of its own)
     address = int(buf)
-    with pytest.raises(TypeError):
-        GCuda.memcpy_dtoa(ary, 0, address, 16)
+    values = rng.standard_normal(4).astype(np.float32)
+    GCuda.memcpy_htod(buf.new_view(512, 16), values)
+    GCuda.memcpy_dtoa(ary, 0, address + 512, 16)
+    got = np.empty(4, np.float32)
+    GCuda.memcpy_atoh(got, ary, 0)
+    np.testing.assert_array_equal(got, values)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.memcpy_dtoa(ary, 0, address + 1024 - 8, 16)   # runs past the allocation
 
     # a read-only destination
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
