@@ -343,6 +343,28 @@ def test_gcuda_kernel_on_torch_tensors(torch):
 
 
 @gpu
+def test_torch_and_cupy_arrays_as_kernel_arguments(torch, cupy):
+    """Foreign arrays passed straight to a GCuda kernel call and to
+    prepared_call (their __cuda_array_interface__), on a torch stream."""
+    n = 50_001
+    x = random_array(n, np.float32)
+    y = random_array(n, np.float32)
+    tx = torch.from_numpy(x).cuda()
+    cy = cupy.asarray(y)
+    cupy.cuda.get_current_stream().synchronize()
+    f = GCuda.SourceModule(SAXPY).get_function('saxpy')
+    s = torch.cuda.Stream()
+    stream = GCuda.Stream.from_foreign(s)
+    f(cy, tx, np.float32(0.5), np.int32(n), block=(128, 1, 1), grid=((n + 127) // 128, 1), stream=stream)
+    s.synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(cy), 0.5 * x + y, rtol=1e-6, atol=1e-6)
+    f.prepare('PPfi')
+    f.prepared_call(((n + 127) // 128, 1), (128, 1, 1), tx, cy, np.float32(2.0), np.int32(n))
+    GCuda.Context.get_default().synchronize()
+    np.testing.assert_allclose(tx.cpu().numpy(), 2.0 * (0.5 * x + y) + x, rtol=1e-5, atol=1e-5)
+
+
+@gpu
 def test_cupy_kernel_on_gcuda_buffers(cupy):
     n = 100_003
     x = random_array(n, np.float32)
