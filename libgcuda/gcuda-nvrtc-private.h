@@ -6,7 +6,8 @@
 #pragma once
 
 #include <glib.h>
-#include <nvrtc.h>
+
+#include "gcuda-nvrtc-abi-private.h"
 
 G_BEGIN_DECLS
 
