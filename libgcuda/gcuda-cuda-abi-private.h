@@ -28,8 +28,6 @@
  * CUDA_VERSION, defined to it below). */
 #define GCUDA_CUDA_ABI_VERSION 13000
 
-#ifndef GCUDA_CUDA_ABI_TABLES_ONLY
-
 #define CUDA_VERSION GCUDA_CUDA_ABI_VERSION
 
 #define CUDAAPI
@@ -542,8 +540,6 @@ typedef struct CUmemPoolProps_st {
   unsigned char reserved[54];
 } CUmemPoolProps;
 
-#endif /* !GCUDA_CUDA_ABI_TABLES_ONLY */
-
 /* ---------------------------------------------------------------- callbacks */
 
 /* X (return type, name, parameter types) */
@@ -704,7 +700,9 @@ typedef struct CUmemPoolProps_st {
   X (cuModuleLoadData, 2000, (CUmodule *, const void *)) \
   X (cuStreamWaitValue32, 11070, (CUstream, CUdeviceptr, cuuint32_t, unsigned int))
 
-#ifndef GCUDA_CUDA_ABI_TABLES_ONLY
+/* (the ABI check defines GCUDA_CUDA_ABI_NO_FUNCTION_TYPES: it compares the
+ * tables with the toolkit's types instead) */
+#ifndef GCUDA_CUDA_ABI_NO_FUNCTION_TYPES
 
 #define GCUDA_CUDA_ABI_DECLARE_CALLBACK(ret, name, params) typedef ret (CUDAAPI *name) params;
 GCUDA_CUDA_ABI_CALLBACKS (GCUDA_CUDA_ABI_DECLARE_CALLBACK)
@@ -715,4 +713,4 @@ GCUDA_CUDA_ABI_CALLBACKS (GCUDA_CUDA_ABI_DECLARE_CALLBACK)
 GCUDA_CUDA_ABI_FUNCTIONS (GCUDA_CUDA_ABI_DECLARE_PFN)
 #undef GCUDA_CUDA_ABI_DECLARE_PFN
 
-#endif /* !GCUDA_CUDA_ABI_TABLES_ONLY */
+#endif /* !GCUDA_CUDA_ABI_NO_FUNCTION_TYPES */

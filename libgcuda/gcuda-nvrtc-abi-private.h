@@ -13,15 +13,11 @@
 
 #include <stddef.h>
 
-#ifndef GCUDA_CUDA_ABI_TABLES_ONLY
-
 typedef enum {
   NVRTC_SUCCESS = 0,
 } nvrtcResult;
 
 typedef struct _nvrtcProgram *nvrtcProgram;
-
-#endif /* !GCUDA_CUDA_ABI_TABLES_ONLY */
 
 /* X (return type, name, parameter types): declared as prototypes (never
  * linked: GCuda takes their types for the pointers it resolves with dlsym) */
@@ -41,7 +37,7 @@ typedef struct _nvrtcProgram *nvrtcProgram;
   X (nvrtcResult, nvrtcAddNameExpression, (nvrtcProgram, const char *)) \
   X (nvrtcResult, nvrtcGetLoweredName, (nvrtcProgram, const char *, const char **))
 
-#ifndef GCUDA_CUDA_ABI_TABLES_ONLY
+#ifndef GCUDA_CUDA_ABI_NO_FUNCTION_TYPES
 #define GCUDA_NVRTC_ABI_DECLARE(ret, name, params) ret name params;
 GCUDA_NVRTC_ABI_FUNCTIONS (GCUDA_NVRTC_ABI_DECLARE)
 #undef GCUDA_NVRTC_ABI_DECLARE
