@@ -45,4 +45,7 @@ gboolean _gcuda_nvrtc_is_loaded (void);
 /* The candidate library names, in the order they are tried. */
 const char * const *_gcuda_nvrtc_candidates (void);
 
+/* The existing site-packages directories searched for NVIDIA's NVRTC wheels. */
+const char * const *_gcuda_nvrtc_wheel_site_dirs (void);
+
 G_END_DECLS
