@@ -8,7 +8,7 @@
  *
  * Every declaration here is checked against the toolkit's cuda.h wherever
  * one is found at build time (tests/abi: the test `cuda-abi-check`, built
- * with -Dcuda_headers=auto or toolkit). The check is generated from this
+ * with -Dcuda-headers=auto or toolkit). The check is generated from this
  * file by tools/gen-cuda-abi-check.py, so declarations follow a strict
  * layout it understands: one `typedef enum TAG {...} NAME;` with
  * `NAME = VALUE,` lines, `typedef struct TAG {...} NAME;` (nested struct

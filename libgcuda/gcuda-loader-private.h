@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * context argument). Each row needs its PFN_<name>_v<version>, a row of
  * GCUDA_CUDA_ABI_FUNCTIONS in gcuda-cuda-abi-private.h; where the toolkit is
  * found, the test cuda-abi-check asserts that it is the type of cuda.h's
- * prototype of <name> (tests/abi/cuda-abi-check-functions.c). */
+ * prototype of <name> (tests/abi/cuda-abi-check.c). */
 #define GCUDA_DRIVER_FUNCTIONS(X) \
   X (cuDriverGetVersion, 2020) \
   X (cuGetErrorName, 6000) \
