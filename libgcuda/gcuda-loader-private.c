@@ -56,8 +56,8 @@ load_driver (GError **error)
 {
   const char *override = _gcuda_secure_getenv ("GCUDA_DRIVER_LIBRARY");
   const char *name = (override != NULL && *override != '\0') ? override : "libcuda.so.1";
-  CUresult (*init) (unsigned int);
-  CUresult (*get_proc) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+  PFN_cuInit_v2000 init;
+  PFN_cuGetProcAddress_v12000 get_proc;
   void *lib;
 
   lib = dlopen (name, RTLD_NOW | RTLD_LOCAL);
@@ -72,9 +72,8 @@ load_driver (GError **error)
     }
 
   early_get_error_string = (GetErrorStringFunc) dlsym (lib, "cuGetErrorString");
-  init = (CUresult (*) (unsigned int)) dlsym (lib, "cuInit");
-  get_proc = (CUresult (*) (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *))
-    dlsym (lib, "cuGetProcAddress_v2");
+  init = (PFN_cuInit_v2000) dlsym (lib, "cuInit");
+  get_proc = (PFN_cuGetProcAddress_v12000) dlsym (lib, "cuGetProcAddress_v2");
 
   if (init == NULL)
     {
@@ -98,7 +97,6 @@ load_driver (GError **error)
   { \
     void *pfn = NULL; \
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS; \
-    G_STATIC_ASSERT (__builtin_types_compatible_p (__typeof__ (&fname), PFN_##fname##_v##version)); \
     if (get_proc (#fname, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || \
         status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) \
       { \

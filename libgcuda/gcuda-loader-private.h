@@ -5,11 +5,9 @@
 
 #pragma once
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include <cudaProfiler.h>
-#include <cudaProfilerTypedefs.h>
 #include <glib.h>
+
+#include "gcuda-cuda-abi-private.h"
 
 G_BEGIN_DECLS
 
@@ -18,8 +16,10 @@ G_BEGIN_DECLS
  * 12050). cuGetProcAddress is asked for exactly that version: asking for
  * CUDA_VERSION would return newer ABIs that cuda.h does not map the plain
  * name to (CUDA 13's cuCtxGetDevice_v2 and cuCtxSynchronize_v2 take an extra
- * context argument). The loader checks at compile time that cudaTypedefs.h's
- * PFN_<name>_v<version> is the type of cuda.h's prototype. */
+ * context argument). Each row needs its PFN_<name>_v<version>, a row of
+ * GCUDA_CUDA_ABI_FUNCTIONS in gcuda-cuda-abi-private.h; where the toolkit is
+ * found, the test cuda-abi-check asserts that it is the type of cuda.h's
+ * prototype of <name> (tests/abi/cuda-abi-check.c). */
 #define GCUDA_DRIVER_FUNCTIONS(X) \
   X (cuDriverGetVersion, 2020) \
   X (cuGetErrorName, 6000) \

@@ -6,7 +6,8 @@
 #pragma once
 
 #include <glib.h>
-#include <nvrtc.h>
+
+#include "gcuda-nvrtc-abi-private.h"
 
 G_BEGIN_DECLS
 
@@ -43,5 +44,8 @@ gboolean _gcuda_nvrtc_is_loaded (void);
 
 /* The candidate library names, in the order they are tried. */
 const char * const *_gcuda_nvrtc_candidates (void);
+
+/* The existing site-packages directories searched for NVIDIA's NVRTC wheels. */
+const char * const *_gcuda_nvrtc_wheel_site_dirs (void);
 
 G_END_DECLS

@@ -2,7 +2,8 @@
 # Regenerates libgcuda/gcuda-cuda-enums.h from the toolkit's cuda.h.
 # The output is committed: GCuda's public enums must not change with whatever
 # toolkit happens to be installed at build time. Run it when moving to a new
-# CUDA major version; tests/python/test_enums.py checks the result against cuda.h.
+# CUDA major version; the test cuda-enums-check (tests/abi) compares the result
+# with cuda.h wherever the toolkit is found at build time.
 import re, sys, textwrap
 
 def parse_enum(text, tag, typedef, prefix, skip=()):

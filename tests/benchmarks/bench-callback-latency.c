@@ -20,7 +20,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 #include <stdio.h>
 #include <stdlib.h>
 

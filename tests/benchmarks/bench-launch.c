@@ -47,7 +47,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

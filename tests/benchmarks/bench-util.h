@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 #include <gcuda.h>
 
 /* Exits with the program's name, @what and the CUresult unless it is success. */

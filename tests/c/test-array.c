@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 
 #include "gcuda-test-kernels.h"
 #include "gcuda-test-util.h"

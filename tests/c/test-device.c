@@ -6,7 +6,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 
 #include "gcuda-test-util.h"
 
@@ -599,13 +599,13 @@ test_bad_context_flags (void)
 /* The driver, opened the way GCuda opens it, for calls GCuda does not make:
  * this plays "another CUDA library" (the runtime, CuPy) in the process. */
 typedef struct {
-  __typeof__ (cuDeviceGet) *DeviceGet;
-  __typeof__ (cuDevicePrimaryCtxRetain) *PrimaryCtxRetain;
-  __typeof__ (cuDevicePrimaryCtxRelease) *PrimaryCtxRelease;
-  __typeof__ (cuCtxCreate) *CtxCreate;
-  __typeof__ (cuCtxDestroy) *CtxDestroy;
-  __typeof__ (cuCtxPushCurrent) *CtxPushCurrent;
-  __typeof__ (cuCtxPopCurrent) *CtxPopCurrent;
+  PFN_cuDeviceGet_v2000 DeviceGet;
+  PFN_cuDevicePrimaryCtxRetain_v7000 PrimaryCtxRetain;
+  PFN_cuDevicePrimaryCtxRelease_v11000 PrimaryCtxRelease;
+  PFN_cuCtxCreate_v12050 CtxCreate;
+  PFN_cuCtxDestroy_v4000 CtxDestroy;
+  PFN_cuCtxPushCurrent_v4000 CtxPushCurrent;
+  PFN_cuCtxPopCurrent_v4000 CtxPopCurrent;
 } RawDriver;
 
 static void
@@ -613,26 +613,27 @@ raw_driver_open (RawDriver *raw)
 {
   const char *name = g_getenv ("GCUDA_DRIVER_LIBRARY");
   void *lib = dlopen (name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  __typeof__ (cuGetProcAddress) *get_proc;
+  PFN_cuGetProcAddress_v12000 get_proc;
 
   g_assert_nonnull (lib);
-  get_proc = (__typeof__ (cuGetProcAddress) *) dlsym (lib, "cuGetProcAddress_v2");
+  get_proc = (PFN_cuGetProcAddress_v12000) dlsym (lib, "cuGetProcAddress_v2");
   g_assert_nonnull (get_proc);
-#define RESOLVE(field, fname) \
+  /* each at the ABI version of its PFN type, as GCuda's loader asks */
+#define RESOLVE(field, fname, version) \
   G_STMT_START { \
     void *pfn = NULL; \
     CUdriverProcAddressQueryResult status; \
-    g_assert_cmpint (get_proc (#fname, &pfn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status), ==, CUDA_SUCCESS); \
+    g_assert_cmpint (get_proc (#fname, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status), ==, CUDA_SUCCESS); \
     g_assert_nonnull (pfn); \
     raw->field = (__typeof__ (raw->field)) pfn; \
   } G_STMT_END
-  RESOLVE (DeviceGet, cuDeviceGet);
-  RESOLVE (PrimaryCtxRetain, cuDevicePrimaryCtxRetain);
-  RESOLVE (PrimaryCtxRelease, cuDevicePrimaryCtxRelease);
-  RESOLVE (CtxCreate, cuCtxCreate);
-  RESOLVE (CtxDestroy, cuCtxDestroy);
-  RESOLVE (CtxPushCurrent, cuCtxPushCurrent);
-  RESOLVE (CtxPopCurrent, cuCtxPopCurrent);
+  RESOLVE (DeviceGet, cuDeviceGet, 2000);
+  RESOLVE (PrimaryCtxRetain, cuDevicePrimaryCtxRetain, 7000);
+  RESOLVE (PrimaryCtxRelease, cuDevicePrimaryCtxRelease, 11000);
+  RESOLVE (CtxCreate, cuCtxCreate, 12050);
+  RESOLVE (CtxDestroy, cuCtxDestroy, 4000);
+  RESOLVE (CtxPushCurrent, cuCtxPushCurrent, 4000);
+  RESOLVE (CtxPopCurrent, cuCtxPopCurrent, 4000);
 #undef RESOLVE
   /* the library stays open, as GCuda keeps it */
 }

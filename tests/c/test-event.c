@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 #include <dlfcn.h>
 
 #include "gcuda-test-async.h"

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 #include <gio/gio.h>
 
 #include "gcuda-test-util.h"

@@ -47,9 +47,21 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <cuda.h>
+#include "gcuda-cuda-abi-private.h"
 
 #define EXPORT __attribute__ ((visibility ("default")))
+
+/* What the mock exports by name (the rest through cuGetProcAddress_v2), with
+ * the types GCuda's loader gives them. */
+EXPORT CUresult CUDAAPI cuInit (unsigned int flags);
+EXPORT CUresult CUDAAPI cuGetErrorString (CUresult error, const char **str);
+EXPORT CUresult CUDAAPI cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                             CUdriverProcAddressQueryResult *status);
+_Static_assert (__builtin_types_compatible_p (__typeof__ (&cuInit), PFN_cuInit_v2000), "cuInit");
+_Static_assert (__builtin_types_compatible_p (__typeof__ (&cuGetErrorString), PFN_cuGetErrorString_v6000),
+                "cuGetErrorString");
+_Static_assert (__builtin_types_compatible_p (__typeof__ (&cuGetProcAddress_v2), PFN_cuGetProcAddress_v12000),
+                "cuGetProcAddress_v2");
 #define MAX_DEVICES 8
 #define MAX_STACK 64
 #define N_LIMITS 10
