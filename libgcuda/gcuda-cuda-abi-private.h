@@ -169,6 +169,8 @@ typedef enum CUpointer_attribute_enum {
   CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
   CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
 } CUpointer_attribute;
 
 typedef enum CUfunction_attribute_enum {
@@ -305,6 +307,7 @@ typedef enum cudaError_enum {
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
   CUDA_ERROR_TENSOR_MEMORY_LEAK = 721,
+  CUDA_ERROR_NOT_SUPPORTED = 801,
   CUDA_ERROR_SYSTEM_NOT_READY = 802,
   CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
   CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
@@ -593,6 +596,9 @@ typedef struct CUmemPoolProps_st {
   X (cuStreamDestroy, 4000, (CUstream)) \
   X (cuStreamSynchronize, 2000, (CUstream)) \
   X (cuStreamQuery, 2000, (CUstream)) \
+  X (cuStreamGetCtx, 9020, (CUstream, CUcontext *)) \
+  X (cuStreamGetFlags, 5050, (CUstream, unsigned int *)) \
+  X (cuStreamGetPriority, 5050, (CUstream, int *)) \
   X (cuStreamWaitEvent, 3020, (CUstream, CUevent, unsigned int)) \
   X (cuLaunchHostFunc, 10000, (CUstream, CUhostFn, void *)) \
   X (cuEventCreate, 2000, (CUevent *, unsigned int)) \
