@@ -506,6 +506,7 @@ def test_1d_copies_bad_input(rng):
     got = np.empty(4, np.float32)
     GCuda.memcpy_atoh(got, ary, 0)
     np.testing.assert_array_equal(got, values)
+    model[:4] = values
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
         GCuda.memcpy_dtoa(ary, 0, address + 1024 - 8, 16)   # runs past the allocation
 
