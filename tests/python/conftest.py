@@ -49,15 +49,21 @@ def pytest_configure(config):
         config.pluginmanager.register(TapReporter(int(fd)), 'gcuda-tap')
 
 
-def pytest_runtest_setup(item):
-    if item.get_closest_marker('gpu') is None:
-        return
+def require_gpu():
+    """What the gpu marker does, for a fixture or a test part that needs a
+    device (the mock driver's count): skipped without one, failed instead
+    when GCUDA_TEST_REQUIRE_GPU=1."""
     reason = no_gpu_reason()
     if reason is None:
         return
     if gpu_required():
         pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ' + reason, pytrace=False)
     pytest.skip('no GPU: ' + reason)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker('gpu') is not None:
+        require_gpu()
 
 
 @pytest.fixture(autouse=True)
