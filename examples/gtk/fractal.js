@@ -241,12 +241,13 @@ class DeviceState {
 // ------------------------------------------------------------------- view
 
 // A GtkPicture in a widget that notices its own size, so that the fractal is
-// rendered at the size it is shown (no GTK signal reports a new size).
+// rendered at the size it is shown (no GTK signal reports a new size). No
+// layout manager: GTK would then not call vfunc_size_allocate.
 const FractalView = GObject.registerClass({
     Signals: {'resized': {}},
 }, class FractalView extends Gtk.Widget {
     constructor() {
-        super({layout_manager: new Gtk.BinLayout(), hexpand: true, vexpand: true});
+        super({hexpand: true, vexpand: true});
         this.picture = new Gtk.Picture({can_shrink: true});
         if (Gtk.ContentFit)
             this.picture.content_fit = Gtk.ContentFit.CONTAIN;
@@ -254,11 +255,19 @@ const FractalView = GObject.registerClass({
         this._size = [0, 0];
     }
 
+    vfunc_measure(orientation, forSize) {
+        return this.picture.measure(orientation, forSize);
+    }
+
     vfunc_size_allocate(width, height, baseline) {
-        super.vfunc_size_allocate(width, height, baseline);
+        this.picture.allocate(width, height, baseline, null);
         if (width !== this._size[0] || height !== this._size[1]) {
             this._size = [width, height];
-            this.emit('resized');
+            // not from inside the allocation: a frame may change the picture
+            GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+                this.emit('resized');
+                return GLib.SOURCE_REMOVE;
+            });
         }
     }
 
