@@ -489,6 +489,7 @@ typedef struct {
   char *resource_path;
   GFile *directory;
   GCudaJitOptions *jit_options;
+  GError *context_error;  /* reported after the bundle's own errors */
 } BundleLoadData;
 
 static void
@@ -500,6 +501,7 @@ bundle_load_data_free (gpointer data)
   g_free (d->resource_path);
   g_clear_object (&d->directory);
   g_clear_object (&d->jit_options);
+  g_clear_error (&d->context_error);
   g_free (d);
 }
 
@@ -516,6 +518,17 @@ bundle_load_thread (GTask        *task,
 
   if (g_task_return_error_if_cancelled (task))
     return;
+  if (d->context_error != NULL)
+    {
+      /* as the synchronous form: what is wrong with the bundle first */
+      g_autoptr(GCudaBundle) bundle = NULL;
+
+      if (!_gcuda_jit_options_check (d->jit_options, &error) || (bundle = _gcuda_bundle_open (&location, &error)) == NULL)
+        g_task_return_error (task, error);
+      else
+        g_task_return_error (task, g_steal_pointer (&d->context_error));
+      return;
+    }
   module = bundle_load (d->context, &location, d->jit_options, &error);
   if (module == NULL)
     g_task_return_error (task, error);
@@ -538,7 +551,6 @@ bundle_load_async (GCudaContext        *context,
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   BundleLoadData *d;
-  GError *error = NULL;
 
   g_task_set_source_tag (task, source_tag);
   d = g_new0 (BundleLoadData, 1);
@@ -546,13 +558,12 @@ bundle_load_async (GCudaContext        *context,
   d->directory = directory != NULL ? g_object_ref (directory) : NULL;
   d->jit_options = jit_options != NULL ? g_object_ref (jit_options) : NULL;
   g_task_set_task_data (task, d, bundle_load_data_free);
-  if ((resource_path == NULL && directory == NULL) || (d->context = _gcuda_context_resolve (context, &error)) == NULL)
+  if (resource_path == NULL && directory == NULL)
     {
-      if (error == NULL)
-        g_set_error_literal (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No kernel bundle given"));
-      g_task_return_error (task, error);
+      g_task_return_new_error (task, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, "%s", _("No kernel bundle given"));
       return;
     }
+  d->context = _gcuda_context_resolve (context, &d->context_error);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, bundle_load_thread);
 }
