@@ -597,7 +597,7 @@ bundle_load_finish (GAsyncResult  *result,
  * Cancelling completes the task at once with
  * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum] (a load already under way
  * finishes in the background and its module is dropped). Finish with
- * [func@GCuda.Module.new_from_resource_finish].
+ * [ctor@GCuda.Module.new_from_resource_finish].
  *
  * Since: 1.0
  */
@@ -651,7 +651,7 @@ gcuda_module_new_from_resource_finish (GAsyncResult  *result,
  *
  * [ctor@GCuda.Module.new_from_directory] without blocking, as
  * [func@GCuda.Module.new_from_resource_async]. Finish with
- * [func@GCuda.Module.new_from_directory_finish].
+ * [ctor@GCuda.Module.new_from_directory_finish].
  *
  * Since: 1.0
  */
