@@ -91,6 +91,13 @@ gboolean     gcuda_function_launch_with_config       (GCudaFunction     *self,
                                                       GCudaKernelArgs   *args,
                                                       GError           **error);
 GCUDA_AVAILABLE_IN_1_0
+gboolean     gcuda_function_launch_with_number       (GCudaFunction     *self,
+                                                      GCudaLaunchConfig *config,
+                                                      GCudaKernelArgs   *args,
+                                                      guint              index,
+                                                      double             value,
+                                                      GError           **error);
+GCUDA_AVAILABLE_IN_1_0
 double       gcuda_function_launch_timed             (GCudaFunction    *self,
                                                       guint             grid_x,
                                                       guint             grid_y,

@@ -17,4 +17,10 @@ void **_gcuda_kernel_args_prepare (GCudaKernelArgs *args,
                                    const char      *kernel_name,
                                    GError         **error);
 
+/* gcuda_kernel_args_set_number() without the type check of @args */
+gboolean _gcuda_kernel_args_set_number (GCudaKernelArgs *args,
+                                        guint            index,
+                                        double           value,
+                                        GError         **error);
+
 G_END_DECLS

@@ -53,9 +53,33 @@
  * Since: 1.0
  */
 
+/* What an argument was added as: a setter must name the same kind (any
+ * integer or pointer of the same size for an integer or pointer, the same
+ * floating-point type for a float or double, a struct for a struct). */
+typedef enum {
+  TYPE_INT8,
+  TYPE_UINT8,
+  TYPE_INT16,
+  TYPE_UINT16,
+  TYPE_INT32,
+  TYPE_UINT32,
+  TYPE_INT64,
+  TYPE_UINT64,
+  TYPE_FLOAT,
+  TYPE_DOUBLE,
+  TYPE_POINTER,
+  TYPE_STRUCT,
+} ArgType;
+
+static const char *const type_names[] = {
+  "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float", "double", "pointer",
+  "struct",
+};
+
 typedef struct {
   gsize offset;
   gsize size;
+  ArgType type;
   GObject *keep;  /* the buffer named, or NULL */
 } Arg;
 
@@ -156,6 +180,7 @@ gcuda_kernel_args_clear (GCudaKernelArgs *self)
 
 static guint
 add_bytes (GCudaKernelArgs *self,
+           ArgType          type,
            gconstpointer    data,
            gsize            size,
            gsize            alignment,
@@ -171,35 +196,65 @@ add_bytes (GCudaKernelArgs *self,
     memcpy (self->storage->data + offset, data, size);
   arg.offset = offset;
   arg.size = size;
+  arg.type = type;
   arg.keep = keep ? g_object_ref (keep) : NULL;
   g_array_append_val (self->args, arg);
   return self->args->len - 1;
 }
 
 static gboolean
+is_integer (ArgType type)
+{
+  return type <= TYPE_UINT64 || type == TYPE_POINTER;
+}
+
+/* The argument @index, if a value of @type (@size bytes) may replace it. */
+static Arg *
+settable_arg (GCudaKernelArgs *self,
+              guint            index,
+              ArgType          type,
+              gsize            size,
+              GError         **error)
+{
+  Arg *arg;
+
+  if (G_UNLIKELY (index >= self->args->len))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("There is no argument %u: %u arguments were added"), index, self->args->len);
+      return NULL;
+    }
+  arg = &g_array_index (self->args, Arg, index);
+  if (G_UNLIKELY (arg->type != type && !(is_integer (arg->type) && is_integer (type))))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Argument %u is of type %s; a value of type %s cannot replace it"),
+                   index, type_names[arg->type], type_names[type]);
+      return NULL;
+    }
+  if (G_UNLIKELY (arg->size != size))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Argument %u is %" "zu" " bytes; a %" "zu" "-byte value cannot replace it"),
+                   index, arg->size, size);
+      return NULL;
+    }
+  return arg;
+}
+
+static gboolean
 set_bytes (GCudaKernelArgs *self,
            guint            index,
+           ArgType          type,
            gconstpointer    data,
            gsize            size,
            GObject         *keep,
            GError         **error)
 {
-  Arg *arg;
+  Arg *arg = settable_arg (self, index, type, size, error);
 
-  if (index >= self->args->len)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("There is no argument %u: %u arguments were added"), index, self->args->len);
-      return FALSE;
-    }
-  arg = &g_array_index (self->args, Arg, index);
-  if (arg->size != size)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is %" "zu" " bytes; a %" "zu" "-byte value cannot replace it"),
-                   index, arg->size, size);
-      return FALSE;
-    }
+  if (arg == NULL)
+    return FALSE;
   memcpy (self->storage->data + arg->offset, data, size);
   if (keep)
     g_object_ref (keep);
@@ -224,7 +279,7 @@ gcuda_kernel_args_add_int8 (GCudaKernelArgs *self,
                             gint8 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint8), NULL);
+  return add_bytes (self, TYPE_INT8, &value, sizeof value, G_ALIGNOF (gint8), NULL);
 }
 
 /**
@@ -243,7 +298,7 @@ gcuda_kernel_args_add_uint8 (GCudaKernelArgs *self,
                              guint8 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint8), NULL);
+  return add_bytes (self, TYPE_UINT8, &value, sizeof value, G_ALIGNOF (guint8), NULL);
 }
 
 /**
@@ -262,7 +317,7 @@ gcuda_kernel_args_add_int16 (GCudaKernelArgs *self,
                              gint16 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint16), NULL);
+  return add_bytes (self, TYPE_INT16, &value, sizeof value, G_ALIGNOF (gint16), NULL);
 }
 
 /**
@@ -281,7 +336,7 @@ gcuda_kernel_args_add_uint16 (GCudaKernelArgs *self,
                               guint16 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint16), NULL);
+  return add_bytes (self, TYPE_UINT16, &value, sizeof value, G_ALIGNOF (guint16), NULL);
 }
 
 /**
@@ -300,7 +355,7 @@ gcuda_kernel_args_add_int32 (GCudaKernelArgs *self,
                              gint32 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint32), NULL);
+  return add_bytes (self, TYPE_INT32, &value, sizeof value, G_ALIGNOF (gint32), NULL);
 }
 
 /**
@@ -319,7 +374,7 @@ gcuda_kernel_args_add_uint32 (GCudaKernelArgs *self,
                               guint32 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint32), NULL);
+  return add_bytes (self, TYPE_UINT32, &value, sizeof value, G_ALIGNOF (guint32), NULL);
 }
 
 /**
@@ -338,7 +393,7 @@ gcuda_kernel_args_add_int64 (GCudaKernelArgs *self,
                              gint64 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (gint64), NULL);
+  return add_bytes (self, TYPE_INT64, &value, sizeof value, G_ALIGNOF (gint64), NULL);
 }
 
 /**
@@ -357,7 +412,7 @@ gcuda_kernel_args_add_uint64 (GCudaKernelArgs *self,
                               guint64 value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (guint64), NULL);
+  return add_bytes (self, TYPE_UINT64, &value, sizeof value, G_ALIGNOF (guint64), NULL);
 }
 
 /**
@@ -376,7 +431,7 @@ gcuda_kernel_args_add_float (GCudaKernelArgs *self,
                              float value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (float), NULL);
+  return add_bytes (self, TYPE_FLOAT, &value, sizeof value, G_ALIGNOF (float), NULL);
 }
 
 /**
@@ -395,7 +450,115 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
                               double value)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &value, sizeof value, G_ALIGNOF (double), NULL);
+  return add_bytes (self, TYPE_DOUBLE, &value, sizeof value, G_ALIGNOF (double), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int8:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size (`sizeof (gint8)`) with a `gint8`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int8 (GCudaKernelArgs  *self,
+                           guint             index,
+                           gint8            value,
+                           GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_INT8, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_uint8:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size (`sizeof (guint8)`) with a `guint8`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint8 (GCudaKernelArgs  *self,
+                            guint             index,
+                            guint8           value,
+                            GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_UINT8, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_int16:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size (`sizeof (gint16)`) with a `gint16`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int16 (GCudaKernelArgs  *self,
+                            guint             index,
+                            gint16           value,
+                            GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_INT16, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_uint16:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size (`sizeof (guint16)`) with a `guint16`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint16 (GCudaKernelArgs  *self,
+                             guint             index,
+                             guint16          value,
+                             GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_UINT16, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -405,8 +568,11 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an integer or pointer argument of the same size (`sizeof (gint32)`) with a `gint32`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -414,12 +580,12 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
  */
 gboolean
 gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
-                             guint             index,
-                             gint32 value,
-                             GError          **error)
+                            guint             index,
+                            gint32           value,
+                            GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return set_bytes (self, index, TYPE_INT32, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -429,8 +595,11 @@ gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an integer or pointer argument of the same size (`sizeof (guint32)`) with a `guint32`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -438,12 +607,12 @@ gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
  */
 gboolean
 gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
-                              guint             index,
-                              guint32 value,
-                              GError          **error)
+                             guint             index,
+                             guint32          value,
+                             GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return set_bytes (self, index, TYPE_UINT32, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -453,8 +622,11 @@ gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an integer or pointer argument of the same size (`sizeof (gint64)`) with a `gint64`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -462,12 +634,12 @@ gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
  */
 gboolean
 gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
-                             guint             index,
-                             gint64 value,
-                             GError          **error)
+                            guint             index,
+                            gint64           value,
+                            GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return set_bytes (self, index, TYPE_INT64, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -477,8 +649,11 @@ gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an integer or pointer argument of the same size (`sizeof (guint64)`) with a `guint64`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -486,12 +661,12 @@ gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
  */
 gboolean
 gcuda_kernel_args_set_uint64 (GCudaKernelArgs  *self,
-                              guint             index,
-                              guint64 value,
-                              GError          **error)
+                             guint             index,
+                             guint64          value,
+                             GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return set_bytes (self, index, TYPE_UINT64, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -501,8 +676,11 @@ gcuda_kernel_args_set_uint64 (GCudaKernelArgs  *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an argument added as a `float` with a `float`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -510,12 +688,12 @@ gcuda_kernel_args_set_uint64 (GCudaKernelArgs  *self,
  */
 gboolean
 gcuda_kernel_args_set_float (GCudaKernelArgs  *self,
-                             guint             index,
-                             float value,
-                             GError          **error)
+                            guint             index,
+                            float            value,
+                            GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return set_bytes (self, index, TYPE_FLOAT, &value, sizeof value, NULL, error);
 }
 
 /**
@@ -525,8 +703,11 @@ gcuda_kernel_args_set_float (GCudaKernelArgs  *self,
  * @value: the new value
  * @error: return location for a [struct@GLib.Error]
  *
- * Replaces an argument of the same size. A wrong index or size is
- * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error].
+ * Replaces an argument added as a `double` with a `double`, so one
+ * [class@GCuda.KernelArgs] serves many launches. An @index past the last
+ * argument, or an argument of another type or size, is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
+ * left as they were.
  *
  * Returns: %TRUE on success
  *
@@ -534,14 +715,199 @@ gcuda_kernel_args_set_float (GCudaKernelArgs  *self,
  */
 gboolean
 gcuda_kernel_args_set_double (GCudaKernelArgs  *self,
+                             guint             index,
+                             double           value,
+                             GError          **error)
+{
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_DOUBLE, &value, sizeof value, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_pointer:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @address: a device address
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces a pointer (or 64-bit integer) argument with @address, releasing
+ * the buffer it named, if any. Errors as [method@GCuda.KernelArgs.set_int32].
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_pointer (GCudaKernelArgs  *self,
+                               guint             index,
+                               guint64           address,
+                               GError          **error)
+{
+  CUdeviceptr ptr = address;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+  return set_bytes (self, index, TYPE_POINTER, &ptr, sizeof ptr, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_struct:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @data: the struct's new bytes
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces a struct argument (added with
+ * [method@GCuda.KernelArgs.add_struct]) with @data, of the same size.
+ * Errors as [method@GCuda.KernelArgs.set_int32].
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_struct (GCudaKernelArgs  *self,
                               guint             index,
-                              double value,
+                              GBytes           *data,
+                              GError          **error)
+{
+  gconstpointer bytes;
+  gsize size = 0;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (data == NULL)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected the struct's bytes"));
+      return FALSE;
+    }
+  bytes = g_bytes_get_data (data, &size);
+  return set_bytes (self, index, TYPE_STRUCT, bytes, size, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_set_number:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces a scalar argument with @value converted to the type the argument
+ * was added as, for languages whose numbers have no C type (a JavaScript
+ * number is a `double`): a `float` argument gets @value rounded to `float`,
+ * an integer argument gets @value if it is a whole number in the type's
+ * range (and, for 64-bit integers, within ±2⁵³, where a `double` is exact).
+ * A fraction, a value out of range, NaN, or a pointer or struct argument is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are the errors of
+ * [method@GCuda.KernelArgs.set_int32]; the arguments are then left as they
+ * were.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
+                              guint             index,
+                              double            value,
                               GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
-  return set_bytes (self, index, &value, sizeof value, NULL, error);
+  return _gcuda_kernel_args_set_number (self, index, value, error);
 }
 
+gboolean
+_gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
+                               guint             index,
+                               double            value,
+                               GError          **error)
+{
+  static const double limits[][2] = {
+    [TYPE_INT8] = { G_MININT8, G_MAXINT8 },
+    [TYPE_UINT8] = { 0, G_MAXUINT8 },
+    [TYPE_INT16] = { G_MININT16, G_MAXINT16 },
+    [TYPE_UINT16] = { 0, G_MAXUINT16 },
+    [TYPE_INT32] = { G_MININT32, G_MAXINT32 },
+    [TYPE_UINT32] = { 0, G_MAXUINT32 },
+    /* beyond 2^53 a double is not exact */
+    [TYPE_INT64] = { -9007199254740992.0, 9007199254740992.0 },
+    [TYPE_UINT64] = { 0, 9007199254740992.0 },
+  };
+  guint8 *data;
+  Arg *arg;
+
+  if (G_UNLIKELY (index >= self->args->len))
+    return settable_arg (self, index, TYPE_DOUBLE, sizeof value, error) != NULL;
+  arg = &g_array_index (self->args, Arg, index);
+  data = self->storage->data + arg->offset;
+  switch (arg->type)
+    {
+    case TYPE_FLOAT:
+      {
+        float f = (float) value;
+
+        memcpy (data, &f, sizeof f);
+        return TRUE;
+      }
+    case TYPE_DOUBLE:
+      memcpy (data, &value, sizeof value);
+      return TRUE;
+    case TYPE_POINTER:
+    case TYPE_STRUCT:
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Argument %u is of type %s; a number cannot replace it"), index, type_names[arg->type]);
+      return FALSE;
+    default:
+      break;
+    }
+  /* an integer: whole and in range (NaN fails both comparisons) */
+  if (G_UNLIKELY (!(value >= limits[arg->type][0] && value <= limits[arg->type][1]) || value != (double) (gint64) value))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                   _("Argument %u is of type %s: %g is not a whole number from %.0f to %.0f"),
+                   index, type_names[arg->type], value, limits[arg->type][0], limits[arg->type][1]);
+      return FALSE;
+    }
+  switch (arg->type)
+    {
+    case TYPE_INT8: *(gint8 *) data = (gint8) value; break;
+    case TYPE_UINT8: *data = (guint8) value; break;
+    case TYPE_INT16: { gint16 v = (gint16) value; memcpy (data, &v, sizeof v); } break;
+    case TYPE_UINT16: { guint16 v = (guint16) value; memcpy (data, &v, sizeof v); } break;
+    case TYPE_INT32: { gint32 v = (gint32) value; memcpy (data, &v, sizeof v); } break;
+    case TYPE_UINT32: { guint32 v = (guint32) value; memcpy (data, &v, sizeof v); } break;
+    case TYPE_INT64: { gint64 v = (gint64) value; memcpy (data, &v, sizeof v); } break;
+    case TYPE_UINT64: { guint64 v = (guint64) value; memcpy (data, &v, sizeof v); } break;
+    default: g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+/**
+ * gcuda_kernel_args_get_value:
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ *
+ * Gets the bytes argument @index passes to the kernel (in the host's byte
+ * order, as the kernel reads them), to check what a launch will see.
+ *
+ * Returns: (transfer full) (nullable): a copy of the argument's bytes, or
+ *   %NULL if there is no argument @index
+ *
+ * Since: 1.0
+ */
+GBytes *
+gcuda_kernel_args_get_value (GCudaKernelArgs *self,
+                             guint            index)
+{
+  const Arg *arg;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), NULL);
+
+  if (index >= self->args->len)
+    return NULL;
+  arg = &g_array_index (self->args, Arg, index);
+  return g_bytes_new (self->storage->data + arg->offset, arg->size);
+}
 /**
  * gcuda_kernel_args_add_pointer:
  * @self: a [class@GCuda.KernelArgs]
@@ -561,7 +927,7 @@ gcuda_kernel_args_add_pointer (GCudaKernelArgs *self,
   CUdeviceptr ptr = address;
 
   g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), 0);
-  return add_bytes (self, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), NULL);
+  return add_bytes (self, TYPE_POINTER, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), NULL);
 }
 
 /**
@@ -587,7 +953,7 @@ gcuda_kernel_args_add_buffer (GCudaKernelArgs *self,
   g_return_val_if_fail (GCUDA_IS_BUFFER (buffer), 0);
 
   ptr = gcuda_buffer_get_address (buffer);
-  return add_bytes (self, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), G_OBJECT (buffer));
+  return add_bytes (self, TYPE_POINTER, &ptr, sizeof ptr, G_ALIGNOF (CUdeviceptr), G_OBJECT (buffer));
 }
 
 /**
@@ -619,7 +985,7 @@ gcuda_kernel_args_set_buffer (GCudaKernelArgs  *self,
       return FALSE;
     }
   ptr = gcuda_buffer_get_address (buffer);
-  return set_bytes (self, index, &ptr, sizeof ptr, G_OBJECT (buffer), error);
+  return set_bytes (self, index, TYPE_POINTER, &ptr, sizeof ptr, G_OBJECT (buffer), error);
 }
 
 /**
@@ -646,7 +1012,7 @@ gcuda_kernel_args_add_struct (GCudaKernelArgs *self,
   g_return_val_if_fail (data != NULL, 0);
 
   bytes = g_bytes_get_data (data, &size);
-  return add_bytes (self, bytes, size, alignment ? alignment : 8, NULL);
+  return add_bytes (self, TYPE_STRUCT, bytes, size, alignment ? alignment : 8, NULL);
 }
 
 void **

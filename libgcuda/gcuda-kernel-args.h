@@ -65,6 +65,14 @@ GCUDA_AVAILABLE_IN_1_0
 guint gcuda_kernel_args_add_struct  (GCudaKernelArgs *self, GBytes *data, guint alignment);
 
 GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int8    (GCudaKernelArgs *self, guint index, gint8 value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint8   (GCudaKernelArgs *self, guint index, guint8 value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int16   (GCudaKernelArgs *self, guint index, gint16 value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint16  (GCudaKernelArgs *self, guint index, guint16 value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
 gboolean gcuda_kernel_args_set_int32   (GCudaKernelArgs *self, guint index, gint32 value, GError **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean gcuda_kernel_args_set_uint32  (GCudaKernelArgs *self, guint index, guint32 value, GError **error);
@@ -78,5 +86,14 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean gcuda_kernel_args_set_double  (GCudaKernelArgs *self, guint index, double value, GError **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean gcuda_kernel_args_set_buffer  (GCudaKernelArgs *self, guint index, GCudaBuffer *buffer, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_pointer (GCudaKernelArgs *self, guint index, guint64 address, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_struct  (GCudaKernelArgs *self, guint index, GBytes *data, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_number  (GCudaKernelArgs *self, guint index, double value, GError **error);
+
+GCUDA_AVAILABLE_IN_1_0
+GBytes  *gcuda_kernel_args_get_value   (GCudaKernelArgs *self, guint index);
 
 G_END_DECLS

@@ -335,6 +335,10 @@ main (int argc, char **argv)
 
   compiler = gcuda_compiler_new (context);
   gcuda_compiler_set_cache_dir (compiler, "");
+  /* PTX for the mock driver (GCUDA_MOCK_KERNELS=1 reads PTX only), so that
+   * the C rows and bench_launch.js's GJS rows can be compared without a GPU */
+  if (g_strcmp0 (g_getenv ("GCUDA_MOCK_KERNELS"), "1") == 0)
+    gcuda_compiler_set_arch (compiler, "compute_90");
   program = gcuda_compiler_compile (compiler, source, &error);
   if (program == NULL)
     {

@@ -16,7 +16,9 @@
  * allocation too. Managed memory (cuMemAllocManaged) is device memory the
  * host can address, as all of the mock's is. Everything else (streams,
  * events, modules, launches, arrays, prefetch and advice, IPC, peer copies)
- * is absent from cuGetProcAddress, as on an old driver. It is no substitute for the real run on a GPU host;
+ * is absent from cuGetProcAddress, as on an old driver (with
+ * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing and
+ * streams, see "kernels" below). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -1003,8 +1005,10 @@ mock_cuPointerGetAttributes (unsigned int n, CUpointer_attribute *attrs, void **
   return CUDA_SUCCESS;
 }
 
-/* Streams: the mock has none of its own, only the default ones, on which
- * everything has finished when the call returns. */
+/* Streams: the default ones, and with GCUDA_MOCK_KERNELS=1 its own (see
+ * below); on every one everything has finished when the call returns. */
+static int is_mock_stream (CUstream stream, CUcontext ctx);
+
 static CUresult
 check_stream (CUstream stream)
 {
@@ -1013,7 +1017,8 @@ check_stream (CUstream stream)
 
   if (res != CUDA_SUCCESS)
     return res;
-  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD)
+  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD &&
+      !is_mock_stream (stream, ctx))
     return CUDA_ERROR_INVALID_HANDLE;
   return CUDA_SUCCESS;
 }
@@ -1191,6 +1196,353 @@ mock_cuMemsetD2D32Async (CUdeviceptr dst, size_t pitch, unsigned int value, size
   return memset_2d (dst, pitch, value, 4, width, height, stream);
 }
 
+/* ------------------------------------------------------------ kernels (GCUDA_MOCK_KERNELS=1) */
+
+/* Modules, functions, launches and streams of its own, only with
+ * GCUDA_MOCK_KERNELS=1 (elsewhere the mock stays a driver without them):
+ * a module is PTX text, whose `.entry` lines give each kernel's parameters
+ * (sizes and offsets at their alignment, as cuFuncGetParamInfo reports
+ * them); a launch runs nothing but checks what the real driver would
+ * dereference (the stream, every kernelParams pointer, a packed buffer's
+ * size) and keeps a copy of the parameters, which tests read with
+ * gcuda_mock_get_last_launch(). It lets the launch paths and their host
+ * cost be measured without a GPU (tests/benchmarks/bench_launch.js). */
+
+#define MOCK_INVALID_IMAGE ((CUresult) 200)
+#define MOCK_MAX_PARAMS 64
+#define MOCK_MAX_FUNCTIONS 32
+#define MOCK_PARAM_BYTES 4096
+
+struct CUfunc_st {
+  char name[128];
+  unsigned int n_params;
+  size_t offsets[MOCK_MAX_PARAMS];
+  size_t sizes[MOCK_MAX_PARAMS];
+  size_t params_size;
+};
+
+struct CUmod_st {
+  unsigned int n_functions;
+  struct CUfunc_st functions[MOCK_MAX_FUNCTIONS];
+};
+
+#define MOCK_STREAM_MAGIC 0x5354524dU
+struct CUstream_st {
+  unsigned int magic;
+  CUcontext ctx;
+};
+
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char last_params[MOCK_PARAM_BYTES];
+static size_t last_params_size;
+static unsigned long long n_launches;
+
+EXPORT unsigned long long gcuda_mock_get_last_launch (void *params, size_t *size);
+
+/* The parameters of the last launch, laid out at their offsets (as a
+ * packed buffer), into @params (4096 bytes) and their size into @size;
+ * returns the number of launches so far. */
+unsigned long long
+gcuda_mock_get_last_launch (void *params, size_t *size)
+{
+  unsigned long long n;
+
+  pthread_mutex_lock (&launch_lock);
+  if (params)
+    memcpy (params, last_params, last_params_size);
+  if (size)
+    *size = last_params_size;
+  n = n_launches;
+  pthread_mutex_unlock (&launch_lock);
+  return n;
+}
+
+static const char *
+skip_space (const char *p)
+{
+  for (;;)
+    {
+      while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+      if (p[0] == '/' && p[1] == '/')
+        while (*p && *p != '\n')
+          p++;
+      else
+        return p;
+    }
+}
+
+static size_t
+ptx_type_size (const char *t)
+{
+  /* .u8 .s8 .b8, .u16 ..., .f32, .u64 ...: the digits give the bits */
+  if (t[0] != '.' || (t[1] != 'u' && t[1] != 's' && t[1] != 'b' && t[1] != 'f'))
+    return 0;
+  switch (atoi (t + 2))
+    {
+    case 8: return 1;
+    case 16: return 2;
+    case 32: return 4;
+    case 64: return 8;
+    default: return 0;
+    }
+}
+
+/* Parses `.entry NAME ( .param .TYPE NAME[, ...] )` lines of @ptx. */
+static CUresult
+parse_ptx (CUmodule mod, const char *ptx)
+{
+  const char *p = ptx;
+
+  if (strstr (ptx, ".version") == NULL)
+    return MOCK_INVALID_IMAGE;
+  while ((p = strstr (p, ".entry")) != NULL)
+    {
+      struct CUfunc_st *f;
+      size_t len = 0, offset = 0;
+
+      if (mod->n_functions == MOCK_MAX_FUNCTIONS)
+        return CUDA_ERROR_NOT_SUPPORTED;
+      f = &mod->functions[mod->n_functions++];
+      p = skip_space (p + strlen (".entry"));
+      while (p[len] && p[len] != '(' && p[len] != ' ' && p[len] != '\n' && p[len] != '{')
+        len++;
+      if (len == 0 || len >= sizeof f->name)
+        return MOCK_INVALID_IMAGE;
+      memcpy (f->name, p, len);
+      f->name[len] = '\0';
+      p = skip_space (p + len);
+      if (*p != '(')
+        continue;  /* no parameters */
+      p++;
+      for (;;)
+        {
+          size_t align = 0, size, count = 1;
+
+          p = skip_space (p);
+          if (*p == ')')
+            break;
+          if (strncmp (p, ".param", 6) != 0 || f->n_params == MOCK_MAX_PARAMS)
+            return MOCK_INVALID_IMAGE;
+          p = skip_space (p + 6);
+          if (strncmp (p, ".align", 6) == 0)
+            {
+              align = strtoul (p + 6, (char **) &p, 10);
+              p = skip_space (p);
+            }
+          size = ptx_type_size (p);
+          if (size == 0)
+            return MOCK_INVALID_IMAGE;
+          while (*p && *p != ' ' && *p != '\t')
+            p++;
+          p = skip_space (p);
+          while (*p && *p != ',' && *p != ')' && *p != '[')
+            p++;
+          if (*p == '[')
+            {
+              count = strtoul (p + 1, (char **) &p, 10);
+              if (*p != ']')
+                return MOCK_INVALID_IMAGE;
+              p++;
+            }
+          if (align == 0)
+            align = size;
+          offset = (offset + align - 1) / align * align;
+          f->offsets[f->n_params] = offset;
+          f->sizes[f->n_params] = size * count;
+          offset += size * count;
+          f->n_params++;
+          p = skip_space (p);
+          if (*p == ',')
+            p++;
+          else if (*p != ')')
+            return MOCK_INVALID_IMAGE;
+        }
+      f->params_size = offset;
+      if (offset > MOCK_PARAM_BYTES)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+  return mod->n_functions > 0 ? CUDA_SUCCESS : MOCK_INVALID_IMAGE;
+}
+
+static CUresult
+mock_cuModuleLoadData (CUmodule *module, const void *image)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+  CUmodule mod;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (module == NULL || image == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  mod = calloc (1, sizeof *mod);
+  res = parse_ptx (mod, image);
+  if (res != CUDA_SUCCESS)
+    {
+      free (mod);
+      return res;
+    }
+  *module = mod;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuModuleLoadDataEx (CUmodule *module, const void *image, unsigned int n, CUjit_option *options,
+                         void **values)
+{
+  (void) n, (void) options, (void) values;
+  return mock_cuModuleLoadData (module, image);
+}
+
+static CUresult
+mock_cuModuleUnload (CUmodule module)
+{
+  if (module == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  free (module);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuModuleGetFunction (CUfunction *function, CUmodule module, const char *name)
+{
+  if (module == NULL || function == NULL || name == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned int i = 0; i < module->n_functions; i++)
+    if (strcmp (module->functions[i].name, name) == 0)
+      {
+        *function = &module->functions[i];
+        return CUDA_SUCCESS;
+      }
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+static CUresult
+mock_cuFuncGetAttribute (int *value, CUfunction_attribute attrib, CUfunction function)
+{
+  if (value == NULL || function == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  *value = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuFuncGetParamInfo (CUfunction function, size_t index, size_t *offset, size_t *size)
+{
+  if (function == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (index >= function->n_params)
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = function->offsets[index];
+  *size = function->sizes[index];
+  return CUDA_SUCCESS;
+}
+
+static int
+is_mock_stream (CUstream stream, CUcontext ctx)
+{
+  return stream->magic == MOCK_STREAM_MAGIC && stream->ctx == ctx;
+}
+
+static CUresult
+mock_cuStreamCreateWithPriority (CUstream *stream, unsigned int flags, int priority)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  (void) flags, (void) priority;
+  if (res != CUDA_SUCCESS)
+    return res;
+  *stream = calloc (1, sizeof **stream);
+  (*stream)->magic = MOCK_STREAM_MAGIC;
+  (*stream)->ctx = ctx;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuStreamCreate (CUstream *stream, unsigned int flags)
+{
+  return mock_cuStreamCreateWithPriority (stream, flags, 0);
+}
+
+static CUresult
+mock_cuStreamDestroy (CUstream stream)
+{
+  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD ||
+      stream->magic != MOCK_STREAM_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  stream->magic = 0;
+  free (stream);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+launch (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
+        unsigned int bz, CUstream stream, void **params, void **extra)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+  const unsigned char *packed = NULL;
+  size_t packed_size = 0;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (f == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD &&
+      (stream->magic != MOCK_STREAM_MAGIC || stream->ctx != ctx))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || (size_t) bx * by * bz > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (params != NULL && extra != NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (extra != NULL)
+    {
+      for (int i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2)
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+          packed = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+          packed_size = *(size_t *) extra[i + 1];
+        else
+          return CUDA_ERROR_INVALID_VALUE;
+      if (packed == NULL || packed_size != f->params_size)
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+  else if (f->n_params > 0 && params == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+
+  pthread_mutex_lock (&launch_lock);
+  memset (last_params, 0, f->params_size);
+  if (packed)
+    memcpy (last_params, packed, packed_size);
+  else
+    for (unsigned int i = 0; i < f->n_params; i++)
+      memcpy (last_params + f->offsets[i], params[i], f->sizes[i]);
+  last_params_size = f->params_size;
+  n_launches++;
+  pthread_mutex_unlock (&launch_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuLaunchKernel (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                     unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **params,
+                     void **extra)
+{
+  (void) shared;
+  return launch (f, gx, gy, gz, bx, by, bz, stream, params, extra);
+}
+
+static CUresult
+mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+  if (config == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  return launch (f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                 config->blockDimZ, config->hStream, params, extra);
+}
+
 /* ------------------------------------------------------------ entry points */
 
 static const struct { const char *name; void *fn; } table[] = {
@@ -1256,6 +1608,21 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemsetD2D16Async),
   ENTRY (cuMemsetD2D32Async),
   ENTRY (cuStreamSynchronize),
+};
+
+/* only with GCUDA_MOCK_KERNELS=1 */
+static const struct { const char *name; void *fn; } kernel_table[] = {
+  ENTRY (cuModuleLoadData),
+  ENTRY (cuModuleLoadDataEx),
+  ENTRY (cuModuleUnload),
+  ENTRY (cuModuleGetFunction),
+  ENTRY (cuFuncGetAttribute),
+  ENTRY (cuFuncGetParamInfo),
+  ENTRY (cuStreamCreate),
+  ENTRY (cuStreamCreateWithPriority),
+  ENTRY (cuStreamDestroy),
+  ENTRY (cuLaunchKernel),
+  ENTRY (cuLaunchKernelEx),
 #undef ENTRY
 };
 
@@ -1296,6 +1663,15 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
           *status = CU_GET_PROC_ADDRESS_SUCCESS;
         return CUDA_SUCCESS;
       }
+  if (getenv ("GCUDA_MOCK_KERNELS") != NULL && strcmp (getenv ("GCUDA_MOCK_KERNELS"), "1") == 0)
+    for (size_t i = 0; i < sizeof kernel_table / sizeof kernel_table[0]; i++)
+      if (strcmp (kernel_table[i].name, symbol) == 0)
+        {
+          *pfn = kernel_table[i].fn;
+          if (status)
+            *status = CU_GET_PROC_ADDRESS_SUCCESS;
+          return CUDA_SUCCESS;
+        }
   *pfn = NULL;
   if (status)
     *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
