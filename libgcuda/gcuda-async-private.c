@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
 #include "gcuda-context-private.h"
@@ -362,4 +364,219 @@ _gcuda_wait_task_finish (gpointer       source_object,
       return FALSE;
     }
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------ workers
+ *
+ * A long job (an NVRTC compile, a JIT load) cannot be interrupted, but its
+ * caller must not wait for it once it cancels: the task and the job part
+ * ways. The job holds a reference to the task (and so to its source object)
+ * and its own data until it ends; the first of the job's end and the
+ * cancellation completes the task (an atomic flag decides), the other one
+ * only cleans up. */
+
+typedef struct {
+  gatomicrefcount ref_count;
+  GTask *task;
+  GCancellable *cancellable;
+  gulong cancel_id;
+  int done;  /* atomic: the task was completed */
+  GCudaWorkFunc func;
+  gpointer data;
+  GDestroyNotify data_free;
+  GDestroyNotify result_free;
+} Work;
+
+static Work *
+work_ref (Work *work)
+{
+  g_atomic_ref_count_inc (&work->ref_count);
+  return work;
+}
+
+static void
+work_unref (gpointer data)
+{
+  Work *work = data;
+
+  if (g_atomic_ref_count_dec (&work->ref_count))
+    {
+      if (work->data_free != NULL && work->data != NULL)
+        work->data_free (work->data);
+      g_clear_object (&work->cancellable);
+      g_object_unref (work->task);
+      g_free (work);
+    }
+}
+
+static gboolean
+work_return_cancelled (gpointer data)
+{
+  Work *work = data;
+
+  /* The task's context: GTask calls back from here at once. */
+  g_task_return_new_error (work->task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Operation was cancelled"));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+work_cancelled (GCancellable *cancellable,
+                gpointer      data)
+{
+  Work *work = data;
+  GSource *source;
+
+  /* Any thread, inside g_cancellable_cancel(): the callback must not run
+   * here (it could disconnect from @cancellable, which deadlocks inside
+   * its emission), so it is handed to the task's context. */
+  if (!g_atomic_int_compare_and_exchange (&work->done, FALSE, TRUE))
+    return;
+  source = g_idle_source_new ();
+  g_source_set_priority (source, g_task_get_priority (work->task));
+  g_source_set_callback (source, work_return_cancelled, work_ref (work), work_unref);
+  g_source_set_static_name (source, "[gcuda] cancelled work");
+  g_source_attach (source, g_task_get_context (work->task));
+  g_source_unref (source);
+}
+
+/* Jobs still running, cancelled ones included: exit() waits for them.
+ * A job left in NVRTC or the driver while exit() runs their libraries'
+ * static destructors crashes the process (seen with NVRTC). exit() runs
+ * atexit handlers in reverse order of registration, so the handler is
+ * registered twice: at the first job's start (after whatever loaded NVRTC
+ * or the driver before) and at the first job's end (after what the first
+ * job loaded); it waits until no job runs, at most 30 s (a job stuck on
+ * something the exiting thread holds must not hang the exit). */
+static GMutex jobs_lock;
+static GCond jobs_cond;
+static guint jobs_running;
+
+static void
+jobs_wait_at_exit (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+
+  g_mutex_lock (&jobs_lock);
+  while (jobs_running > 0)
+    if (!g_cond_wait_until (&jobs_cond, &jobs_lock, deadline))
+      break;
+  g_mutex_unlock (&jobs_lock);
+}
+
+static void
+jobs_register_exit_hook (gsize *once)
+{
+  if (g_once_init_enter (once))
+    {
+      atexit (jobs_wait_at_exit);
+      g_once_init_leave (once, 1);
+    }
+}
+
+static void
+jobs_end (void)
+{
+  static gsize after_first_job;
+
+  jobs_register_exit_hook (&after_first_job);
+  g_mutex_lock (&jobs_lock);
+  if (--jobs_running == 0)
+    g_cond_broadcast (&jobs_cond);
+  g_mutex_unlock (&jobs_lock);
+}
+
+static void
+work_run (gpointer data,
+          gpointer pool_data)
+{
+  Work *work = data;
+  g_autoptr(GError) error = NULL;
+  gpointer result;
+
+  result = work->func (g_task_get_source_object (work->task), work->data, work->cancellable, &error);
+  if (result == NULL && error == NULL)
+    {
+      g_critical ("%s: a work function returned neither a result nor an error", G_STRFUNC);
+      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "Internal error: no result");
+    }
+  /* Waits for a cancellation handler running now in another thread. */
+  if (work->cancel_id != 0)
+    g_cancellable_disconnect (work->cancellable, work->cancel_id);
+  if (g_atomic_int_compare_and_exchange (&work->done, FALSE, TRUE))
+    {
+      if (result != NULL)
+        g_task_return_pointer (work->task, result, work->result_free);
+      else
+        g_task_return_error (work->task, g_steal_pointer (&error));
+    }
+  else if (result != NULL && work->result_free != NULL)
+    {
+      /* cancelled: nobody takes the late result */
+      work->result_free (result);
+    }
+  work_unref (work);
+  jobs_end ();
+}
+
+/* Jobs run on their own pool, without a limit: a cancelled job still runs
+ * to its end, and must not hold up the next ones (nor GIO's pool). Idle
+ * threads are shared with GLib's other non-exclusive pools. */
+static GThreadPool *
+work_pool (void)
+{
+  static gsize pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, (gsize) g_thread_pool_new (work_run, NULL, -1, FALSE, NULL));
+  return (GThreadPool *) pool;
+}
+
+void
+_gcuda_task_run_worker (GTask          *task,
+                        GCudaWorkFunc   func,
+                        gpointer        work_data,
+                        GDestroyNotify  work_data_free,
+                        GDestroyNotify  result_free)
+{
+  static gsize at_first_start;
+  g_autoptr(GError) error = NULL;
+  Work *work;
+
+  jobs_register_exit_hook (&at_first_start);
+  work = g_new0 (Work, 1);
+  g_atomic_ref_count_init (&work->ref_count);
+  work->task = g_object_ref (task);
+  work->func = func;
+  work->data = work_data;
+  work->data_free = work_data_free;
+  work->result_free = result_free;
+  work->cancellable = g_task_get_cancellable (task);
+  if (work->cancellable != NULL)
+    g_object_ref (work->cancellable);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      work->done = TRUE;
+      work_unref (work);
+      return;
+    }
+  /* Before the job starts: it may end, and disconnect, at once. Connecting
+   * to a cancellable cancelled since runs the handler now. */
+  if (work->cancellable != NULL)
+    work->cancel_id = g_cancellable_connect (work->cancellable, G_CALLBACK (work_cancelled),
+                                             work_ref (work), work_unref);
+  g_mutex_lock (&jobs_lock);
+  jobs_running++;
+  g_mutex_unlock (&jobs_lock);
+  if (!g_thread_pool_push (work_pool (), work, &error))
+    {
+      g_mutex_lock (&jobs_lock);
+      jobs_running--;
+      g_mutex_unlock (&jobs_lock);
+      if (work->cancel_id != 0)
+        g_cancellable_disconnect (work->cancellable, work->cancel_id);
+      if (g_atomic_int_compare_and_exchange (&work->done, FALSE, TRUE))
+        g_task_return_error (task, g_steal_pointer (&error));
+      work_unref (work);
+    }
 }

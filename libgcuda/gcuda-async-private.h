@@ -58,4 +58,28 @@ gboolean _gcuda_wait_task_finish (gpointer       source_object,
                                   gpointer       source_tag,
                                   GError       **error);
 
+/* The work of a long _async call, run on a worker thread: returns its
+ * result (a new reference or allocation) or %NULL with @error set. It may
+ * test @cancellable between steps to skip what nobody will use. */
+typedef gpointer (*GCudaWorkFunc) (gpointer       source_object,
+                                   gpointer       work_data,
+                                   GCancellable  *cancellable,
+                                   GError       **error);
+
+/* Runs @func (@source_object of @task, @work_data) on a worker thread, for
+ * work that cannot be interrupted (NVRTC, the driver's JIT), and completes
+ * @task (a pointer task) with what it returns, @result_free freeing it if
+ * nobody takes it. When @task's cancellable fires first, @task completes at
+ * once with G_IO_ERROR_CANCELLED instead (in its context, from an idle
+ * source, never inside g_cancellable_cancel()); @func goes on in the
+ * background, holding @task (so its source object) and @work_data, and
+ * its late result is freed on the worker thread. Either way @task completes
+ * exactly once. Takes @work_data, freed with @work_data_free (on the worker
+ * thread, or here when the work never starts). */
+void     _gcuda_task_run_worker  (GTask          *task,
+                                  GCudaWorkFunc   func,
+                                  gpointer        work_data,
+                                  GDestroyNotify  work_data_free,
+                                  GDestroyNotify  result_free);
+
 G_END_DECLS

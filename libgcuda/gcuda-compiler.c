@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-async-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-std-headers-private.h"
@@ -1363,22 +1364,13 @@ _gcuda_compiler_compile_relocatable (GCudaCompiler  *self,
   return compile_job (self, job, error);
 }
 
-static void
-compile_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+static gpointer
+compile_work (gpointer       source_object,
+              gpointer       work_data,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  GError *error = NULL;
-  GCudaProgram *program;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  program = compile_job (source_object, task_data, &error);
-  if (program != NULL)
-    g_task_return_pointer (task, program, g_object_unref);
-  else
-    g_task_return_error (task, error);
+  return compile_job (source_object, work_data, error);
 }
 
 /**
@@ -1392,6 +1384,12 @@ compile_thread (GTask        *task,
  * Compiles @source in a worker thread, so a GUI stays responsive; @callback
  * runs in the thread-default main context of the calling thread. The
  * compiler's settings are taken as they are now.
+ *
+ * Cancelling @cancellable completes the call at once with
+ * [error@Gio.IOErrorEnum.CANCELLED] (in a main context iteration, never inside
+ * [method@Gio.Cancellable.cancel]): NVRTC cannot be interrupted, so the compile
+ * goes on in the background, and its result is dropped (it still fills the
+ * compile cache). The compiler stays referenced until then.
  *
  * Since: 1.0
  */
@@ -1409,8 +1407,7 @@ gcuda_compiler_compile_async (GCudaCompiler       *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, gcuda_compiler_compile_async);
-  g_task_set_task_data (task, job_new (self, source), (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compile_thread);
+  _gcuda_task_run_worker (task, compile_work, job_new (self, source), (GDestroyNotify) job_free, g_object_unref);
 }
 
 /**

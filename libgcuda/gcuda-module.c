@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-async-private.h"
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
@@ -277,6 +278,137 @@ gcuda_module_new_from_data (GCudaContext     *context,
     }
 
   return _gcuda_module_new_for_handle (ctx, handle, g_steal_pointer (&logs.info), g_steal_pointer (&logs.error));
+}
+
+/* A snapshot of @options (nullable) for a load that starts later: every
+ * property copied. */
+static GCudaJitOptions *
+jit_options_copy (GCudaJitOptions *options)
+{
+  g_autofree GParamSpec **pspecs = NULL;
+  GCudaJitOptions *copy;
+  guint n = 0;
+
+  if (options == NULL)
+    return NULL;
+  copy = gcuda_jit_options_new ();
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (options), &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) value = G_VALUE_INIT;
+
+      if ((pspecs[i]->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE ||
+          (pspecs[i]->flags & G_PARAM_CONSTRUCT_ONLY) != 0)
+        continue;
+      g_value_init (&value, pspecs[i]->value_type);
+      g_object_get_property (G_OBJECT (options), pspecs[i]->name, &value);
+      g_object_set_property (G_OBJECT (copy), pspecs[i]->name, &value);
+    }
+  return copy;
+}
+
+/* What a load's worker takes. */
+typedef struct {
+  GCudaContext *context;
+  GBytes *image;
+  GCudaJitOptions *options;
+} LoadWork;
+
+static void
+load_work_free (gpointer data)
+{
+  LoadWork *work = data;
+
+  g_clear_object (&work->context);
+  g_clear_pointer (&work->image, g_bytes_unref);
+  g_clear_object (&work->options);
+  g_free (work);
+}
+
+static gpointer
+load_work (gpointer       source_object,
+           gpointer       work_data,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  LoadWork *work = work_data;
+
+  return gcuda_module_new_from_data (work->context, work->image, work->options, error);
+}
+
+/**
+ * gcuda_module_new_from_data_async:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @image: a cubin, fatbin, or NUL-terminated PTX
+ * @options: (nullable): options for the JIT compiler (for PTX), or %NULL
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called when the module is loaded
+ * @user_data: data for @callback
+ *
+ * [ctor@GCuda.Module.new_from_data] on a worker thread: the driver's JIT
+ * compiles PTX for the device when it loads it, which takes long for a large
+ * module. @image is checked here, as [ctor@GCuda.Module.new_from_data] checks
+ * it, and @options are taken as they are now. @callback runs in the
+ * thread-default main context of the caller; finish with
+ * [ctor@GCuda.Module.new_from_data_finish].
+ *
+ * Cancelling @cancellable completes the call at once with
+ * [error@Gio.IOErrorEnum.CANCELLED]: the driver cannot be interrupted, so the
+ * load goes on in the background, and the module it makes is unloaded.
+ *
+ * Since: 1.0
+ */
+void
+gcuda_module_new_from_data_async (GCudaContext        *context,
+                                  GBytes              *image,
+                                  GCudaJitOptions     *options,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  LoadWork *work;
+  GCudaContext *ctx;
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, gcuda_module_new_from_data_async);
+  /* What needs no driver fails here, before a thread. */
+  if (!check_image (image, &error) || !_gcuda_jit_options_check (options, &error) ||
+      (ctx = _gcuda_context_resolve (context, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  work = g_new0 (LoadWork, 1);
+  work->context = ctx;
+  work->image = g_bytes_ref (image);
+  work->options = jit_options_copy (options);
+  _gcuda_task_run_worker (task, load_work, work, load_work_free, g_object_unref);
+}
+
+/**
+ * gcuda_module_new_from_data_finish:
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [func@GCuda.Module.new_from_data_async].
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_data_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  if (!g_task_is_valid (result, NULL) ||
+      g_task_get_source_tag (G_TASK (result)) != gcuda_module_new_from_data_async)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("This result is not from gcuda_module_new_from_data_async()"));
+      return NULL;
+    }
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /**
@@ -899,29 +1031,43 @@ gcuda_source_module_new (GCudaContext        *context,
   return gcuda_module_new_from_program (ctx, program, error);
 }
 
-static void
-source_module_compiled (GObject      *source_object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GCudaProgram) program = NULL;
-  GCudaModule *module;
-  GError *error = NULL;
+/* What a source module's worker takes: the resolved context, a compiler
+ * set up in the caller's thread, the source. */
+typedef struct {
+  GCudaContext *context;
+  GCudaCompiler *compiler;
+  char *source;
+} SourceModuleWork;
 
-  program = gcuda_compiler_compile_finish (GCUDA_COMPILER (source_object), result, &error);
+static void
+source_module_work_free (gpointer data)
+{
+  SourceModuleWork *work = data;
+
+  g_clear_object (&work->context);
+  g_clear_object (&work->compiler);
+  g_free (work->source);
+  g_free (work);
+}
+
+static gpointer
+source_module_work (gpointer       source_object,
+                    gpointer       work_data,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  SourceModuleWork *work = work_data;
+  g_autoptr(GCudaProgram) program = NULL;
+
+  program = gcuda_compiler_compile (work->compiler, work->source, error);
   if (program == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* Loading a cubin takes about a millisecond: done here, in the caller's
-   * main context, rather than holding the context on a worker thread. */
-  module = gcuda_module_new_from_program (g_task_get_task_data (task), program, &error);
-  if (module == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, module, g_object_unref);
+    return NULL;
+  /* Cancelled while NVRTC ran: the task has completed, nobody takes the
+   * module (the compile still went to the cache). */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  /* On this thread too: loading PTX runs the driver's JIT. */
+  return gcuda_module_new_from_program (work->context, program, error);
 }
 
 /**
@@ -933,9 +1079,14 @@ source_module_compiled (GObject      *source_object,
  * @callback: (scope async): called when the module is ready
  * @user_data: data for @callback
  *
- * [func@GCuda.source_module_new] without blocking: the compile runs on a worker
- * thread (a cache hit is quick), @callback runs in the thread-default main
- * context of the caller. Finish with [func@GCuda.source_module_new_finish].
+ * [func@GCuda.source_module_new] without blocking: the compile and the load
+ * run on a worker thread (a cache hit is quick), @callback runs in the
+ * thread-default main context of the caller. Finish with
+ * [func@GCuda.source_module_new_finish].
+ *
+ * Cancelling @cancellable completes the call at once with
+ * [error@Gio.IOErrorEnum.CANCELLED], whatever NVRTC or the driver is doing:
+ * they finish in the background, and what they make is dropped.
  *
  * Since: 1.0
  */
@@ -948,7 +1099,7 @@ gcuda_source_module_new_async (GCudaContext        *context,
                                gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  g_autoptr(GCudaCompiler) compiler = NULL;
+  SourceModuleWork *work;
   GCudaContext *ctx;
   GError *error = NULL;
 
@@ -958,9 +1109,11 @@ gcuda_source_module_new_async (GCudaContext        *context,
       g_task_return_error (task, error);
       return;
     }
-  g_task_set_task_data (task, ctx, g_object_unref);
-  compiler = source_module_compiler (ctx, options);
-  gcuda_compiler_compile_async (compiler, source, cancellable, source_module_compiled, g_steal_pointer (&task));
+  work = g_new0 (SourceModuleWork, 1);
+  work->context = ctx;
+  work->compiler = source_module_compiler (ctx, options);
+  work->source = g_strdup (source);
+  _gcuda_task_run_worker (task, source_module_work, work, source_module_work_free, g_object_unref);
 }
 
 /**

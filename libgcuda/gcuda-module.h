@@ -42,6 +42,16 @@ GCudaModule   *gcuda_module_new_from_file    (GCudaContext     *context,
                                               GCudaJitOptions  *options,
                                               GError          **error);
 GCUDA_AVAILABLE_IN_1_0
+void           gcuda_module_new_from_data_async  (GCudaContext        *context,
+                                                  GBytes              *image,
+                                                  GCudaJitOptions     *options,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_data_finish (GAsyncResult        *result,
+                                                  GError             **error);
+GCUDA_AVAILABLE_IN_1_0
 GCudaModule   *gcuda_module_new_from_program (GCudaContext  *context,
                                               GCudaProgram  *program,
                                               GError       **error);

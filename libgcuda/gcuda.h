@@ -45,4 +45,6 @@
 #include "gcuda-array.h"
 #include "gcuda-texture.h"
 #include "gcuda-surface.h"
+/* GNOME apps */
+#include "gcuda-device-list.h"
 #undef GCUDA_INSIDE
