@@ -46,5 +46,5 @@
 #include "gcuda-texture.h"
 #include "gcuda-surface.h"
 /* GNOME apps */
-#include "gcuda-device-list.h"
+#include "gcuda-device-model.h"
 #undef GCUDA_INSIDE

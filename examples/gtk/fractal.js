@@ -117,12 +117,12 @@ function resourceExists(path) {
 
 // ---------------------------------------------------------------- devices
 
-// The GPUs as a GListModel of GCuda.Device: GCuda.DeviceList where the
+// The GPUs as a GListModel of GCuda.Device: GCuda.DeviceModel where the
 // library has it; otherwise a Gio.ListStore filled by hand. Without a
 // driver or a GPU the list is empty and `error` says why.
 function listDevices() {
-    if (GCuda.DeviceList) {
-        const list = GCuda.DeviceList.get_default();
+    if (GCuda.DeviceModel) {
+        const list = GCuda.DeviceModel.get_default();
         let error = null;
         if (list.get_error)
             error = list.get_error();

@@ -1,4 +1,4 @@
-/* test-device-list.c: GCudaDeviceList, the devices as a GListModel
+/* test-device-model.c: GCudaDeviceModel, the devices as a GListModel
  *
  * Registered once per driver situation (tests/c/meson.build):
  *   GCUDA_TEST_DRIVER=missing|stub|no-device  no usable driver: the list is
@@ -47,7 +47,7 @@ expected_count (int *count)
 
 /* Checks @list against the driver's answers. */
 static void
-check_list (GCudaDeviceList *list,
+check_list (GCudaDeviceModel *list,
             int              count)
 {
   GListModel *model = G_LIST_MODEL (list);
@@ -56,7 +56,7 @@ check_list (GCudaDeviceList *list,
   GType prop_type = G_TYPE_INVALID;
   guint prop_n = G_MAXUINT;
 
-  g_assert_true (GCUDA_IS_DEVICE_LIST (list));
+  g_assert_true (GCUDA_IS_DEVICE_MODEL (list));
   g_assert_true (G_IS_LIST_MODEL (list));
   g_assert_true (g_list_model_get_item_type (model) == GCUDA_TYPE_DEVICE);
   g_object_get (list, "item-type", &prop_type, "n-items", &prop_n, "error", &prop_error,
@@ -65,7 +65,7 @@ check_list (GCudaDeviceList *list,
 
   if (count < 0)
     {
-      const GError *error = gcuda_device_list_get_error (list);
+      const GError *error = gcuda_device_model_get_error (list);
 
       g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
       g_assert_cmpuint (prop_n, ==, 0);
@@ -75,15 +75,15 @@ check_list (GCudaDeviceList *list,
       g_assert_true (prop_error->domain == error->domain);
       g_assert_cmpint (prop_error->code, ==, error->code);
       g_assert_cmpstr (prop_error->message, ==, error->message);
-      g_assert_cmpstr (gcuda_device_list_get_status_message (list), ==, error->message);
+      g_assert_cmpstr (gcuda_device_model_get_status_message (list), ==, error->message);
       g_assert_cmpstr (prop_message, ==, error->message);
       g_test_message ("empty: %s", error->message);
       return;
     }
 
-  g_assert_no_error (gcuda_device_list_get_error (list));
+  g_assert_no_error (gcuda_device_model_get_error (list));
   g_assert_null (prop_error);
-  g_assert_null (gcuda_device_list_get_status_message (list));
+  g_assert_null (gcuda_device_model_get_status_message (list));
   g_assert_null (prop_message);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, count);
   g_assert_cmpuint (prop_n, ==, count);
@@ -106,7 +106,7 @@ check_list (GCudaDeviceList *list,
 static gpointer
 get_default_thread (gpointer data)
 {
-  return gcuda_device_list_get_default ();
+  return gcuda_device_model_get_default ();
 }
 
 /* First use from several threads at once: one list for all. Runs first. */
@@ -115,14 +115,14 @@ test_first_use_concurrent (void)
 {
   enum { N = 8 };
   GThread *threads[N];
-  GCudaDeviceList *lists[N];
-  g_autoptr(GCudaDeviceList) list = NULL;
+  GCudaDeviceModel *lists[N];
+  g_autoptr(GCudaDeviceModel) list = NULL;
 
   for (guint i = 0; i < N; i++)
-    threads[i] = g_thread_new ("device-list", get_default_thread, NULL);
+    threads[i] = g_thread_new ("device-model", get_default_thread, NULL);
   for (guint i = 0; i < N; i++)
     lists[i] = g_thread_join (threads[i]);
-  list = gcuda_device_list_get_default ();
+  list = gcuda_device_model_get_default ();
   for (guint i = 0; i < N; i++)
     {
       g_assert_true (lists[i] == list);
@@ -133,8 +133,8 @@ test_first_use_concurrent (void)
 static void
 test_default (void)
 {
-  g_autoptr(GCudaDeviceList) list = gcuda_device_list_get_default ();
-  g_autoptr(GCudaDeviceList) again = gcuda_device_list_get_default ();
+  g_autoptr(GCudaDeviceModel) list = gcuda_device_model_get_default ();
+  g_autoptr(GCudaDeviceModel) again = gcuda_device_model_get_default ();
   int count;
 
   g_assert_nonnull (list);
@@ -150,8 +150,8 @@ test_default (void)
 static void
 test_new (void)
 {
-  g_autoptr(GCudaDeviceList) list = g_object_new (GCUDA_TYPE_DEVICE_LIST, NULL);
-  g_autoptr(GCudaDeviceList) default_list = gcuda_device_list_get_default ();
+  g_autoptr(GCudaDeviceModel) list = g_object_new (GCUDA_TYPE_DEVICE_MODEL, NULL);
+  g_autoptr(GCudaDeviceModel) default_list = gcuda_device_model_get_default ();
   int count;
 
   g_assert_true (list != default_list);
@@ -164,8 +164,8 @@ test_new (void)
 static void
 test_item_references (void)
 {
-  GCudaDeviceList *list = gcuda_device_list_get_default ();
-  GCudaDeviceList *weak = list;
+  GCudaDeviceModel *list = gcuda_device_model_get_default ();
+  GCudaDeviceModel *weak = list;
   g_autoptr(GObject) item = NULL;
   int count;
 
@@ -194,14 +194,14 @@ test_bad_input (void)
 {
   if (g_test_subprocess ())
     {
-      g_assert_null (gcuda_device_list_get_error (NULL));
-      g_assert_null (gcuda_device_list_get_status_message (NULL));
+      g_assert_null (gcuda_device_model_get_error (NULL));
+      g_assert_null (gcuda_device_model_get_status_message (NULL));
       return;
     }
   /* NULL is a programming error: criticals, no crash */
   g_test_trap_subprocess (NULL, 0, 0);
   g_test_trap_assert_failed ();
-  g_test_trap_assert_stderr ("*CRITICAL*GCUDA_IS_DEVICE_LIST*");
+  g_test_trap_assert_stderr ("*CRITICAL*GCUDA_IS_DEVICE_MODEL*");
 }
 
 int
@@ -229,11 +229,11 @@ main (int argc, char **argv)
   else if (situation != NULL)
     g_error ("GCUDA_TEST_DRIVER=%s is not 'missing', 'stub' or 'no-device'", situation);
 
-  g_test_add_func ("/device-list/first-use-concurrent", test_first_use_concurrent);
-  g_test_add_func ("/device-list/default", test_default);
-  g_test_add_func ("/device-list/new", test_new);
-  g_test_add_func ("/device-list/item-references", test_item_references);
-  g_test_add_func ("/device-list/bad-input", test_bad_input);
+  g_test_add_func ("/device-model/first-use-concurrent", test_first_use_concurrent);
+  g_test_add_func ("/device-model/default", test_default);
+  g_test_add_func ("/device-model/new", test_new);
+  g_test_add_func ("/device-model/item-references", test_item_references);
+  g_test_add_func ("/device-model/bad-input", test_bad_input);
 
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-# GCuda.DeviceList: the devices as a Gio.ListModel (for Gtk.DropDown).
+# GCuda.DeviceModel: the devices as a Gio.ListModel (for Gtk.DropDown).
 #
 # Run once per driver situation (tests/python/meson.build): with
 # GCUDA_TEST_DRIVER=missing|stub|no-device the list must be empty and say
@@ -36,7 +36,7 @@ def test_first_use_from_threads():
     # runs first in the file: the first get_default() of the process,
     # from several threads at once, yields one object
     lists = []
-    threads = [threading.Thread(target=lambda: lists.append(GCuda.DeviceList.get_default()))
+    threads = [threading.Thread(target=lambda: lists.append(GCuda.DeviceModel.get_default()))
                for _ in range(8)]
     for t in threads:
         t.start()
@@ -44,11 +44,11 @@ def test_first_use_from_threads():
         t.join()
     assert len(lists) == 8
     assert all(lst is lists[0] for lst in lists)
-    assert GCuda.DeviceList.get_default() is lists[0]
+    assert GCuda.DeviceModel.get_default() is lists[0]
 
 
 def test_model_protocol():
-    devices = GCuda.DeviceList.get_default()
+    devices = GCuda.DeviceModel.get_default()
     assert isinstance(devices, Gio.ListModel)
     assert devices.get_item_type() == GCuda.Device.__gtype__
     assert devices.props.item_type == GCuda.Device.__gtype__
@@ -61,7 +61,7 @@ def test_model_protocol():
 def test_empty_without_driver():
     assert SITUATION in EXPECTED_ERRORS, 'run with GCUDA_TEST_DRIVER (meson deselects this test otherwise)'
     domain, code = EXPECTED_ERRORS[SITUATION]
-    devices = GCuda.DeviceList.get_default()
+    devices = GCuda.DeviceModel.get_default()
     assert len(devices) == 0
     assert list(devices) == []
     assert devices.get_item(0) is None
@@ -81,7 +81,7 @@ def test_empty_without_driver():
 @needs_devices
 def test_devices():
     assert SITUATION is None, 'run with a driver (meson deselects this test otherwise)'
-    devices = GCuda.DeviceList.get_default()
+    devices = GCuda.DeviceModel.get_default()
     count = GCuda.Device.get_count()
     if MOCK_DEVICES is not None:
         assert count == int(MOCK_DEVICES)
@@ -101,8 +101,8 @@ def test_devices():
 
 
 def test_new_is_another_list_with_the_same_devices():
-    default = GCuda.DeviceList.get_default()
-    other = GCuda.DeviceList()
+    default = GCuda.DeviceModel.get_default()
+    other = GCuda.DeviceModel()
     assert other is not default
     assert list(other) == list(default)
     assert len(other) == len(default)

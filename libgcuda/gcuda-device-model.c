@@ -1,4 +1,4 @@
-/* gcuda-device-list.c: the CUDA devices as a GListModel
+/* gcuda-device-model.c: the CUDA devices as a GListModel
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,28 +6,28 @@
 #include "config.h"
 
 #include "gcuda-error-private.h"
-#include "gcuda-device-list.h"
+#include "gcuda-device-model.h"
 
 /**
- * GCudaDeviceList:
+ * GCudaDeviceModel:
  *
  * The CUDA devices of the machine as a [iface@Gio.ListModel] of
  * [class@GCuda.Device], ready for a `GtkDropDown` or a `GtkListView`. Item
  * `i` is the device of ordinal `i`, the same object as
  * [func@GCuda.Device.get] returns.
  *
- * [func@GCuda.DeviceList.get_default] gives the list of the process. On a
+ * [func@GCuda.DeviceModel.get_default] gives the list of the process. On a
  * machine without an NVIDIA driver or GPU (or inside a sandbox that has no
  * `libcuda.so.1`) the list is empty — not an error: the reason is the
- * [property@GCuda.DeviceList:error] property, and its text is
- * [property@GCuda.DeviceList:status-message], to show in place of the GPU
+ * [property@GCuda.DeviceModel:error] property, and its text is
+ * [property@GCuda.DeviceModel:status-message], to show in place of the GPU
  * picker. The driver cannot add or remove devices while a process runs, so the
  * list never changes and never emits [signal@Gio.ListModel::items-changed].
  *
  * In GJS, a drop-down of the GPUs, or why there is none:
  *
  * ```js
- * const devices = GCuda.DeviceList.get_default();
+ * const devices = GCuda.DeviceModel.get_default();
  * if (devices.get_n_items() > 0) {
  *     const dropDown = Gtk.DropDown.new(devices,
  *         Gtk.PropertyExpression.new(GCuda.Device, null, 'name'));
@@ -41,7 +41,7 @@
  * In Python the list is a sequence:
  *
  * ```python
- * devices = GCuda.DeviceList.get_default()
+ * devices = GCuda.DeviceModel.get_default()
  * for device in devices:
  *     print(device.props.ordinal, device.props.name)
  * if len(devices) == 0:
@@ -53,7 +53,7 @@
  * Since: 1.0
  */
 
-struct _GCudaDeviceList
+struct _GCudaDeviceModel
 {
   GObject parent_instance;
 
@@ -61,10 +61,10 @@ struct _GCudaDeviceList
   GError *error;       /* why the list is empty or short, or NULL */
 };
 
-static void gcuda_device_list_model_init (GListModelInterface *iface);
+static void gcuda_device_model_model_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (GCudaDeviceList, gcuda_device_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, gcuda_device_list_model_init))
+G_DEFINE_FINAL_TYPE_WITH_CODE (GCudaDeviceModel, gcuda_device_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, gcuda_device_model_model_init))
 
 enum {
   PROP_0,
@@ -78,22 +78,22 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static GType
-gcuda_device_list_get_item_type (GListModel *model)
+gcuda_device_model_get_item_type (GListModel *model)
 {
   return GCUDA_TYPE_DEVICE;
 }
 
 static guint
-gcuda_device_list_get_n_items (GListModel *model)
+gcuda_device_model_get_n_items (GListModel *model)
 {
-  return GCUDA_DEVICE_LIST (model)->devices->len;
+  return GCUDA_DEVICE_MODEL (model)->devices->len;
 }
 
 static gpointer
-gcuda_device_list_get_item (GListModel *model,
+gcuda_device_model_get_item (GListModel *model,
                             guint       position)
 {
-  GCudaDeviceList *self = GCUDA_DEVICE_LIST (model);
+  GCudaDeviceModel *self = GCUDA_DEVICE_MODEL (model);
 
   if (position >= self->devices->len)
     return NULL;
@@ -101,22 +101,22 @@ gcuda_device_list_get_item (GListModel *model,
 }
 
 static void
-gcuda_device_list_model_init (GListModelInterface *iface)
+gcuda_device_model_model_init (GListModelInterface *iface)
 {
-  iface->get_item_type = gcuda_device_list_get_item_type;
-  iface->get_n_items = gcuda_device_list_get_n_items;
-  iface->get_item = gcuda_device_list_get_item;
+  iface->get_item_type = gcuda_device_model_get_item_type;
+  iface->get_n_items = gcuda_device_model_get_n_items;
+  iface->get_item = gcuda_device_model_get_item;
 }
 
 /* Asks the driver, once per list: here, not in class_init or init (the
  * introspection scanner runs those without a GPU). */
 static void
-gcuda_device_list_constructed (GObject *object)
+gcuda_device_model_constructed (GObject *object)
 {
-  GCudaDeviceList *self = GCUDA_DEVICE_LIST (object);
+  GCudaDeviceModel *self = GCUDA_DEVICE_MODEL (object);
   int count;
 
-  G_OBJECT_CLASS (gcuda_device_list_parent_class)->constructed (object);
+  G_OBJECT_CLASS (gcuda_device_model_parent_class)->constructed (object);
 
   count = gcuda_device_get_count (&self->error);
   if (count == 0 && self->error == NULL)
@@ -137,23 +137,23 @@ gcuda_device_list_constructed (GObject *object)
 }
 
 static void
-gcuda_device_list_finalize (GObject *object)
+gcuda_device_model_finalize (GObject *object)
 {
-  GCudaDeviceList *self = GCUDA_DEVICE_LIST (object);
+  GCudaDeviceModel *self = GCUDA_DEVICE_MODEL (object);
 
   g_ptr_array_unref (self->devices);
   g_clear_error (&self->error);
 
-  G_OBJECT_CLASS (gcuda_device_list_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gcuda_device_model_parent_class)->finalize (object);
 }
 
 static void
-gcuda_device_list_get_property (GObject    *object,
+gcuda_device_model_get_property (GObject    *object,
                                 guint       prop_id,
                                 GValue     *value,
                                 GParamSpec *pspec)
 {
-  GCudaDeviceList *self = GCUDA_DEVICE_LIST (object);
+  GCudaDeviceModel *self = GCUDA_DEVICE_MODEL (object);
 
   switch (prop_id)
     {
@@ -167,7 +167,7 @@ gcuda_device_list_get_property (GObject    *object,
       g_value_set_boxed (value, self->error);
       break;
     case PROP_STATUS_MESSAGE:
-      g_value_set_string (value, gcuda_device_list_get_status_message (self));
+      g_value_set_string (value, gcuda_device_model_get_status_message (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -175,16 +175,16 @@ gcuda_device_list_get_property (GObject    *object,
 }
 
 static void
-gcuda_device_list_class_init (GCudaDeviceListClass *klass)
+gcuda_device_model_class_init (GCudaDeviceModelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->constructed = gcuda_device_list_constructed;
-  object_class->finalize = gcuda_device_list_finalize;
-  object_class->get_property = gcuda_device_list_get_property;
+  object_class->constructed = gcuda_device_model_constructed;
+  object_class->finalize = gcuda_device_model_finalize;
+  object_class->get_property = gcuda_device_model_get_property;
 
   /**
-   * GCudaDeviceList:item-type:
+   * GCudaDeviceModel:item-type:
    *
    * The type of the items: [class@GCuda.Device].
    *
@@ -195,7 +195,7 @@ gcuda_device_list_class_init (GCudaDeviceListClass *klass)
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaDeviceList:n-items:
+   * GCudaDeviceModel:n-items:
    *
    * The number of devices in the list.
    *
@@ -206,7 +206,7 @@ gcuda_device_list_class_init (GCudaDeviceListClass *klass)
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaDeviceList:error: (getter get_error)
+   * GCudaDeviceModel:error: (getter get_error)
    *
    * Why the list is empty: the driver could not be loaded
    * ([GCUDA_ERROR_DRIVER_NOT_FOUND][error@GCuda.Error]), found no device
@@ -221,9 +221,9 @@ gcuda_device_list_class_init (GCudaDeviceListClass *klass)
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /**
-   * GCudaDeviceList:status-message: (getter get_status_message)
+   * GCudaDeviceModel:status-message: (getter get_status_message)
    *
-   * The message of [property@GCuda.DeviceList:error], readable by a user (an
+   * The message of [property@GCuda.DeviceModel:error], readable by a user (an
    * `AdwStatusPage`'s description, say), or %NULL when every device is
    * listed.
    *
@@ -237,39 +237,39 @@ gcuda_device_list_class_init (GCudaDeviceListClass *klass)
 }
 
 static void
-gcuda_device_list_init (GCudaDeviceList *self)
+gcuda_device_model_init (GCudaDeviceModel *self)
 {
   self->devices = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /**
- * gcuda_device_list_get_default:
+ * gcuda_device_model_get_default:
  *
  * The list of the process's CUDA devices, made (and the driver loaded) on
  * the first call, from any thread; later calls return the same object. Never
  * %NULL: without a driver or GPU the list is empty, and
- * [method@GCuda.DeviceList.get_error] says why.
+ * [method@GCuda.DeviceModel.get_error] says why.
  *
  * Returns: (transfer full): the device list
  *
  * Since: 1.0
  */
-GCudaDeviceList *
-gcuda_device_list_get_default (void)
+GCudaDeviceModel *
+gcuda_device_model_get_default (void)
 {
   static gsize default_list;
 
   if (g_once_init_enter (&default_list))
-    g_once_init_leave (&default_list, (gsize) g_object_new (GCUDA_TYPE_DEVICE_LIST, NULL));
-  return g_object_ref ((GCudaDeviceList *) default_list);
+    g_once_init_leave (&default_list, (gsize) g_object_new (GCUDA_TYPE_DEVICE_MODEL, NULL));
+  return g_object_ref ((GCudaDeviceModel *) default_list);
 }
 
 /**
- * gcuda_device_list_get_error: (get-property error)
- * @self: a [class@GCuda.DeviceList]
+ * gcuda_device_model_get_error: (get-property error)
+ * @self: a [class@GCuda.DeviceModel]
  *
  * Why the list is empty (or a device is missing from it); see
- * [property@GCuda.DeviceList:error].
+ * [property@GCuda.DeviceModel:error].
  *
  * Returns: (transfer none) (nullable): the error, or %NULL when every device
  *   is listed
@@ -277,25 +277,25 @@ gcuda_device_list_get_default (void)
  * Since: 1.0
  */
 const GError *
-gcuda_device_list_get_error (GCudaDeviceList *self)
+gcuda_device_model_get_error (GCudaDeviceModel *self)
 {
-  g_return_val_if_fail (GCUDA_IS_DEVICE_LIST (self), NULL);
+  g_return_val_if_fail (GCUDA_IS_DEVICE_MODEL (self), NULL);
   return self->error;
 }
 
 /**
- * gcuda_device_list_get_status_message: (get-property status-message)
- * @self: a [class@GCuda.DeviceList]
+ * gcuda_device_model_get_status_message: (get-property status-message)
+ * @self: a [class@GCuda.DeviceModel]
  *
- * The message of [method@GCuda.DeviceList.get_error], for a user.
+ * The message of [method@GCuda.DeviceModel.get_error], for a user.
  *
  * Returns: (nullable): the message, or %NULL when every device is listed
  *
  * Since: 1.0
  */
 const char *
-gcuda_device_list_get_status_message (GCudaDeviceList *self)
+gcuda_device_model_get_status_message (GCudaDeviceModel *self)
 {
-  g_return_val_if_fail (GCUDA_IS_DEVICE_LIST (self), NULL);
+  g_return_val_if_fail (GCUDA_IS_DEVICE_MODEL (self), NULL);
   return self->error != NULL ? self->error->message : NULL;
 }

@@ -1,4 +1,4 @@
-// GCuda.DeviceList from GJS: the Gio.ListModel protocol, empty with a reason
+// GCuda.DeviceModel from GJS: the Gio.ListModel protocol, empty with a reason
 // without a driver (GCUDA_TEST_DRIVER=missing|stub|no-device), the mock's
 // devices (GCUDA_MOCK_DEVICES), a GPU's; and a cancelled compile_async
 // rejecting with Gio.IOErrorEnum.CANCELLED (NVRTC alone, sm_90).
@@ -22,9 +22,9 @@ const expected = {
 };
 
 Tap.test('device list: the model protocol', () => {
-    const devices = GCuda.DeviceList.get_default();
+    const devices = GCuda.DeviceModel.get_default();
     Tap.assert(devices instanceof Gio.ListModel, 'not a Gio.ListModel');
-    Tap.assert(devices === GCuda.DeviceList.get_default(), 'not one shared list');
+    Tap.assert(devices === GCuda.DeviceModel.get_default(), 'not one shared list');
     Tap.assertEqual(devices.get_item_type(), GCuda.Device.$gtype);
     const n = devices.get_n_items();
     Tap.assertEqual(devices.n_items, n);
