@@ -5,11 +5,14 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "gcuda-error-private.h"
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-function-private.h"
 #include "gcuda-jit-options-private.h"
+#include "gcuda-kernel-bundle-private.h"
 #include "gcuda-module-image-private.h"
 #include "gcuda-module-private.h"
 #include "gcuda-program-private.h"
@@ -337,6 +340,356 @@ gcuda_module_new_from_program (GCudaContext  *context,
   if (!_gcuda_program_check (program, error))
     return NULL;
   return gcuda_module_new_from_data (context, gcuda_program_get_image (program), NULL, error);
+}
+
+/* Kernels shipped prebuilt (gcuda-compile): the manifest is read and
+ * checked before the driver is needed, then the image for the context's
+ * device is chosen, read, verified and loaded. */
+static GCudaModule *
+bundle_load (GCudaContext               *context,
+             const GCudaBundleLocation  *location,
+             GCudaJitOptions            *jit_options,
+             GError                    **error)
+{
+  g_autoptr(GCudaBundle) bundle = NULL;
+  g_autoptr(GCudaContext) ctx = NULL;
+  g_autoptr(GBytes) image = NULL;
+  g_autofree char *where = NULL;
+  const GCudaBundleImage *chosen;
+  int major = 0, minor = 0;
+
+  if (!_gcuda_jit_options_check (jit_options, error) || (bundle = _gcuda_bundle_open (location, error)) == NULL ||
+      (ctx = _gcuda_context_resolve (context, error)) == NULL)
+    return NULL;
+  gcuda_device_get_compute_capability (gcuda_context_get_device (ctx), &major, &minor);
+  if (major <= 0 || major > 999 || minor < 0 || minor > 9)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NOT_SUPPORTED,
+                   _("The device reports compute capability %d.%d, which GCuda cannot match to a kernel bundle's images"),
+                   major, minor);
+      return NULL;
+    }
+  where = _gcuda_bundle_location_describe (location);
+  if ((chosen = _gcuda_bundle_select (bundle, (guint) (major * 10 + minor), where, error)) == NULL ||
+      (image = _gcuda_bundle_read_image (location, chosen, error)) == NULL)
+    return NULL;
+  return gcuda_module_new_from_data (ctx, image, jit_options, error);
+}
+
+/* "/org/example/App/kernels/fractal" without trailing slashes, or NULL
+ * with the error. */
+static char *
+resource_path_normalize (const char  *path,
+                         GError     **error)
+{
+  gsize n;
+
+  if (path == NULL || path[0] != '/' || !g_utf8_validate (path, -1, NULL))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("A kernel bundle's resource path must be an absolute path such as "
+                     "/org/example/App/kernels/NAME"));
+      return NULL;
+    }
+  n = strlen (path);
+  while (n > 1 && path[n - 1] == '/')
+    n--;
+  return g_strndup (path, n);
+}
+
+/**
+ * gcuda_module_new_from_resource:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @path: the resource path of a kernel bundle, such as
+ *   `/org/example/App/kernels/fractal`
+ * @jit_options: (nullable): options for the driver's JIT compiler (used
+ *   when PTX is chosen), or %NULL
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Loads kernels an application ships prebuilt in a [struct@Gio.Resource]: @path
+ * is a resource directory holding the `manifest` and the images that the
+ * `gcuda-compile` tool wrote (see [Shipping kernels](shipping-kernels.html)),
+ * so that users need neither NVRTC nor a compile on first start.
+ *
+ * The image is chosen for the device of @context: the cubin of its exact
+ * architecture (`sm_90` for compute capability 9.0); else a cubin of the
+ * same major version and a lower minor one (cubins run on later minor
+ * versions); else the PTX of the highest `compute_XY` not above the
+ * device's, compiled by the driver with @jit_options; else
+ * [GCUDA_ERROR_NOT_SUPPORTED][error@GCuda.Error], whose message names the
+ * device's `sm_XY` and what the bundle holds.
+ *
+ * The manifest is checked before the driver is needed: a manifest that is
+ * not one, damaged, or lists anything unexpected is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] naming its line. The
+ * chosen image must have the size and SHA-256 the manifest gives
+ * ([GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] otherwise) and is then
+ * checked and loaded as [ctor@GCuda.Module.new_from_data] does. A manifest
+ * or image missing from the resources is GIO's
+ * [G_RESOURCE_ERROR_NOT_FOUND][error@Gio.ResourceError].
+ *
+ * Loading PTX can take a while: a GUI should use
+ * [func@GCuda.Module.new_from_resource_async].
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_resource (GCudaContext     *context,
+                                const char       *path,
+                                GCudaJitOptions  *jit_options,
+                                GError          **error)
+{
+  g_autofree char *normalized = resource_path_normalize (path, error);
+  GCudaBundleLocation location = { normalized, NULL };
+
+  if (normalized == NULL)
+    return NULL;
+  return bundle_load (context, &location, jit_options, error);
+}
+
+/**
+ * gcuda_module_new_from_directory:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @directory: a directory holding a kernel bundle
+ * @jit_options: (nullable): options for the driver's JIT compiler (used
+ *   when PTX is chosen), or %NULL
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * [ctor@GCuda.Module.new_from_resource] for a kernel bundle installed as
+ * files: @directory holds the `manifest` and the images `gcuda-compile`
+ * wrote (its `--output-dir`). The files must be regular files (a FIFO or a
+ * device is refused before it is opened); each is read up to the size the
+ * manifest gives (the manifest up to 64 KiB). A missing file is GIO's
+ * [G_IO_ERROR_NOT_FOUND][error@Gio.IOErrorEnum].
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_directory (GCudaContext     *context,
+                                 GFile            *directory,
+                                 GCudaJitOptions  *jit_options,
+                                 GError          **error)
+{
+  GCudaBundleLocation location = { NULL, directory };
+
+  if (!G_IS_FILE (directory))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GFile"));
+      return NULL;
+    }
+  return bundle_load (context, &location, jit_options, error);
+}
+
+typedef struct {
+  GCudaContext *context;
+  char *resource_path;
+  GFile *directory;
+  GCudaJitOptions *jit_options;
+  GError *context_error;  /* reported after the bundle's own errors */
+} BundleLoadData;
+
+static void
+bundle_load_data_free (gpointer data)
+{
+  BundleLoadData *d = data;
+
+  g_clear_object (&d->context);
+  g_free (d->resource_path);
+  g_clear_object (&d->directory);
+  g_clear_object (&d->jit_options);
+  g_clear_error (&d->context_error);
+  g_free (d);
+}
+
+static void
+bundle_load_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  BundleLoadData *d = task_data;
+  GCudaBundleLocation location = { d->resource_path, d->directory };
+  GCudaModule *module;
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (d->context_error != NULL)
+    {
+      /* as the synchronous form: what is wrong with the bundle first */
+      g_autoptr(GCudaBundle) bundle = NULL;
+
+      if (!_gcuda_jit_options_check (d->jit_options, &error) || (bundle = _gcuda_bundle_open (&location, &error)) == NULL)
+        g_task_return_error (task, error);
+      else
+        g_task_return_error (task, g_steal_pointer (&d->context_error));
+      return;
+    }
+  module = bundle_load (d->context, &location, d->jit_options, &error);
+  if (module == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, module, g_object_unref);
+}
+
+/* The context is resolved in the caller's thread (its thread-default
+ * context counts), the rest runs on a worker thread; a cancelled task
+ * completes at once and the late module is dropped. */
+static void
+bundle_load_async (GCudaContext        *context,
+                   char                *resource_path,
+                   GFile               *directory,
+                   GCudaJitOptions     *jit_options,
+                   gpointer             source_tag,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  BundleLoadData *d;
+
+  g_task_set_source_tag (task, source_tag);
+  d = g_new0 (BundleLoadData, 1);
+  d->resource_path = resource_path;
+  d->directory = directory != NULL ? g_object_ref (directory) : NULL;
+  d->jit_options = jit_options != NULL ? g_object_ref (jit_options) : NULL;
+  g_task_set_task_data (task, d, bundle_load_data_free);
+  if (resource_path == NULL && directory == NULL)
+    {
+      g_task_return_new_error (task, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, "%s", _("No kernel bundle given"));
+      return;
+    }
+  d->context = _gcuda_context_resolve (context, &d->context_error);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, bundle_load_thread);
+}
+
+static GCudaModule *
+bundle_load_finish (GAsyncResult  *result,
+                    gpointer       source_tag,
+                    const char    *name,
+                    GError       **error)
+{
+  if (!g_task_is_valid (result, NULL) || g_task_get_source_tag (G_TASK (result)) != source_tag)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("This result is not from %s()"), name);
+      return NULL;
+    }
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * gcuda_module_new_from_resource_async:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @path: the resource path of a kernel bundle
+ * @jit_options: (nullable): options for the driver's JIT compiler, or %NULL
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called when the module is ready
+ * @user_data: data for @callback
+ *
+ * [ctor@GCuda.Module.new_from_resource] without blocking: the image is read,
+ * verified and loaded (a PTX compiled by the driver) on a worker thread;
+ * @callback runs in the thread-default main context of the caller.
+ * Cancelling completes the task at once with
+ * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum] (a load already under way
+ * finishes in the background and its module is dropped). Finish with
+ * [ctor@GCuda.Module.new_from_resource_finish].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_module_new_from_resource_async (GCudaContext        *context,
+                                      const char          *path,
+                                      GCudaJitOptions     *jit_options,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  GError *error = NULL;
+  char *normalized = resource_path_normalize (path, &error);
+
+  if (normalized == NULL)
+    {
+      g_task_report_error (NULL, callback, user_data, gcuda_module_new_from_resource_async, error);
+      return;
+    }
+  bundle_load_async (context, normalized, NULL, jit_options, gcuda_module_new_from_resource_async, cancellable,
+                     callback, user_data);
+}
+
+/**
+ * gcuda_module_new_from_resource_finish:
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [func@GCuda.Module.new_from_resource_async].
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_resource_finish (GAsyncResult  *result,
+                                       GError       **error)
+{
+  return bundle_load_finish (result, gcuda_module_new_from_resource_async, "gcuda_module_new_from_resource_async",
+                             error);
+}
+
+/**
+ * gcuda_module_new_from_directory_async:
+ * @context: (nullable): the context, or %NULL for the default context
+ * @directory: a directory holding a kernel bundle
+ * @jit_options: (nullable): options for the driver's JIT compiler, or %NULL
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called when the module is ready
+ * @user_data: data for @callback
+ *
+ * [ctor@GCuda.Module.new_from_directory] without blocking, as
+ * [func@GCuda.Module.new_from_resource_async]. Finish with
+ * [ctor@GCuda.Module.new_from_directory_finish].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_module_new_from_directory_async (GCudaContext        *context,
+                                       GFile               *directory,
+                                       GCudaJitOptions     *jit_options,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  if (!G_IS_FILE (directory))
+    {
+      g_task_report_new_error (NULL, callback, user_data, gcuda_module_new_from_directory_async, GCUDA_ERROR,
+                               GCUDA_ERROR_INVALID_ARGUMENT, "%s", _("Expected a GFile"));
+      return;
+    }
+  bundle_load_async (context, NULL, directory, jit_options, gcuda_module_new_from_directory_async, cancellable,
+                     callback, user_data);
+}
+
+/**
+ * gcuda_module_new_from_directory_finish:
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [func@GCuda.Module.new_from_directory_async].
+ *
+ * Returns: (transfer full): the module, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GCudaModule *
+gcuda_module_new_from_directory_finish (GAsyncResult  *result,
+                                        GError       **error)
+{
+  return bundle_load_finish (result, gcuda_module_new_from_directory_async, "gcuda_module_new_from_directory_async",
+                             error);
 }
 
 /**

@@ -47,6 +47,37 @@ GCudaModule   *gcuda_module_new_from_program (GCudaContext  *context,
                                               GError       **error);
 
 GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_resource        (GCudaContext        *context,
+                                                      const char          *path,
+                                                      GCudaJitOptions     *jit_options,
+                                                      GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+void           gcuda_module_new_from_resource_async  (GCudaContext        *context,
+                                                      const char          *path,
+                                                      GCudaJitOptions     *jit_options,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_resource_finish (GAsyncResult        *result,
+                                                      GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_directory       (GCudaContext        *context,
+                                                      GFile               *directory,
+                                                      GCudaJitOptions     *jit_options,
+                                                      GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+void           gcuda_module_new_from_directory_async (GCudaContext        *context,
+                                                      GFile               *directory,
+                                                      GCudaJitOptions     *jit_options,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+GCUDA_AVAILABLE_IN_1_0
+GCudaModule   *gcuda_module_new_from_directory_finish (GAsyncResult       *result,
+                                                       GError            **error);
+
+GCUDA_AVAILABLE_IN_1_0
 GCudaContext  *gcuda_module_get_context      (GCudaModule   *self);
 GCUDA_AVAILABLE_IN_1_0
 const char    *gcuda_module_get_info_log     (GCudaModule   *self);

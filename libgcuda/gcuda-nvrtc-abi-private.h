@@ -35,7 +35,9 @@ typedef struct _nvrtcProgram *nvrtcProgram;
   X (nvrtcResult, nvrtcGetProgramLogSize, (nvrtcProgram, size_t *)) \
   X (nvrtcResult, nvrtcGetProgramLog, (nvrtcProgram, char *)) \
   X (nvrtcResult, nvrtcAddNameExpression, (nvrtcProgram, const char *)) \
-  X (nvrtcResult, nvrtcGetLoweredName, (nvrtcProgram, const char *, const char **))
+  X (nvrtcResult, nvrtcGetLoweredName, (nvrtcProgram, const char *, const char **)) \
+  X (nvrtcResult, nvrtcGetNumSupportedArchs, (int *)) \
+  X (nvrtcResult, nvrtcGetSupportedArchs, (int *))
 
 #ifndef GCUDA_CUDA_ABI_NO_FUNCTION_TYPES
 #define GCUDA_NVRTC_ABI_DECLARE(ret, name, params) ret name params;

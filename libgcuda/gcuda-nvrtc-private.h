@@ -24,7 +24,9 @@ G_BEGIN_DECLS
   X (nvrtcGetProgramLogSize) \
   X (nvrtcGetProgramLog) \
   X (nvrtcAddNameExpression) \
-  X (nvrtcGetLoweredName)
+  X (nvrtcGetLoweredName) \
+  X (nvrtcGetNumSupportedArchs) \
+  X (nvrtcGetSupportedArchs)
 
 typedef struct {
 #define GCUDA_NVRTC_DECLARE(name) __typeof__ (name) *fn_##name;

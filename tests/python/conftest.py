@@ -60,13 +60,21 @@ def pytest_configure(config):
         config.pluginmanager.register(TapReporter(int(fd)), 'gcuda-tap')
 
 
+def require_gpu():
+    """What the gpu marker does, for a fixture or a test part that needs a
+    device (the mock driver's count): skipped without one, failed instead
+    when GCUDA_TEST_REQUIRE_GPU=1."""
+    reason = no_gpu_reason()
+    if reason is None:
+        return
+    if gpu_required():
+        pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ' + reason, pytrace=False)
+    pytest.skip('no GPU: ' + reason)
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker('gpu') is not None:
-        reason = no_gpu_reason()
-        if reason is not None:
-            if gpu_required():
-                pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ' + reason, pytrace=False)
-            pytest.skip('no GPU: ' + reason)
+        require_gpu()
     if item.get_closest_marker('nvrtc') is not None:
         require_nvrtc()
 

@@ -533,6 +533,8 @@ def test_prepared_pointer_parameters_refuse_non_addresses(recorder):
 @pytest.fixture
 def mem():
     """A device allocation (the mock driver's in the mock suite)."""
+    from conftest import require_gpu
+    require_gpu()  # the gpu suite on a machine without one
     return GCuda.mem_alloc(4096)
 
 

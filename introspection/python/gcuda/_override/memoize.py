@@ -17,17 +17,18 @@ class _ContextCaches:
 
 
 def _memoize_context():
-    # the context GCuda's calls would use: the current one if GCuda knows
-    # it, else the default context
-    ctx = Context.get_current()
-    return ctx if ctx is not None else Context.get_default()
+    # the context GCuda's calls use for context=None: the one this thread
+    # pushed through GCuda, else the default context (a context another
+    # library made current, as CuPy's runtime does, is not it)
+    return Context.get_thread_default()
 
 
 def context_dependent_memoize(func):
     """Caches @func's result per context and arguments (PyCUDA's
     pycuda.tools.context_dependent_memoize): for kernels built on first
-    use. The context is the current one (``with ctx:``) if GCuda knows it,
-    else the default context; @func should build its objects in that
+    use. The context is the one GCuda's calls use for context=None: the
+    one this thread pushed (``with ctx:``, make_context()), else the
+    default context; @func should build its objects in that
     context. The arguments must be hashable. Results for a destroyed
     context are dropped."""
     cache = {}  # context handle -> (context, {arguments: result})

@@ -1,0 +1,2 @@
+/* found next to report-arch.cu: gcuda-compile searches the source's directory */
+#define REPORT_ARCH_SCALE(a, x) ((a) * (x))
