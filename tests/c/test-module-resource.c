@@ -1256,7 +1256,7 @@ main (int   argc,
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/resources", test_resources);
-  g_test_add_func ("/module-resource/nogpu/no-driver", test_no_driver);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/no-driver", test_no_driver);
   gcuda_test_add_nvrtc_func ("/module-resource/mock/choice", test_mock);
   g_test_add_func ("/module-resource/gpu/multi", test_gpu_multi);
   g_test_add_func ("/module-resource/gpu/all", test_gpu_all);
