@@ -8,6 +8,7 @@
 
 #include "gcuda-test-kernels.h"
 #include "gcuda-test-memory.h"
+#include "gcuda-test-util.h"
 
 /* ------------------------------------------------------------ sources */
 
@@ -42,6 +43,9 @@ void
 test_kernel_sources_compile (const TestKernelSource *sources)
 {
   guint n = 0;
+
+  if (!gcuda_test_require_nvrtc ())
+    return;
 
   for (const TestKernelSource *s = sources; s->name != NULL; s++, n++)
     {

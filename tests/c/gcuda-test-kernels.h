@@ -25,7 +25,9 @@ typedef struct {
 
 /* Compiles every source of @sources (a table ended by a NULL name) for
  * sm_90 with NVRTC, to PTX and cubin, without cache and without a GPU:
- * a mistake in a GPU test's kernel is caught where there is no GPU. */
+ * a mistake in a GPU test's kernel is caught where there is no GPU.
+ * Without NVRTC the test is skipped (failed when GCUDA_TEST_REQUIRE_GPU=1,
+ * see gcuda_test_require_nvrtc()): it must call nothing after this. */
 void           test_kernel_sources_compile (const TestKernelSource *sources);
 
 /* ------------------------------------------------------------ kernels */

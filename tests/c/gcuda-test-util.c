@@ -53,6 +53,74 @@ gcuda_test_require_gpu (void)
   return FALSE;
 }
 
+static char *no_nvrtc_reason;  /* NULL when NVRTC can be loaded */
+
+static void
+probe_nvrtc (void)
+{
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      /* a compile for an explicit architecture, uncached: no driver needed */
+      g_autoptr(GCudaCompiler) compiler = gcuda_compiler_new (NULL);
+      g_autoptr(GCudaProgram) program = NULL;
+      GError *error = NULL;
+
+      gcuda_compiler_set_arch (compiler, "sm_90");
+      gcuda_compiler_set_target (compiler, GCUDA_PROGRAM_KIND_PTX);
+      gcuda_compiler_set_cache_dir (compiler, "");
+      program = gcuda_compiler_compile (compiler, "__global__ void probe () {}\n", &error);
+      if (program == NULL)
+        {
+          if (!g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_NVRTC_NOT_FOUND))
+            g_error ("probing NVRTC: %s", error->message);
+          no_nvrtc_reason = g_strdup (error->message);
+          g_clear_error (&error);
+        }
+      g_once_init_leave (&once, 1);
+    }
+}
+
+gboolean
+gcuda_test_require_nvrtc (void)
+{
+  probe_nvrtc ();
+  if (no_nvrtc_reason == NULL)
+    return TRUE;
+
+  if (gcuda_test_gpu_required ())
+    g_test_fail_printf ("GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing: %s", no_nvrtc_reason);
+  else
+    g_test_skip_printf ("no NVRTC: %s", no_nvrtc_reason);
+  return FALSE;
+}
+
+typedef struct {
+  GTestFunc func;
+} NvrtcTest;
+
+static void
+run_nvrtc_test (gconstpointer data)
+{
+  const NvrtcTest *test = data;
+
+  /* a child re-running the test: its parent found NVRTC */
+  if (!g_test_subprocess () && !gcuda_test_require_nvrtc ())
+    return;
+  test->func ();
+}
+
+void
+gcuda_test_add_nvrtc_func (const char *testpath,
+                           GTestFunc   test_func)
+{
+  NvrtcTest *test = g_new (NvrtcTest, 1);
+
+  test->func = test_func;
+  g_test_add_data_func_full (testpath, test, run_nvrtc_test, g_free);
+}
+
 GCudaDevice *
 gcuda_test_get_device (void)
 {

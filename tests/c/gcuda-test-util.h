@@ -19,6 +19,17 @@ gboolean      gcuda_test_require_gpu              (void);
 /* TRUE when GCUDA_TEST_REQUIRE_GPU=1 */
 gboolean      gcuda_test_gpu_required             (void);
 
+/* For tests that compile with NVRTC: returns TRUE when NVRTC can be loaded.
+ * Otherwise it marks the current test skipped (with GCuda's message, which
+ * says how to provide NVRTC), or failed when GCUDA_TEST_REQUIRE_GPU=1, and
+ * returns FALSE: the test function must then return at once. */
+gboolean      gcuda_test_require_nvrtc            (void);
+
+/* g_test_add_func() for a test that compiles: gcuda_test_require_nvrtc()
+ * runs first (not again in the test's g_test_trap_subprocess() children). */
+void          gcuda_test_add_nvrtc_func           (const char *testpath,
+                                                   GTestFunc   test_func);
+
 /* Device 0 (a new reference); only after gcuda_test_require_gpu() succeeded. */
 GCudaDevice  *gcuda_test_get_device               (void);
 

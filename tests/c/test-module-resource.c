@@ -1249,12 +1249,15 @@ main (int   argc,
   g_test_add_func ("/module-resource/nogpu/manifest-corrupt", test_manifest_corrupt);
   g_test_add_func ("/module-resource/nogpu/manifest-mutations", test_manifest_mutations);
   g_test_add_func ("/module-resource/nogpu/select", test_select);
-  g_test_add_func ("/module-resource/nogpu/compile-tool", test_compile_tool);
-  g_test_add_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
-  g_test_add_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
-  g_test_add_func ("/module-resource/nogpu/resources", test_resources);
-  g_test_add_func ("/module-resource/nogpu/no-driver", test_no_driver);
-  g_test_add_func ("/module-resource/mock/choice", test_mock);
+  /* gcuda-compile needs NVRTC, and so did the build-time bundles (empty
+   * when the build machine had none: tests/c/bundles/compile-bundle); the
+   * gpu cases only load those bundles (a GPU run's build had NVRTC) */
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool", test_compile_tool);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/resources", test_resources);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/no-driver", test_no_driver);
+  gcuda_test_add_nvrtc_func ("/module-resource/mock/choice", test_mock);
   g_test_add_func ("/module-resource/gpu/multi", test_gpu_multi);
   g_test_add_func ("/module-resource/gpu/all", test_gpu_all);
   g_test_add_func ("/module-resource/gpu/ptx-only", test_gpu_ptx_only);

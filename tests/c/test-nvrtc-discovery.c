@@ -76,7 +76,10 @@ test_wheel (void)
   real = run_child ("/nvrtc-discovery/child-load");
   if (g_str_has_prefix (real, "error: "))
     {
-      g_test_skip_printf ("no NVRTC on this machine to put in a fake wheel (%s)", real);
+      if (g_strcmp0 (g_getenv ("GCUDA_TEST_REQUIRE_GPU"), "1") == 0)
+        g_test_fail_printf ("GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing (%s)", real);
+      else
+        g_test_skip_printf ("no NVRTC on this machine to put in a fake wheel (%s)", real);
       return;
     }
   real_dir = g_path_get_dirname (real);

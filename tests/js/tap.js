@@ -3,6 +3,7 @@
 //   const Tap = imports.tap;           // GJS_PATH has tests/js
 //   Tap.test('name', () => { Tap.assertEqual(1, 1); });
 //   Tap.test('needs a GPU', () => { Tap.requireGpu(); ... });
+//   Tap.test('compiles', () => { Tap.requireNvrtc(); ... });
 //   Tap.run();                         // prints the TAP and exits
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
@@ -91,6 +92,41 @@ function requireGpu() {
     if (gpuRequired())
         fail(`GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ${_noGpuReason}`);
     skip(`no GPU: ${_noGpuReason}`);
+}
+
+let _noNvrtcReason;
+
+// null when NVRTC can be loaded, else GCuda's message saying why not and how
+// to provide it (a compile for an explicit architecture, uncached: no driver
+// needed).
+function noNvrtcReason() {
+    if (_noNvrtcReason === undefined) {
+        const GCuda = imports.gi.GCuda;
+        const compiler = GCuda.Compiler.new(null);
+        compiler.set_arch('sm_90');
+        compiler.set_target(GCuda.ProgramKind.PTX);
+        compiler.set_cache_dir('');
+        try {
+            compiler.compile('__global__ void probe() {}\n');
+            _noNvrtcReason = null;
+        } catch (e) {
+            if (!(e instanceof GLib.Error) || !e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND))
+                throw e;
+            _noNvrtcReason = e.message;
+        }
+    }
+    return _noNvrtcReason;
+}
+
+// For tests that compile: returns when NVRTC can be loaded, otherwise skips
+// the test (with GCuda's message), or fails it when GCUDA_TEST_REQUIRE_GPU=1.
+function requireNvrtc() {
+    const reason = noNvrtcReason();
+    if (reason === null)
+        return;
+    if (gpuRequired())
+        fail(`GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing: ${reason}`);
+    skip(`no NVRTC: ${reason}`);
 }
 
 function _oneLine(text) {

@@ -528,11 +528,26 @@ function matches(x, run) {
     return res.domain === x.domain && res.code === x.code && Boolean(res.message);
 }
 
+// Whether @run (its case expecting @x) only got as far as GCuda not finding
+// NVRTC, on a machine where NVRTC indeed cannot be loaded: the case
+// compiles, so it cannot run here.
+function stoppedForLackOfNvrtc(x, run) {
+    const res = run.result || {};
+    const code = GCuda.Error.NVRTC_NOT_FOUND;
+    if (run.signal !== null || res.outcome !== 'raised' || res.domain !== 'gcuda-error-quark' || res.code !== code)
+        return false;
+    if (x.kind === 'gerror' && x.domain === 'gcuda-error-quark' && x.code === code)
+        return false;
+    return Tap.noNvrtcReason() !== null;
+}
+
 function check(c, run, env) {
     if (env === 'gpu')
         Tap.requireGpu();
     if (run === undefined)
         Tap.fail('the case was not run');
+    if (stoppedForLackOfNvrtc(c.expect, run))
+        Tap.requireNvrtc();  // skips, or fails under GCUDA_TEST_REQUIRE_GPU=1
     if (matches(c.expect, run)) {
         if (c.defect !== null)
             Tap.fail(`known defect fixed? it shows the correct outcome now: remove its mark (${c.defect})`);

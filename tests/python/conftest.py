@@ -6,6 +6,9 @@
 # - The `gpu` marker: a test that needs a CUDA device is skipped when
 #   GCuda.Device.get_count() fails or finds none, with the driver's message as
 #   the reason, or failed instead when GCUDA_TEST_REQUIRE_GPU=1.
+# - The `nvrtc` marker: a test that compiles kernels is skipped when no NVRTC
+#   library can be loaded, with GCuda's message (which says how to provide
+#   it) as the reason, or failed instead when GCUDA_TEST_REQUIRE_GPU=1.
 # - After every GPU test, no CUDA context may be left current on the thread.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -18,6 +21,8 @@ gi.require_version('GCuda', '1.0')
 from gi.repository import GCuda, GLib  # noqa: E402
 
 import pytest  # noqa: E402
+
+from gcudatest import require_nvrtc  # noqa: E402
 
 
 def gpu_required():
@@ -44,6 +49,12 @@ def pytest_configure(config):
     config.addinivalue_line(
         'markers', 'gpu: needs a CUDA device (skipped without one; failed instead '
                    'when GCUDA_TEST_REQUIRE_GPU=1)')
+    config.addinivalue_line(
+        'markers', 'nvrtc: compiles kernels with NVRTC (skipped when it cannot be loaded; '
+                   'failed instead when GCUDA_TEST_REQUIRE_GPU=1)')
+    config.addinivalue_line(
+        'markers', 'toolkit: compares with the CUDA toolkit\'s cuda.h (deselected by meson in '
+                   'a build without the toolkit: -m "not toolkit")')
     fd = os.environ.get('GCUDA_TAP_FD')
     if fd:
         config.pluginmanager.register(TapReporter(int(fd)), 'gcuda-tap')
@@ -64,6 +75,8 @@ def require_gpu():
 def pytest_runtest_setup(item):
     if item.get_closest_marker('gpu') is not None:
         require_gpu()
+    if item.get_closest_marker('nvrtc') is not None:
+        require_nvrtc()
 
 
 @pytest.fixture(autouse=True)

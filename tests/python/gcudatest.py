@@ -18,6 +18,48 @@ LIBRARY_DOMAIN = 'gcuda-error-quark'
 DRIVER_DOMAIN = 'gcuda-driver-error-quark'
 
 gpu = pytest.mark.gpu
+# compiles with NVRTC: skipped without it (conftest.py), failed instead
+# when GCUDA_TEST_REQUIRE_GPU=1
+nvrtc = pytest.mark.nvrtc
+# compares with the CUDA toolkit's cuda.h (cuda_h()): deselected by meson in
+# a build without the toolkit
+toolkit = pytest.mark.toolkit
+
+
+_no_nvrtc_reason = []  # [reason or None], computed once
+
+
+def no_nvrtc_reason():
+    """None when NVRTC can be loaded, else GCuda's message saying why not
+    and how to provide it."""
+    if not _no_nvrtc_reason:
+        # a compile for an explicit architecture, uncached: no driver needed
+        compiler = GCuda.Compiler.new(None)
+        compiler.set_arch('sm_90')
+        compiler.set_target(GCuda.ProgramKind.PTX)
+        compiler.set_cache_dir('')
+        try:
+            compiler.compile('__global__ void probe() {}\n')
+        except GLib.Error as e:
+            if not e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND):
+                raise
+            reason = e.message
+        else:
+            reason = None
+        _no_nvrtc_reason.append(reason)
+    return _no_nvrtc_reason[0]
+
+
+def require_nvrtc():
+    """For a test (or the part of one) that compiles: skips it when NVRTC
+    cannot be loaded, or fails it when GCUDA_TEST_REQUIRE_GPU=1 (the
+    `nvrtc` marker calls it before the test)."""
+    reason = no_nvrtc_reason()
+    if reason is None:
+        return
+    if os.environ.get('GCUDA_TEST_REQUIRE_GPU') == '1':
+        pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing: ' + reason, pytrace=False)
+    pytest.skip('no NVRTC: ' + reason)
 
 
 def domain_of(code):
@@ -65,10 +107,18 @@ def raises_gerror(code, cls=None):
 
 
 def cuda_h():
-    """Text of the toolkit's cuda.h (GCUDA_TOOLKIT_INCLUDE_DIR, set by meson)."""
-    include = os.environ.get('GCUDA_TOOLKIT_INCLUDE_DIR', '/usr/local/cuda/include')
-    path = os.path.join(include, 'cuda.h')
+    """Text of the toolkit's cuda.h, for the tests marked `toolkit`.
+    GCUDA_TOOLKIT_INCLUDE_DIR is the toolkit the build found: empty when it
+    found none, and then meson deselects those tests; a cuda.h missing there
+    fails them. Run by hand without it: /usr/local/cuda's, skipped when absent."""
+    include = os.environ.get('GCUDA_TOOLKIT_INCLUDE_DIR')
+    path = os.path.join(include or '/usr/local/cuda/include', 'cuda.h')
+    if include == '':
+        pytest.fail('the build found no CUDA toolkit (GCUDA_TOOLKIT_INCLUDE_DIR is empty): '
+                    'deselect the tests marked toolkit (-m "not toolkit")', pytrace=False)
     if not os.path.exists(path):
+        if include is not None:
+            pytest.fail('%s not found (GCUDA_TOOLKIT_INCLUDE_DIR)' % path, pytrace=False)
         pytest.skip('%s not found (GCUDA_TOOLKIT_INCLUDE_DIR)' % path)
     with open(path, encoding='utf-8', errors='replace') as f:
         return f.read()

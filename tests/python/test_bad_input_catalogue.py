@@ -41,6 +41,7 @@ import pytest  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bad_input  # noqa: E402
 from bad_input import expectation  # noqa: E402
+from gcudatest import no_nvrtc_reason, require_nvrtc  # noqa: E402
 
 try:
     import numpy  # noqa: F401 - the cases need it
@@ -247,7 +248,24 @@ def details(r):
     return '\n'.join(lines)
 
 
+def stopped_for_lack_of_nvrtc(x, r):
+    """Whether run @r (its case expecting @x) only got as far as GCuda not
+    finding NVRTC, on a machine where NVRTC indeed cannot be loaded: the case
+    compiles, so it cannot run here."""
+    res = r['result'] or {}
+    if res.get('outcome') not in ('raised', 'setup-failed') or r['signal'] is not None:
+        return False
+    nvrtc_not_found = ('gcuda-error-quark', int(GCuda.Error.NVRTC_NOT_FOUND))
+    if (res.get('domain'), res.get('code')) != nvrtc_not_found:
+        return False
+    if x.kind == 'gcuda' and (x.domain, _code_value(x)) == nvrtc_not_found:
+        return False
+    return no_nvrtc_reason() is not None
+
+
 def check(c, r):
+    if stopped_for_lack_of_nvrtc(expectation(c, ENV), r):
+        require_nvrtc()  # skips, or fails under GCUDA_TEST_REQUIRE_GPU=1
     if r['result'] and r['result'].get('outcome') == 'setup-failed':
         pytest.fail('broken case: its setup failed\n' + details(r), pytrace=False)
     x = expectation(c, ENV)

@@ -22,7 +22,7 @@ import pytest  # noqa: E402
 
 from gcuda import compiler  # noqa: E402
 
-from gcudatest import gpu  # noqa: E402
+from gcudatest import gpu, nvrtc  # noqa: E402
 
 ARCH = 'sm_90'
 COMPILE_DOMAIN = 'gcuda-compile-error-quark'
@@ -41,6 +41,7 @@ def ptx_of(source, **kwargs):
     return compiler.compile(source, arch=ARCH, target='ptx', cache_dir=False, **kwargs).decode()
 
 
+@nvrtc
 def test_cubin_for_sm_90():
     cubin = compiler.compile(KERNEL, arch=ARCH, cache_dir=False)
     assert isinstance(cubin, bytes)
@@ -52,6 +53,7 @@ def test_cubin_for_sm_90():
     assert not program.is_from_cache()
 
 
+@nvrtc
 def test_ptx_for_sm_90():
     ptx = ptx_of(KERNEL)
     assert '.target sm_90' in ptx
@@ -60,17 +62,20 @@ def test_ptx_for_sm_90():
     assert program.get_kind() == GCuda.ProgramKind.PTX
 
 
+@nvrtc
 def test_code_wins_over_arch_and_virtual_arch_gives_ptx():
     ptx = compiler.compile(KERNEL, arch='sm_80', code='compute_90', cache_dir=False).decode()
     assert '.target sm_90' in ptx and '.entry scale(' in ptx
 
 
+@nvrtc
 def test_no_extern_c_mangles():
     ptx = ptx_of(KERNEL, no_extern_c=True)
     assert '.entry _Z5scalePffi(' in ptx
     assert '.entry scale(' not in ptx
 
 
+@nvrtc
 def test_syntax_error_carries_the_log():
     source = KERNEL + '\n__global__ void broken(int *p) { p[0] = undeclared_identifier_xyz; }\n'
     with pytest.raises(GCuda.CompileError) as info:
@@ -84,12 +89,14 @@ def test_syntax_error_carries_the_log():
     assert GCuda.error_category(e) == GCuda.ErrorCategory.COMPILE
 
 
+@nvrtc
 def test_bad_option_is_a_compile_error():
     with pytest.raises(GCuda.CompileError) as info:
         compiler.compile(KERNEL, arch=ARCH, cache_dir=False, options=['--no-such-nvrtc-option'])
     assert info.value.code in (int(GCuda.CompileError.INVALID_OPTION), int(GCuda.CompileError.COMPILATION))
 
 
+@nvrtc
 def test_options_reach_nvrtc_and_defaults_apply_only_without_options():
     source = '__global__ void k(int *out) { out[0] = VALUE; }'
     assert 'mov.u32' in ptx_of(source, options=['-DVALUE=918273'])
@@ -105,6 +112,7 @@ def test_options_reach_nvrtc_and_defaults_apply_only_without_options():
         ptx_of(source)  # VALUE undefined again
 
 
+@nvrtc
 def test_name_expressions_for_templates():
     source = '''
     template <typename T>
@@ -126,6 +134,7 @@ def test_name_expressions_for_templates():
     assert program.get_lowered_name('axpy<int>') is None
 
 
+@nvrtc
 def test_include_dirs_and_in_memory_headers(tmp_path):
     inc = tmp_path / 'inc'
     (inc / 'sub').mkdir(parents=True)
@@ -144,6 +153,7 @@ def test_include_dirs_and_in_memory_headers(tmp_path):
     assert 'in_memory.h' in info.value.message
 
 
+@nvrtc
 def test_keep_writes_the_files(capsys):
     program = compiler.compile_program(KERNEL, arch=ARCH, cache_dir=False, keep=True)
     out = capsys.readouterr().out
@@ -211,6 +221,7 @@ def unique_source(tag):
     return KERNEL + '\n// %s %s\n' % (tag, os.urandom(8).hex())
 
 
+@nvrtc
 def test_cache_hit_in_a_fresh_process_does_not_load_nvrtc(cache):
     source = unique_source('fresh-process')
     cold = child(source, cache)
@@ -223,6 +234,7 @@ def test_cache_hit_in_a_fresh_process_does_not_load_nvrtc(cache):
     assert warm['sha256'] == cold['sha256']
 
 
+@nvrtc
 def test_cache_in_process(cache):
     source = unique_source('in-process')
     first = compiler.compile_program(source, arch=ARCH, cache_dir=str(cache))
@@ -234,6 +246,7 @@ def test_cache_in_process(cache):
     assert len(entries(cache)) == 2
 
 
+@nvrtc
 def test_cache_disabled_stores_nothing(cache, monkeypatch):
     source = unique_source('disabled')
     monkeypatch.setenv('GCUDA_CACHE_DIR', str(cache))
@@ -243,6 +256,7 @@ def test_cache_disabled_stores_nothing(cache, monkeypatch):
     assert entries(cache) == []
 
 
+@nvrtc
 def test_edited_header_invalidates(tmp_path):
     inc = tmp_path / 'inc'
     inc.mkdir()
@@ -271,6 +285,7 @@ def test_edited_header_invalidates(tmp_path):
     assert child(source, cache, inc)['from_cache']
 
 
+@nvrtc
 def test_corrupt_entry_is_recompiled(cache):
     source = unique_source('corrupt')
     cold = child(source, cache)
@@ -288,6 +303,7 @@ def test_corrupt_entry_is_recompiled(cache):
     assert entries(cache) == [path]
 
 
+@nvrtc
 def test_truncated_entry_is_recompiled(cache):
     source = unique_source('truncated')
     cold = child(source, cache)
@@ -299,6 +315,7 @@ def test_truncated_entry_is_recompiled(cache):
     assert child(source, cache)['from_cache']
 
 
+@nvrtc
 def test_two_processes_compiling_at_once_leave_a_valid_entry(cache):
     # A source big enough that the two compiles overlap.
     body = '\n'.join('__global__ void k%d(float *a, int n) { int i = threadIdx.x; if (i < n) '
@@ -335,6 +352,7 @@ LOWERED_CHILD = textwrap.dedent('''
 ''')
 
 
+@nvrtc
 def test_lowered_names_with_tabs_survive_the_cache(cache):
     # NVRTC accepts blanks, tabs included, in a name expression; cache
     # format 1 stored "expression<TAB>lowered", and a hit lost those names.
@@ -363,6 +381,7 @@ def test_lowered_names_with_tabs_survive_the_cache(cache):
     assert warm['lowered'] == lowered
 
 
+@nvrtc
 def test_symlinked_cache_dir_of_another_user_is_refused(tmp_path):
     # The audit's case: another user's symlink where the cache directory
     # should be, pointing at a private directory of the victim's.
@@ -383,6 +402,7 @@ def test_symlinked_cache_dir_of_another_user_is_refused(tmp_path):
 
 # ---------------------------------------------------------------- without a driver
 
+@nvrtc
 def test_loading_needs_the_driver_and_says_so():
     cubin = compiler.compile(KERNEL, arch=ARCH, cache_dir=False)
     with pytest.raises(GCuda.RuntimeError) as info:
@@ -449,6 +469,7 @@ def test_kernel_classes_raise_gcuda_errors():
     assert tuple(config.get_grid()) == (2, 3, 4)
 
 
+@nvrtc
 def test_foreign_owned_entry_is_ignored(cache):
     if os.geteuid() != 0:
         pytest.skip('needs root to give an entry to another user')
@@ -503,6 +524,7 @@ def std_source(names, body):
 
 
 @pytest.mark.parametrize('name', STD_HEADERS)
+@nvrtc
 def test_std_header_compiles_alone(name):
     # under PyCUDA's extern "C" { } wrapping and without it, as nvcc compiles it
     for no_extern_c in (False, True):
@@ -511,6 +533,7 @@ def test_std_header_compiles_alone(name):
         assert image[:4] == b'\x7fELF'
 
 
+@nvrtc
 def test_std_headers_without_them_nvrtc_has_no_host_headers():
     # what the built-in headers are for: NVRTC alone finds no stdio.h
     with pytest.raises(GCuda.CompileError) as info:
@@ -604,6 +627,7 @@ struct gcuda_pair { char a; double b; };
 '''
 
 
+@nvrtc
 def test_std_headers_together_values_match_the_host():
     # every header at once, C and C++ names, included twice (guards), and
     # their values checked by NVRTC itself against the host's
@@ -624,6 +648,7 @@ __global__ void k(float *out, uint n)
                      arch=ARCH, cache_dir=False)
 
 
+@nvrtc
 def test_std_header_values_are_checked():
     # the check above can fail: a wrong value is a compile error naming it
     with pytest.raises(GCuda.CompileError) as info:
@@ -632,6 +657,7 @@ def test_std_header_values_are_checked():
     assert 'INT_MAX' in info.value.message
 
 
+@nvrtc
 def test_std_nan_and_infinity_are_glibc_constants():
     # folded into the image: the positive quiet NaN and the infinities, as
     # nvcc's host headers (__builtin_nanf, __builtin_inff) give them
@@ -642,6 +668,7 @@ def test_std_nan_and_infinity_are_glibc_constants():
     assert '.f64 d = 0d7FF0000000000000' in ptx
 
 
+@nvrtc
 def test_std_assert_follows_ndebug():
     source = '#define NDEBUG\n#include <assert.h>\n__global__ void k(int *p) { assert(p == 0); *p = 1; }\n'
     ptx = build(source, arch='compute_90', target='ptx', cache_dir=False).decode()
@@ -651,6 +678,7 @@ def test_std_assert_follows_ndebug():
     assert '__assertfail' in ptx
 
 
+@nvrtc
 def test_user_header_wins_over_the_builtin_one(tmp_path):
     marker = '#ifndef USER_HEADER\n#error "the built-in header was used"\n#endif\n'
     no_marker = '#ifdef USER_HEADER\n#error "the user header was used"\n#endif\n'
@@ -673,6 +701,7 @@ def test_user_header_wins_over_the_builtin_one(tmp_path):
     assert '5552' in ptx
 
 
+@nvrtc
 def test_user_header_created_later_changes_the_cached_program(tmp_path):
     # the cache key covers which stdio.h the compile takes
     inc = tmp_path / 'inc'
@@ -694,6 +723,7 @@ def test_user_header_created_later_changes_the_cached_program(tmp_path):
 
 # ---------------------------------------------------------------- the in-process hit
 
+@nvrtc
 def test_program_cache_key(cache):
     source = unique_source('cache-key')
     a = compiler.compile_program(source, arch=ARCH, cache_dir=str(cache))
@@ -705,6 +735,7 @@ def test_program_cache_key(cache):
     assert GCuda.Program().get_cache_key() is None
 
 
+@nvrtc
 def test_settings_are_not_mixed_up(cache):
     # compiles share compilers per settings: each must still get its own
     source = '#include "v.h"\n__global__ void k(int *p) { *p = V * OTHER; }\n// %s\n' % os.urandom(8).hex()
@@ -720,6 +751,7 @@ def test_settings_are_not_mixed_up(cache):
     assert len(seen) == 4
 
 
+@nvrtc
 def test_edited_header_with_its_old_size_and_mtime_is_not_served_stale(tmp_path):
     # An in-place edit keeping the size, then the mtime set back (touch -d):
     # only the ctime changed. The in-process hit checks headers by stat()
@@ -760,6 +792,7 @@ def test_edited_header_with_its_old_size_and_mtime_is_not_served_stale(tmp_path)
     assert '33333' in ptx
 
 
+@nvrtc
 def test_state_free_cubins():
     from gcuda._override import compiler as impl
     free = {
@@ -790,6 +823,7 @@ def test_state_free_cubins():
 # ---------------------------------------------------------------- on a GPU
 
 @gpu
+@nvrtc
 def test_std_headers_kernel_runs(capfd):
     import ctypes
     import numpy as np
@@ -827,6 +861,7 @@ def test_std_headers_kernel_runs(capfd):
 
 
 @gpu
+@nvrtc
 def test_source_module_again_shares_the_loaded_module(tmp_path):
     import numpy as np
     cache = str(tmp_path / 'cache')

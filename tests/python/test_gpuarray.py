@@ -25,7 +25,7 @@ import pytest  # noqa: E402
 
 from gcuda import _dtypes, gpuarray  # noqa: E402
 from gcuda.gpuarray import GPUArray, vec  # noqa: E402
-from gcudatest import gpu, raises_gerror  # noqa: E402
+from gcudatest import gpu, raises_gerror, require_nvrtc  # noqa: E402
 
 FAKE_ADDRESS = 0x7f0000000000  # never dereferenced: layout tests only
 
@@ -254,6 +254,7 @@ def test_vector_types_match_cuda_sizes_alignments_and_offsets():
         assert [f for f, _ in fields] == ['x', 'y', 'z', 'w'][:len(fields)]
         assert [offset for _, (_, offset) in fields] == [i * base.itemsize for i in range(len(fields))], name
         assert all(t == base for _, (t, _) in fields) and dt.itemsize == len(fields) * base.itemsize
+    require_nvrtc()  # the checks above need none, those below do
     source = '\n'.join(lines) + '\n__global__ void gpuarray_vec_check() {}\n'
     # the deprecated 4-element 64-bit names only warn
     cubin = compiler.compile(source, arch='sm_90', cache_dir=False)

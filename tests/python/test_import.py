@@ -14,7 +14,7 @@ from gi.repository import GCuda, GLib, GObject  # noqa: E402
 import pytest  # noqa: E402
 
 from gcudatest import (DRIVER_DOMAIN, LIBRARY_DOMAIN, cuda_h_enum, cuda_version,  # noqa: E402
-                       raises_gerror)
+                       raises_gerror, toolkit)
 
 
 def test_override_loaded():
@@ -37,6 +37,7 @@ def test_versions():
     assert not GCuda.check_version(GCuda.MAJOR_VERSION, GCuda.MINOR_VERSION, GCuda.MICRO_VERSION + 1)
 
 
+@toolkit
 def test_cuda_version():
     cv = cuda_version()
     expected = (cv // 1000, cv % 1000 // 10, 0)
@@ -69,6 +70,7 @@ def test_enums():
     assert int(GCuda.DriverError.INVALID_DEVICE) == 101
 
 
+@toolkit
 def test_limit_enum_matches_cuda_h():
     limits = cuda_h_enum('CUlimit')
     expected = {k[len('CU_LIMIT_'):]: v for k, v in limits.items() if k != 'CU_LIMIT_MAX'}
@@ -108,6 +110,7 @@ def test_error_quarks():
     assert GLib.quark_to_string(GCuda.driver_error_quark()) == DRIVER_DOMAIN
 
 
+@toolkit
 def test_cuda_result_table():
     """GCuda.DriverError has every CUresult of cuda.h, with the same value."""
     results = cuda_h_enum('CUresult', 'cudaError_enum')
@@ -132,6 +135,7 @@ def test_cuda_result_table():
         assert GCuda.driver_error_get_name(value) == cname
 
 
+@toolkit
 def test_device_attribute_table():
     """GCuda.DeviceAttribute has every CUdevice_attribute of cuda.h (aliases too)."""
     attrs = cuda_h_enum('CUdevice_attribute', 'CUdevice_attribute_enum')

@@ -22,7 +22,7 @@ from gi.repository import GCuda, Gio, GLib  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from gcudatest import gpu, raises_gerror  # noqa: E402
+from gcudatest import gpu, nvrtc, raises_gerror  # noqa: E402
 
 COMPILE = os.environ.get('GCUDA_TEST_COMPILE', '')
 SOURCE = os.environ.get('GCUDA_TEST_BUNDLE_SOURCE', '')
@@ -60,6 +60,7 @@ def resources():
         resource._unregister()
 
 
+@nvrtc
 def test_compile_writes_manifest(tmp_path):
     status, err = compile_bundle(tmp_path, '--arch', 'sm_80', '--arch', 'sm_90', '--ptx', 'compute_80',
                                  '--resource-prefix', '/org/example/App/kernels/arch',
@@ -85,6 +86,7 @@ def test_compile_writes_manifest(tmp_path):
         assert '<file>%s</file>' % name in xml
 
 
+@nvrtc
 def test_compile_refuses_bad_arch(tmp_path):
     status, err = compile_bundle(tmp_path / 'out', '--arch', 'sm_9x')
     assert status == 1

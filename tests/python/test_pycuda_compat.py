@@ -25,7 +25,7 @@ import pytest  # noqa: E402
 import gcuda.compiler as compiler  # noqa: E402
 import gcuda.driver as drv  # noqa: E402
 import gcuda.tools as tools  # noqa: E402
-from gcudatest import gpu, raises_gerror  # noqa: E402
+from gcudatest import gpu, nvrtc, raises_gerror  # noqa: E402
 
 PYCUDA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pycuda')
 
@@ -291,6 +291,7 @@ def test_copy_region_checked_before_the_driver():
 
 # ---------------------------------------------------------------- CompileError (NVRTC, no driver)
 
+@nvrtc
 def test_compile_error_attributes():
     source = '__global__ void f(float *x) { x[0] = undefined_name; }'
     with pytest.raises(compiler.CompileError) as info:
@@ -308,6 +309,7 @@ def test_compile_error_attributes():
     assert e.msg == 'replaced'
 
 
+@nvrtc
 def test_compile_error_without_command_line():
     with pytest.raises(GCuda.CompileError) as info:
         GCuda.compile_program('__global__ void f() { nope; }', arch='sm_90', cache_dir=False)

@@ -21,7 +21,7 @@ from gi.repository import GCuda, GLib  # noqa: E402
 
 import pytest  # noqa: E402
 
-from gcudatest import gpu, raises_gerror  # noqa: E402
+from gcudatest import gpu, nvrtc, raises_gerror  # noqa: E402
 
 try:
     import numpy as np
@@ -162,6 +162,7 @@ def handle(obj):
 
 # ---------------------------------------------------------------- no GPU
 
+@nvrtc
 def test_kernels_compile_for_sm_90():
     program = GCuda.compile_program(SOURCE, arch='sm_90', cache_dir=False)
     assert program.get_image().get_size() > 0
