@@ -451,6 +451,7 @@ _gcuda_std_headers_digest (void)
   static GMutex lock;
   static const GCudaStdHeader *digest_of;
   static char *digest;
+  static GPtrArray *retired;
   const GCudaStdHeader *t = _gcuda_std_headers ();
   const char *result;
 
@@ -465,8 +466,14 @@ _gcuda_std_headers_digest (void)
           g_checksum_update (cs, (const guchar *) t[i].name, strlen (t[i].name) + 1);
           g_checksum_update (cs, (const guchar *) t[i].text, strlen (t[i].text) + 1);
         }
-      /* a previous digest is not freed: a caller may hold it (only tests
-       * ever change the table) */
+      /* a previous digest is kept, not freed: a caller may hold it (only
+       * tests ever change the table, a few times) */
+      if (digest != NULL)
+        {
+          if (retired == NULL)
+            retired = g_ptr_array_new ();
+          g_ptr_array_add (retired, digest);
+        }
       digest = g_strdup (g_checksum_get_string (cs));
       digest_of = t;
       g_checksum_free (cs);
