@@ -623,16 +623,16 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   count_instances ();
 
-  g_test_add_func ("/cancellation/nogpu/compile", test_compile_cancelled);
-  g_test_add_func ("/cancellation/nogpu/compile-from-thread", test_compile_cancelled_from_thread);
-  g_test_add_func ("/cancellation/nogpu/compile-already-cancelled", test_compile_already_cancelled);
-  g_test_add_func ("/cancellation/nogpu/compile-not-cancelled", test_compile_not_cancelled);
-  g_test_add_func ("/cancellation/nogpu/compile-error", test_compile_error);
-  g_test_add_func ("/cancellation/nogpu/compile-many", test_compile_many_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile", test_compile_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile-from-thread", test_compile_cancelled_from_thread);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile-already-cancelled", test_compile_already_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile-not-cancelled", test_compile_not_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile-error", test_compile_error);
+  gcuda_test_add_nvrtc_func ("/cancellation/nogpu/compile-many", test_compile_many_cancelled);
   g_test_add_func ("/cancellation/nogpu/load-bad-input", test_load_bad_input);
-  g_test_add_func ("/cancellation/device/source-module", test_source_module_cancelled);
-  g_test_add_func ("/cancellation/gpu/load-ptx", test_load_ptx);
-  g_test_add_func ("/cancellation/gpu/load-ptx-cancelled", test_load_ptx_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/device/source-module", test_source_module_cancelled);
+  gcuda_test_add_nvrtc_func ("/cancellation/gpu/load-ptx", test_load_ptx);
+  gcuda_test_add_nvrtc_func ("/cancellation/gpu/load-ptx-cancelled", test_load_ptx_cancelled);
 
   return g_test_run ();
 }

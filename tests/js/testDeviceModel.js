@@ -61,6 +61,7 @@ function bigSource(n) {
 }
 
 Tap.test('compile_async cancelled 10 ms in rejects with CANCELLED at once', () => {
+    Tap.requireNvrtc();
     const compiler = GCuda.Compiler.new(null);
     compiler.arch = 'sm_90';
     let n = 16, took;

@@ -14,7 +14,7 @@ import gi
 gi.require_version('GCuda', '1.0')
 from gi.repository import GCuda, Gio, GLib  # noqa: E402
 
-from gcudatest import gpu  # noqa: E402
+from gcudatest import gpu, nvrtc  # noqa: E402
 
 MIN_COMPILE_S = 0.15
 _serial = itertools.count()
@@ -90,6 +90,7 @@ def run_cancelled(start_call, finish, work_s, what):
     assert seen['calls'] == 1
 
 
+@nvrtc
 def test_compile_async_cancelled():
     compiler = compiler_for()
     n, took = measure(compiler)
@@ -98,6 +99,7 @@ def test_compile_async_cancelled():
                   lambda src, res: src.compile_finish(res), took, 'compile_async')
 
 
+@nvrtc
 def test_compile_async_not_cancelled():
     compiler = compiler_for()
     loop = GLib.MainLoop()
@@ -118,6 +120,7 @@ def test_compile_async_not_cancelled():
 
 
 @gpu
+@nvrtc
 def test_source_module_new_async_cancelled():
     context = GCuda.Context.get_default()
     n, took = measure(compiler_for(context))
