@@ -41,6 +41,7 @@ const BLOCK = 16;
 
 Gio._promisify(GCuda.Compiler.prototype, 'compile_async', 'compile_finish');
 Gio._promisify(GCuda.Buffer.prototype, 'download_async', 'download_finish');
+Gio._promisify(GCuda.Module, 'new_from_resource_async', 'new_from_resource_finish');
 
 // ----------------------------------------------------------------- options
 
@@ -117,29 +118,11 @@ function resourceExists(path) {
 
 // ---------------------------------------------------------------- devices
 
-// The GPUs as a GListModel of GCuda.Device: GCuda.DeviceModel where the
-// library has it; otherwise a Gio.ListStore filled by hand. Without a
-// driver or a GPU the list is empty and `error` says why.
+// The GPUs as a GListModel of GCuda.Device. Without a driver or a GPU the
+// list is empty and its error says why.
 function listDevices() {
-    if (GCuda.DeviceModel) {
-        const list = GCuda.DeviceModel.get_default();
-        let error = null;
-        if (list.get_error)
-            error = list.get_error();
-        else if ('error' in list)
-            error = list.error;
-        let message = error?.message ?? list.status_message ?? null;
-        return {model: list, message};
-    }
-    const store = new Gio.ListStore({item_type: GCuda.Device});
-    try {
-        const n = GCuda.Device.get_count();
-        for (let i = 0; i < n; i++)
-            store.append(GCuda.Device.get(i));
-        return {model: store, message: n === 0 ? 'No CUDA device found' : null};
-    } catch (e) {
-        return {model: store, message: e.message};
-    }
+    const model = GCuda.DeviceModel.get_default();
+    return {model, message: model.get_error()?.message ?? null};
 }
 
 function describeDevice(device) {
@@ -168,9 +151,11 @@ class DeviceState {
     // source with NVRTC in a worker thread (onCompiling() shows a spinner).
     async load(onCompiling) {
         let reason = null;
-        if (GCuda.Module.new_from_resource && resourceExists(`${KERNEL_RESOURCE}/manifest`)) {
+        if (resourceExists(`${KERNEL_RESOURCE}/manifest`)) {
             try {
-                const module = GCuda.Module.new_from_resource(this.context, KERNEL_RESOURCE, null);
+                // on a worker thread: PTX for a newer GPU is JIT-compiled
+                const module = await GCuda.Module.new_from_resource_async(
+                    this.context, KERNEL_RESOURCE, null, this.cancellable);
                 this._setModule(module, 'prebuilt');
                 return;
             } catch (e) {
@@ -178,8 +163,7 @@ class DeviceState {
                 reason = e.message;
             }
         } else {
-            reason = GCuda.Module.new_from_resource ? 'no prebuilt kernels in the resource'
-                : 'this GCuda cannot load kernels from a GResource';
+            reason = 'no prebuilt kernels in the resource';
         }
         log(`compiling the kernel at run time (${reason})`);
         onCompiling();
