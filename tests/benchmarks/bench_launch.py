@@ -446,7 +446,7 @@ def role_of(name):
 
 
 # A plain call beside the prepared call it should cost about as much as
-# (issue 13: __call__ at most 1.25 times prepared_call, in the same run).
+# (the aim: __call__ at most 1.25 times prepared_call, in the same run).
 CALL_VS_PREPARED = [
     ('GCuda __call__, stream=', 'GCuda prepared_async_call'),
     ('GCuda __call__ (legacy stream)', 'GCuda prepared_call (legacy stream)'),
