@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* A key: lower-case hex SHA-256, also the entry's file name */
+#define GCUDA_COMPILE_KEY_LENGTH 64
+
 /* What a compile depends on. Every string is UTF-8/ASCII; arrays are
  * NULL-terminated; @headers maps in-memory header names to their text. */
 typedef struct {
@@ -123,5 +126,16 @@ char       *_gcuda_compile_cache_scan_includes     (const GCudaCompileInputs *in
                                                     gsize                     source_len,
                                                     gboolean                  files,
                                                     GPtrArray                *names_out);
+
+/* Forgets the keys remembered in the process (see _gcuda_compile_cache_key()) */
+void     _gcuda_compile_cache_clear_key_memo (void);
+
+/* Whether @key is exactly GCUDA_COMPILE_KEY_LENGTH lower-case hex digits:
+ * a key becomes a file name, so nothing else may name one. */
+gboolean _gcuda_compile_cache_is_valid_key (const char *key);
+
+/* strcmp() for g_ptr_array_sort() of strings: keys hash sorted names */
+int      _gcuda_compile_compare_strings (gconstpointer a,
+                                         gconstpointer b);
 
 G_END_DECLS
