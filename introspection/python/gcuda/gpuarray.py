@@ -26,6 +26,7 @@ gi.require_version('GCuda', '1.0')
 from gi.repository import GCuda  # noqa: E402
 
 from gcuda._dtypes import vec  # noqa: E402
+from gcuda._override import interop  # noqa: E402
 
 __all__ = ['GPUArray', 'ArrayFlags', 'vec', 'to_gpu', 'to_gpu_async', 'empty', 'zeros', 'ones', 'empty_like',
            'zeros_like', 'ones_like', 'arange', 'as_gpuarray', 'transpose', 'reshape']
@@ -155,24 +156,15 @@ def _pooled_type():
 
 def _foreign_address(obj):
     """The device address of an object that is not GCuda memory:
-    PyCUDA's get_pointer(), else interop's foreign_memory() when it is
-    there (it honours a __cuda_array_interface__ stream), else a
-    __cuda_array_interface__ or int(obj)."""
+    PyCUDA's get_pointer(), else interop's foreign_memory() (CUDA Array
+    Interface, whose stream it honours, DLPack, gpudata), else int(obj)."""
     if hasattr(obj, 'get_pointer'):
         # PyCUDA's PointerHolderBase: an address and nothing more (its size is
         # not asked of the driver, so a holder works as in PyCUDA)
         return int(obj.get_pointer())
-    try:
-        from gcuda._override import interop
-    except ImportError:
-        interop = None
-    if interop is not None and hasattr(interop, 'foreign_memory'):
-        found = interop.foreign_memory(obj)
-        if found is not None:
-            return int(found[0])
-    cai = getattr(obj, '__cuda_array_interface__', None)
-    if isinstance(cai, dict) and 'data' in cai:
-        return int(cai['data'][0])
+    found = interop.foreign_memory(obj)
+    if found is not None:
+        return int(found[0])
     if isinstance(obj, (numbers.Integral, np.integer)) and not isinstance(obj, bool):
         return int(obj)
     if hasattr(obj, '__int__') and not isinstance(obj, (bool, float, complex, np.inexact, np.ndarray)):
@@ -809,18 +801,8 @@ class GPUArray:
         given, the stream is None: GCuda's synchronous calls are done when
         they return; after async ones, synchronize the stream first)."""
         address = self.ptr if self.size else 0
-        try:
-            from gcuda._override import interop
-            make = interop.cuda_array_interface
-        except (ImportError, AttributeError):
-            make = None
-        if make is not None:
-            cai = dict(make(address, self.shape, self.dtype, strides=self.strides, stream=None, readonly=False))
-        else:
-            cai = {'shape': self.shape, 'typestr': self.dtype.str, 'data': (address, False), 'version': 3,
-                   'stream': None}
-            if self.dtype.fields is not None:
-                cai['descr'] = self.dtype.descr
+        cai = dict(interop.cuda_array_interface(address, self.shape, self.dtype, strides=self.strides,
+                                                stream=None, readonly=False))
         cai['strides'] = self.strides  # as PyCUDA (its test_gpuarray_cai)
         return cai
 
@@ -830,25 +812,14 @@ class GPUArray:
         return GCuda.Context.get_default().get_device().get_ordinal()
 
     def __dlpack_device__(self):
-        try:
-            from gcuda._override import interop
-            return interop.dlpack_device(self._device_ordinal())
-        except (ImportError, AttributeError):
-            return (2, self._device_ordinal())  # kDLCUDA
+        return interop.dlpack_device(self._device_ordinal())
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule sharing this memory (kept alive by the capsule)."""
         if copy:
             raise BufferError('GPUArray.__dlpack__ shares memory: copy=True is not supported')
-        try:
-            from gcuda._override import interop
-            make = interop.dlpack_capsule
-        except (ImportError, AttributeError):
-            raise _library_error(GCuda.Error.NOT_SUPPORTED,
-                                 'DLPack export needs gcuda._override.interop, which this GCuda lacks; '
-                                 'use __cuda_array_interface__ instead') from None
-        return make(self, self.ptr if self.size else 0, self.shape, self.dtype, self.strides,
-                    self._device_ordinal(), stream=stream)
+        return interop.dlpack_capsule(self, self.ptr if self.size else 0, self.shape, self.dtype, self.strides,
+                                      self._device_ordinal(), stream=stream)
 
     # -------------------------------------------------------- texture references
 

@@ -95,8 +95,8 @@ def make_default_context(ctx_maker=None):
     return ctx_maker(GCuda.Device.get(0))  # no device: GCuda's error says so
 
 
-# gcuda._dtypes (PyCUDA's dtype machinery) is looked up on first use, so this
-# module also works where it is not there (yet).
+# gcuda._dtypes (PyCUDA's dtype machinery) is imported on first use: it
+# needs numpy, which the other names here do not.
 _FROM_DTYPES = ('dtype_to_ctype', 'parse_c_arg', 'VectorArg', 'ScalarArg', 'get_arg_type',
                 'register_dtype', 'get_or_register_dtype')
 

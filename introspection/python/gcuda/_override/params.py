@@ -9,7 +9,7 @@ import struct
 
 from gi.module import get_introspection_module
 
-from . import OVERRIDE_MODULE
+from . import OVERRIDE_MODULE, interop
 from .buffers import Buffer
 from .errors import _library_error
 from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async
@@ -86,11 +86,10 @@ def _integer_types():
     return _int_types[0]
 
 
-# Device memory of other libraries (contract 3 of the PyCUDA crossing:
-# duck typing). PyCUDA's GPUArray and GCuda's stand for int(a.gpudata); a
+# Device memory of other libraries, recognised by duck typing. PyCUDA's GPUArray and GCuda's stand for int(a.gpudata); a
 # PointerHolderBase for a.get_pointer(); CuPy, PyTorch and numba arrays for
 # their __cuda_array_interface__ data pointer; an object with DLPack alone
-# goes through gcuda's interop module when it is there. The address goes
+# goes through the interop module. The address goes
 # to the kernel as is: what the kernel reads or writes of it is the
 # kernel's business, as in PyCUDA.
 
@@ -161,17 +160,10 @@ def _cai_pointer(a, i, stream=None):
 
 
 def _dlpack_pointer(a, i, stream=None):
-    """An object with DLPack alone, through the interop module (absent:
-    refused)."""
+    """An object with DLPack alone, through the interop module."""
     if not _cuda_dlpack(a):  # another object of the same class may be host memory
         return _pointer_value(a, i, stream)
-    try:
-        from . import interop
-        foreign_memory = interop.foreign_memory
-    except (ImportError, AttributeError):
-        raise TypeError('invalid type on parameter #%d (0-based): %s has DLPack but no __cuda_array_interface__ '
-                        'and this gcuda cannot read DLPack' % (i, type(a).__name__)) from None
-    found = foreign_memory(a)
+    found = interop.foreign_memory(a)
     if found is None:
         raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
     return found[0]
@@ -231,14 +223,11 @@ def _producer_wait(producer, stream):
 
 
 def _foreign_stream(context, handle):
-    """A GCuda.Stream borrowing the CUstream @handle, where this GCuda can
-    make one (GCuda.Stream.new_for_handle), else None."""
-    new_for_handle = getattr(GCuda.Stream, 'new_for_handle', None)
-    if new_for_handle is None:
-        return None
+    """A GCuda.Stream borrowing the CUstream @handle, or None when @handle
+    is no stream handle at all (the caller then synchronizes the context)."""
     try:
-        return new_for_handle(context, handle)
-    except TypeError:
+        return GCuda.Stream.new_for_handle(context, handle)
+    except (TypeError, OverflowError):
         return None
 
 
