@@ -821,7 +821,8 @@ class GPUArray:
             if isinstance(entry, slice):
                 start, stop, step = entry.indices(self.shape[axis])
                 shape.append(len(range(start, stop, step)))
-                strides.append(step * self.strides[axis])
+                # (an empty slice has step 1, as in numpy)
+                strides.append((step if shape[-1] else 1) * self.strides[axis])
                 offset += start * self.strides[axis] if shape[-1] else 0
                 axis += 1
             elif entry is Ellipsis:
