@@ -1036,7 +1036,7 @@ def as_gpuarray(obj):
     if isinstance(obj, GPUArray):
         return obj
     cai = getattr(obj, '__cuda_array_interface__', None)
-    if not isinstance(cai, dict):
+    if cai is None:
         raise TypeError('%s has no __cuda_array_interface__' % type(obj).__name__)
     layout = interop._interface_layout(obj, cai, None)
     if not builtins.any(dim == 0 for dim in layout.shape):

@@ -202,7 +202,56 @@ def _dtype_of_interface(interface, what='the __cuda_array_interface__'):
                 raise ValueError('%s: descr describes %d bytes per element, typestr %r %d'
                                  % (what, described.itemsize, typestr, dtype.itemsize))
             dtype = described
-    return _checked_dtype(dtype, what)
+    _checked_dtype(dtype, what)
+    if descr is None and len(_typestr_sizes) < _TYPESTR_SIZES_MAX:
+        _typestr_sizes[typestr] = dtype.itemsize
+    return dtype
+
+
+# typestrs _dtype_of_interface() accepted -> their item size: what
+# interface_pointer() checks kernel arguments with, without numpy
+_typestr_sizes = {}
+_TYPESTR_SIZES_MAX = 256
+
+
+def interface_pointer(interface):
+    """The data pointer of a __cuda_array_interface__ dict when it is well
+    formed as the usual ones are (a known typestr, no descr or mask, a
+    shape tuple of positive ints, an int version, strides None or one int per
+    dimension, a data pointer whose bytes lie in the address space), else
+    None: interface_layout() then says what is wrong, or takes it. This is
+    the check on every kernel launch, so it costs little."""
+    if type(interface) is not dict:
+        return None
+    shape = interface.get('shape')
+    data = interface.get('data')
+    strides = interface.get('strides')
+    itemsize = _typestr_sizes.get(interface.get('typestr'))
+    if (itemsize is None or type(shape) is not tuple or type(data) is not tuple or len(data) != 2
+            or 'descr' in interface or interface.get('mask') is not None
+            or type(interface.get('version', 0)) is not int):
+        return None
+    address = data[0]
+    if type(address) is not int or address <= 0:
+        return None
+    high = itemsize
+    if strides is None:
+        for n in shape:
+            if type(n) is not int or n <= 0:
+                return None
+            high *= n
+        return address if address + high <= _ADDRESS_LIMIT else None
+    if type(strides) is not tuple or len(strides) != len(shape):
+        return None
+    low = 0
+    for n, stride in zip(shape, strides):
+        if type(n) is not int or type(stride) is not int or n <= 0:
+            return None
+        if stride < 0:
+            low += (n - 1) * stride
+        else:
+            high += (n - 1) * stride
+    return address if address + low > 0 and address + high <= _ADDRESS_LIMIT else None
 
 
 def _checked_extent(address, shape, strides, itemsize, what, error=ValueError):

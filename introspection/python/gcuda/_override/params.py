@@ -149,8 +149,10 @@ def _cai_pointer(a, i, stream=None):
     cai = getattr(a, '__cuda_array_interface__', None)
     if cai is None:
         return _pointer_value(a, i, stream)
-    address = interop.interface_layout(a, cai, 'invalid value on parameter #%d (0-based): the '
-                                       '__cuda_array_interface__ of %s' % (i, type(a).__name__)).address
+    address = interop.interface_pointer(cai)
+    if address is None:  # empty, or malformed: the whole check, which says what is wrong
+        address = interop.interface_layout(a, cai, 'invalid value on parameter #%d (0-based): the '
+                                           '__cuda_array_interface__ of %s' % (i, type(a).__name__)).address
     producer = cai.get('stream')
     if producer is not None:
         _wait_for_producer(producer, stream, i)
