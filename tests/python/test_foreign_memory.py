@@ -434,6 +434,8 @@ def test_kernel_argument_fast_check_agrees_with_the_whole_check():
         'data': [(ADDRESS, False), (0, False), (8, True), ((1 << 64) - 8, False), (-4, False), (ADDRESS,), None,
                  ADDRESS, (True, False), (np.uint64(ADDRESS), False)],
         'version': [3, 2, '3', None],
+        # CuPy's and Numba's [('', typestr)], structs, objects, junk
+        'descr': [None, [('', '<f4')], [('', '|u1')], [('a', '<f4')], [('a', '<f8'), ('o', '|O')], 'junk', [1]],
     }
     vouched = 0
     for case in range(3000):

@@ -203,8 +203,8 @@ def _dtype_of_interface(interface, what='the __cuda_array_interface__'):
                                  % (what, described.itemsize, typestr, dtype.itemsize))
             dtype = described
     _checked_dtype(dtype, what)
-    if descr is None and len(_typestr_sizes) < _TYPESTR_SIZES_MAX:
-        _typestr_sizes[typestr] = dtype.itemsize
+    if dtype.fields is None and len(_typestr_sizes) < _TYPESTR_SIZES_MAX:
+        _typestr_sizes[typestr] = dtype.itemsize  # the typestr's own dtype, fine
     return dtype
 
 
@@ -216,9 +216,10 @@ _TYPESTR_SIZES_MAX = 256
 
 def interface_pointer(interface):
     """The data pointer of a __cuda_array_interface__ dict when it is well
-    formed as the usual ones are (a known typestr, no descr or mask, a
-    shape tuple of positive ints, an int version, strides None or one int per
-    dimension, a data pointer whose bytes lie in the address space), else
+    formed as the usual ones are (a known typestr, no descr beyond it, no
+    mask, a shape tuple of positive ints, an int version, strides None or
+    one int per dimension, a data pointer whose bytes lie in the address
+    space), else
     None: interface_layout() then says what is wrong, or takes it. This is
     the check on every kernel launch, so it costs little."""
     if type(interface) is not dict:
@@ -226,11 +227,14 @@ def interface_pointer(interface):
     shape = interface.get('shape')
     data = interface.get('data')
     strides = interface.get('strides')
-    itemsize = _typestr_sizes.get(interface.get('typestr'))
+    typestr = interface.get('typestr')
+    itemsize = _typestr_sizes.get(typestr)
+    descr = interface.get('descr')
     if (itemsize is None or type(shape) is not tuple or type(data) is not tuple or len(data) != 2
-            or 'descr' in interface or interface.get('mask') is not None
-            or type(interface.get('version', 0)) is not int):
+            or interface.get('mask') is not None or type(interface.get('version', 0)) is not int):
         return None
+    if descr is not None and not (type(descr) is list and len(descr) == 1 and descr[0] == ('', typestr)):
+        return None  # (CuPy and Numba give [('', typestr)], which says no more)
     address = data[0]
     if type(address) is not int or address <= 0:
         return None
