@@ -13,9 +13,12 @@ pure-Python path exists. ctypes callbacks take the GIL themselves, so a
 consumer may call the deleter from any thread.
 
 The functions here are the contract other parts of the override use
-(gpuarray's GPUArray): foreign_memory(), cuda_array_interface(),
+(gpuarray's GPUArray, kernel arguments): foreign_memory(),
+interface_layout(), interface_pointer(), cuda_array_interface(),
 dlpack_capsule(), dlpack_device(), buffer_from_foreign(), and
-stream_from_foreign()."""
+stream_from_foreign(). What a foreign array says about itself (shape,
+strides, type, data pointer) is checked before it is used: a wrong size
+must never become a buffer."""
 
 import ctypes
 import math
