@@ -664,9 +664,12 @@ def test_layouts_outside_the_memory_are_neither_made_nor_exported():
         b.__cuda_array_interface__
     with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
         b.__dlpack__()
-    # the 64-bit address space
+    # the 64-bit address space, of which address 0 is no device memory
     with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
         GPUArray((4,), np.float32, gpudata=(1 << 64) - 8)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((4,), np.float32, gpudata=0)
+    assert GPUArray((0,), np.float32, gpudata=0).ptr == 0
     with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
         GPUArray((4,), np.float32, gpudata=Holder(8))[::-1]._view((4,), (-4,), byte_offset=-12)
 

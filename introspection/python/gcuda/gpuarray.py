@@ -210,11 +210,15 @@ def _check_inside(ary):
         return
     lo, hi = _extent(ary.shape, ary.strides, ary.itemsize)
     if ary._mem is not None:
-        base, first, limit = 0, ary._offset, ary._mem.get_size()
+        first, limit = ary._offset, ary._mem.get_size()
+        outside = first + lo < 0 or first + hi > limit
     else:
-        base, end = ary._bounds if ary._bounds is not None else (0, _ADDRESS_LIMIT)
+        # (address 0 is never device memory)
+        base, end = ary._bounds if ary._bounds is not None else (1, _ADDRESS_LIMIT)
         first, limit = ary._address - base, end - base
-    if first + lo < 0 or first + hi > limit or not 0 <= base + first + lo < base + first + hi <= _ADDRESS_LIMIT:
+        outside = (first + lo < 0 or first + hi > limit
+                   or not 0 < ary._address + lo < ary._address + hi <= _ADDRESS_LIMIT)
+    if outside:
         raise _library_error(GCuda.Error.OUT_OF_BOUNDS,
                              'A GPUArray of shape %r, dtype %s and strides %r reaches bytes %d to %d of its gpudata, '
                              'which has %d bytes' % (ary.shape, ary.dtype, ary.strides, first + lo, first + hi, limit))
