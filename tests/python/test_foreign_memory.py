@@ -341,6 +341,7 @@ MALFORMED_CAI = [
     ('unsized typestr', {'typestr': '|V0'}, ValueError, 'no size'),
     ('typestr no type', {'typestr': '<q9'}, TypeError, "typestr '<q9' is not a numpy type string"),
     ('typestr not a string', {'typestr': 4}, TypeError, 'typestr must be'),
+    ('typestr a list', {'typestr': ['<f4']}, TypeError, 'typestr must be'),
     ('descr of another size', {'typestr': '|V8', 'descr': [('a', '<f8'), ('b', '<f8')]}, ValueError,
      'descr describes 16 bytes'),
     ('float dimension', {'shape': (2.0, 3)}, TypeError, 'not an integer'),
@@ -430,7 +431,7 @@ def test_kernel_argument_fast_check_agrees_with_the_whole_check():
     values = {
         'shape': [(4,), (2, 3), (), (0, 5), (3, -1), (2.0,), (True, 2), [4], (np.int64(4),), 4, None],
         'strides': [None, (4,), (-4,), (12, 4), (4, 4, 4), (0,), (-8, 4), 'ab', [4], (np.intp(4),), (4.0,)],
-        'typestr': ['<f4', '|u1', '<f8', '|O', '|V0', 4, '<q9'],
+        'typestr': ['<f4', '|u1', '<f8', '|O', '|V0', 4, '<q9', ['<f4']],
         'data': [(ADDRESS, False), (0, False), (8, True), ((1 << 64) - 8, False), (-4, False), (ADDRESS,), None,
                  ADDRESS, (True, False), (np.uint64(ADDRESS), False)],
         'version': [3, 2, '3', None],

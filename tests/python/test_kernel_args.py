@@ -347,6 +347,7 @@ MALFORMED_CAI = [
     ({'shape': (4, 4, 4), 'strides': (64,)}, ValueError, '1 strides'),
     ({'shape': (4,), 'strides': (4, 4, 4)}, ValueError, '3 strides'),
     ({'typestr': '|O'}, TypeError, 'Python objects'),
+    ({'typestr': ['<f4']}, TypeError, 'typestr must be'),
     ({'data': (0, False)}, ValueError, 'NULL'),
     ({'data': ((1 << 64) - 4, False)}, ValueError, '64-bit'),
 ]

@@ -222,16 +222,16 @@ def interface_pointer(interface):
     formed as the usual ones are (a known typestr, no descr beyond it, no
     mask, a shape tuple of positive ints, an int version, strides None or
     one int per dimension, a data pointer whose bytes lie in the address
-    space), else
-    None: interface_layout() then says what is wrong, or takes it. This is
-    the check on every kernel launch, so it costs little."""
+    space), else None: interface_layout() then says what is wrong, or
+    takes it. This is the check on every kernel launch, so it costs
+    little."""
     if type(interface) is not dict:
         return None
     shape = interface.get('shape')
     data = interface.get('data')
     strides = interface.get('strides')
     typestr = interface.get('typestr')
-    itemsize = _typestr_sizes.get(typestr)
+    itemsize = _typestr_sizes.get(typestr) if type(typestr) is str else None
     descr = interface.get('descr')
     if (itemsize is None or type(shape) is not tuple or type(data) is not tuple or len(data) != 2
             or interface.get('mask') is not None or type(interface.get('version', 0)) is not int):
