@@ -10,7 +10,9 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import ctypes
 import gc
+import re
 import weakref
 
 import numpy as np
@@ -233,6 +235,269 @@ def test_foreign_memory_layouts():
     gpuarray = type('G', (), {'gpudata': 0x4000, 'nbytes': 64, 'shape': (16,), 'dtype': np.float32,
                               'strides': (4,)})()
     assert interop.foreign_memory(gpuarray)[:2] == (0x4000, 64)
+
+
+# ---------------------------------------------------------------- malformed foreign arrays (no driver)
+
+# A DLPack producer written as foreign code would be: its own ctypes
+# structures (DLPack 1.0's layout), its tensor filled in by hand.
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [('device_type', ctypes.c_int32), ('device_id', ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [('code', ctypes.c_uint8), ('bits', ctypes.c_uint8), ('lanes', ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [('data', ctypes.c_void_p), ('device', DLDevice), ('ndim', ctypes.c_int32), ('dtype', DLDataType),
+                ('shape', ctypes.POINTER(ctypes.c_int64)), ('strides', ctypes.POINTER(ctypes.c_int64)),
+                ('byte_offset', ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [('dl_tensor', DLTensor), ('manager_ctx', ctypes.c_void_p), ('deleter', ctypes.c_void_p)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [('major', ctypes.c_uint32), ('minor', ctypes.c_uint32), ('manager_ctx', ctypes.c_void_p),
+                ('deleter', ctypes.c_void_p), ('flags', ctypes.c_uint64), ('dl_tensor', DLTensor)]
+
+
+DL_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+CAPSULE_NEW = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ('PyCapsule_New', ctypes.pythonapi))
+DLTENSOR, DLTENSOR_VERSIONED = b'dltensor', b'dltensor_versioned'  # a capsule keeps the pointer to its name
+
+
+class HostileDLPack:
+    """A CUDA DLPack producer whose tensor says what the test wants (a
+    shape array of @shape even where ndim says otherwise); records the
+    deleter calls."""
+
+    def __init__(self, ndim=1, shape=(4,), strides=None, code=2, bits=32, lanes=1, data=0x7000_0000,
+                 byte_offset=0, null_shape=False, versioned=True):
+        self.fields = dict(ndim=ndim, code=code, bits=bits, lanes=lanes, data=data, byte_offset=byte_offset)
+        self.shape = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        self.strides = None if strides is None else (ctypes.c_int64 * max(len(strides), 1))(*strides)
+        self.null_shape = null_shape
+        self.versioned = versioned
+        self.deleted = []
+        self.deleter = DL_DELETER(self.deleted.append)
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, stream=None, max_version=None):
+        versioned = self.versioned and max_version is not None and tuple(max_version) >= (1, 0)
+        managed = DLManagedTensorVersioned() if versioned else DLManagedTensor()
+        if versioned:
+            managed.major, managed.minor = 1, 0
+        f = self.fields
+        t = managed.dl_tensor
+        t.data = f['data']
+        t.device = DLDevice(2, 0)
+        t.ndim = f['ndim']
+        t.dtype = DLDataType(f['code'], f['bits'], f['lanes'])
+        if not self.null_shape:
+            t.shape = ctypes.cast(self.shape, ctypes.POINTER(ctypes.c_int64))
+        if self.strides is not None:
+            t.strides = ctypes.cast(self.strides, ctypes.POINTER(ctypes.c_int64))
+        t.byte_offset = f['byte_offset']
+        managed.deleter = ctypes.cast(self.deleter, ctypes.c_void_p).value
+        self.managed = managed
+        return CAPSULE_NEW(ctypes.addressof(managed), DLTENSOR_VERSIONED if versioned else DLTENSOR, None)
+
+
+def _gpuarray():
+    from gcuda import gpuarray
+    return gpuarray
+
+
+# everything that takes a foreign array: (name, call with the array)
+CONSUMERS = [
+    ('Buffer.from_foreign', lambda obj: GCuda.Buffer.from_foreign(obj)),
+    ('foreign_memory', lambda obj: interop.foreign_memory(obj)),
+    ('to_device', lambda obj: GCuda.to_device(obj)),
+    ('from_device', lambda obj: GCuda.from_device(obj, (4,), np.uint8)),
+    ('memcpy_htod', lambda obj: GCuda.memcpy_htod(obj, np.zeros(4, np.uint8))),
+    ('memcpy_dtoh', lambda obj: GCuda.memcpy_dtoh(np.zeros(4, np.uint8), obj)),
+    ('memcpy_dtod', lambda obj: GCuda.memcpy_dtod(obj, 0x7000_0000, 4)),
+    ('memset_d8', lambda obj: GCuda.memset_d8(obj, 0, 4)),
+    ('GPUArray', lambda obj: _gpuarray().GPUArray((1,), np.uint8, gpudata=obj)),
+    ('DeviceView', lambda obj: GCuda.DeviceView(obj, (1,), np.uint8)),
+]
+CAI_CONSUMERS = CONSUMERS + [('as_gpuarray', lambda obj: _gpuarray().as_gpuarray(obj))]
+
+ADDRESS = 0x7000_0000
+# (what, interface changes, exception, what the message names)
+MALFORMED_CAI = [
+    ('negative dimension', {'shape': (3, -1)}, ValueError, r'shape \(3, -1\) has a negative dimension'),
+    ('one stride for 3-D', {'shape': (4, 4, 4), 'strides': (64,)}, ValueError, r'1 strides .* 3 dimensions'),
+    ('three strides for 1-D', {'shape': (4,), 'strides': (4, 4, 4)}, ValueError, r'3 strides .* 1 dimensions'),
+    ('object typestr', {'typestr': '|O'}, TypeError, 'Python objects'),
+    ('object struct', {'typestr': '|V16', 'descr': [('a', '<f8'), ('o', '|O')]}, TypeError, 'Python objects'),
+    ('unsized typestr', {'typestr': '|V0'}, ValueError, 'no size'),
+    ('typestr no type', {'typestr': '<q9'}, TypeError, "typestr '<q9' is not a numpy type string"),
+    ('typestr not a string', {'typestr': 4}, TypeError, 'typestr must be'),
+    ('typestr a list', {'typestr': ['<f4']}, TypeError, 'typestr must be'),
+    ('descr of another size', {'typestr': '|V8', 'descr': [('a', '<f8'), ('b', '<f8')]}, ValueError,
+     'descr describes 16 bytes'),
+    ('float dimension', {'shape': (2.0, 3)}, TypeError, 'not an integer'),
+    ('bool dimension', {'shape': (True,)}, TypeError, 'not an integer'),
+    ('shape not a tuple', {'shape': 5}, TypeError, 'shape must be a tuple'),
+    ('string strides', {'strides': 'ab'}, TypeError, 'strides must be a tuple'),
+    ('no shape', {'shape': None}, TypeError, 'has no "shape"'),
+    ('no data', {'data': None}, TypeError, 'has no "data"'),
+    ('data not a pair', {'data': ADDRESS}, TypeError, r'data must be a \(pointer, read-only\) tuple'),
+    ('data pointer not an int', {'data': ('0x70000000', False)}, TypeError, 'data pointer'),
+    ('NULL data', {'data': (0, False)}, ValueError, 'data pointer is NULL'),
+    ('negative pointer', {'data': (-64, False)}, ValueError, 'not a 64-bit device address'),
+    ('below address 0', {'data': (8, False), 'strides': (-16,), 'shape': (2,)}, ValueError, 'below address 0'),
+    ('past 2**64', {'data': ((1 << 64) - 8, False), 'shape': (4,)}, ValueError, 'past the end of the 64-bit'),
+    ('version not an int', {'version': '3'}, TypeError, 'version must be an int'),
+]
+
+
+def malformed_cai(changes):
+    interface = {'version': 3, 'shape': (16,), 'typestr': '<f4', 'data': (ADDRESS, False), 'strides': None,
+                 'stream': None}
+    for key, value in changes.items():
+        if value is None and key in ('shape', 'data'):
+            del interface[key]
+        else:
+            interface[key] = value
+    fake = FakeCAI(ADDRESS, (1,))
+    fake.interface = interface
+    return fake
+
+
+def expect_refusal(name, call, error, message):
+    """@call() raises @error with a message matching @message (@name says
+    which consumer failed otherwise); the message. (The exception itself is
+    not kept: what it holds goes as it would in a program.)"""
+    try:
+        call()
+    except error as e:
+        text = str(e)
+        assert re.search(message, text), '%s: %r does not match %r' % (name, text, message)
+        return text
+    except Exception as e:  # noqa: BLE001 - named in the failure
+        pytest.fail('%s raised %s (%s), not %s' % (name, type(e).__name__, e, error.__name__))
+    pytest.fail('%s took it' % name)
+
+
+@pytest.mark.parametrize('what,changes,error,message', MALFORMED_CAI, ids=[m[0] for m in MALFORMED_CAI])
+def test_malformed_cuda_array_interface_is_refused(what, changes, error, message):
+    """Refused by every consumer before any driver call (this runs
+    without one), with the exception class and a message that names the
+    problem."""
+    for name, consume in CAI_CONSUMERS:
+        text = expect_refusal(name, lambda: consume(malformed_cai(changes)), error, message)
+        assert '__cuda_array_interface__ of FakeCAI' in text, name
+
+
+def test_cuda_array_interface_that_is_no_dict():
+    fake = FakeCAI(ADDRESS, (1,))
+    fake.interface = [('shape', (4,))]
+    for name, consume in CAI_CONSUMERS:
+        expect_refusal(name, lambda: consume(fake), TypeError, 'is a list, not a dict')
+
+
+def test_well_formed_layouts_at_the_edges_are_taken():
+    # empty arrays may have a NULL pointer; the last byte of the address
+    # space is fine; a lowest byte at 0 + 8 with a negative stride too
+    assert interop.foreign_memory(malformed_cai({'shape': (0, 4), 'data': (0, False)}))[:2] == (0, 0)
+    top = interop.foreign_memory(malformed_cai({'data': ((1 << 64) - 16, False), 'shape': (4,)}))
+    assert top[:2] == ((1 << 64) - 16, 16)
+    assert interop.foreign_memory(malformed_cai({'data': (24, False), 'shape': (2,), 'strides': (-16,)}))[:2] \
+        == (8, 20)
+    # numpy integers are integers; a list is a sequence
+    layout = interop._foreign_layout(malformed_cai({'shape': [np.int64(2), np.uint8(3)],
+                                                    'strides': (np.intp(12), 4)}))
+    assert layout.shape == (2, 3) and layout.strides == (12, 4) and type(layout.shape[0]) is int
+
+
+def test_kernel_argument_fast_check_agrees_with_the_whole_check():
+    """interop.interface_pointer() (the check on every launch) vouches for
+    an interface only where interface_layout() takes it, with the same
+    data pointer: every malformed case, and random interfaces."""
+    interop._foreign_layout(malformed_cai({}))  # '<f4' is a known typestr now
+    for what, changes, error, message in MALFORMED_CAI:
+        assert interop.interface_pointer(malformed_cai(changes).interface) is None, what
+    seed = np.random.SeedSequence().entropy
+    r = np.random.default_rng(seed)
+    values = {
+        'shape': [(4,), (2, 3), (), (0, 5), (3, -1), (2.0,), (True, 2), [4], (np.int64(4),), 4, None],
+        'strides': [None, (4,), (-4,), (12, 4), (4, 4, 4), (0,), (-8, 4), 'ab', [4], (np.intp(4),), (4.0,)],
+        'typestr': ['<f4', '|u1', '<f8', '|O', '|V0', 4, '<q9', ['<f4']],
+        'data': [(ADDRESS, False), (0, False), (8, True), ((1 << 64) - 8, False), (-4, False), (ADDRESS,), None,
+                 ADDRESS, (True, False), (np.uint64(ADDRESS), False)],
+        'version': [3, 2, '3', None],
+        # CuPy's and Numba's [('', typestr)], structs, objects, junk
+        'descr': [None, [('', '<f4')], [('', '|u1')], [('a', '<f4')], [('a', '<f8'), ('o', '|O')], 'junk', [1]],
+    }
+    vouched = 0
+    for case in range(3000):
+        changes = {key: options[r.integers(0, len(options))] for key, options in values.items()
+                   if r.random() < 0.5}
+        interface = malformed_cai(changes).interface
+        if changes.get('version', 0) is None:
+            del interface['version']
+        fast = interop.interface_pointer(interface)
+        try:
+            address = interop.interface_layout(None, interface).address
+        except (TypeError, ValueError):
+            address = None
+        assert fast is None or fast == address, 'seed %d: %r' % (seed, interface)
+        vouched += fast is not None
+    assert vouched > 100, vouched
+
+
+# (what, producer arguments, what the message names)
+MALFORMED_DLPACK = [
+    ('ndim -1', dict(ndim=-1), 'has ndim -1'),
+    ('ndim 65', dict(ndim=65), 'has ndim 65'),
+    ('no shape array', dict(ndim=2, null_shape=True), 'no shape'),
+    ('negative dimension', dict(ndim=2, shape=(3, -1)), r'shape \(3, -1\) has a negative dimension'),
+    ('0 bits', dict(bits=0), r'type code 2 \(0 bits\)'),
+    ('12 bits', dict(bits=12), r'type code 2 \(12 bits\)'),
+    ('128-bit float (not numpy\'s longdouble)', dict(bits=128), r'type code 2 \(128 bits\)'),
+    ('bool of 32 bits', dict(code=6, bits=32), r'type code 6 \(32 bits\)'),
+    ('bfloat16', dict(code=4, bits=16), r'type code 4 \(16 bits\)'),
+    ('two lanes', dict(lanes=2), '2 lanes'),
+    ('NULL data', dict(data=None), 'data pointer is NULL'),
+    ('byte_offset past 2**64', dict(data=1 << 63, byte_offset=1 << 63), 'byte_offset'),
+    ('below address 0', dict(data=16, shape=(4,), strides=(-4,)), 'below address 0'),
+]
+
+
+@pytest.mark.parametrize('what,arguments,message', MALFORMED_DLPACK, ids=[m[0] for m in MALFORMED_DLPACK])
+def test_malformed_dlpack_is_refused(what, arguments, message):
+    """A BufferError naming the problem from every consumer, before any
+    driver call; the producer's deleter runs (the tensor was consumed)."""
+    for versioned in (True, False):
+        for name, consume in CONSUMERS:
+            producer = HostileDLPack(versioned=versioned, **arguments)
+            expect_refusal(name, lambda: consume(producer), BufferError, message)
+            assert producer.deleted == [ctypes.addressof(producer.managed)], name
+
+
+def test_well_formed_dlpack_of_the_hostile_producer_is_taken():
+    # the producer itself is right: the same tensor well formed is read as it says
+    for versioned in (True, False):
+        producer = HostileDLPack(ndim=2, shape=(3, 5), strides=(1, 3), code=1, bits=16, byte_offset=64,
+                                 versioned=versioned)
+        layout = interop._foreign_layout(producer)
+        assert (layout.address, layout.shape, layout.strides, layout.dtype) == \
+            (ADDRESS + 64, (3, 5), (2, 6), np.dtype(np.uint16))
+        del layout
+        gc.collect()
+        assert len(producer.deleted) == 1
+    # 0-d: one element
+    layout = interop._foreign_layout(HostileDLPack(ndim=0, code=5, bits=128))
+    assert layout.shape == () and layout.extent() == (ADDRESS, 16)
 
 
 # ---------------------------------------------------------------- memory (mock driver and GPU)

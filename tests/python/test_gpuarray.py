@@ -45,6 +45,13 @@ class Holder:
         return self.address
 
 
+def random_array(shape, dtype):
+    """Fresh random bits for any dtype (compared as bytes: NaNs are fine)."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    return np.frombuffer(rng().bytes(n), np.uint8).copy().view(dtype).reshape(shape)
+
+
 def fake(shape, dtype=np.float32, order='C', strides=None):
     return GPUArray(shape, dtype, gpudata=Holder(FAKE_ADDRESS), order=order, strides=strides)
 
@@ -451,6 +458,252 @@ def test_copy_plans():
     assert gpuarray._plan((5,), (0,), (4,), 4) is None
 
 
+# ---------------------------------------------------------------- view(dtype) by numpy's rules (fake memory)
+
+VIEW_DTYPES = [np.int8, np.uint8, np.int16, np.float16, np.int32, np.float32, np.complex64, np.float64,
+               np.complex128, vec.char3, vec.float3, vec.double2, np.dtype((np.void, 5)), np.dtype((np.void, 6)),
+               np.dtype('>i4')]
+# and what only a view can be asked for: subarrays, unsized types, objects
+VIEW_TARGETS = VIEW_DTYPES + [np.dtype((np.float16, (2,))), np.dtype((np.int8, (2, 2))),
+                              np.dtype((np.float32, (3,))), np.dtype('V'), np.dtype('S'), np.dtype(object)]
+
+
+def random_index(r, ndim):
+    """A random basic index for @ndim axes: slices with any step (negative
+    too), integers, newaxis; an Ellipsis now and then."""
+    index = []
+    for _ in range(ndim):
+        kind = r.integers(0, 4)
+        if kind == 0:
+            index.append(slice(None))
+        elif kind == 1:
+            index.append(('int', r.random()))  # made an integer of the axis below
+        else:
+            step = int(r.choice([-3, -2, -1, 1, 2, 3]))
+            start, stop = (int(v) for v in r.integers(-6, 7, 2))
+            index.append(slice(start if r.random() < 0.7 else None, stop if r.random() < 0.7 else None, step))
+        if r.random() < 0.2:
+            index.append(None)
+    if r.random() < 0.2:
+        index.insert(int(r.integers(0, len(index) + 1)), None)
+    return index
+
+
+def paired_random_layout(r, device=False):
+    """(GPUArray, host array, root host array, root GPUArray, description):
+    the same random layout on a fake device address (with @device, on
+    device memory holding the root's random bytes) and on a numpy array,
+    built from a packed root by slicing (negative steps, empty ones),
+    integers, newaxis, transposes and stride-0 broadcasts."""
+    dtype = np.dtype(VIEW_DTYPES[r.integers(0, len(VIEW_DTYPES))])
+    shape = tuple(int(n) for n in r.integers(0, 6, r.integers(0, 4)))
+    if device or r.random() < 0.9:
+        shape = tuple(max(n, 1) for n in shape)  # mostly non-empty
+    a = GPUArray(shape, dtype) if device else GPUArray(shape, dtype, gpudata=Holder(FAKE_ADDRESS))
+    # (numpy's strides of empty arrays vary: GPUArray's packed ones)
+    root = np.lib.stride_tricks.as_strided(random_array((a.size,), dtype), shape, a.strides)
+    if device:
+        a.set(root)
+    first = a
+    h = root
+    steps = ['root %s %r' % (dtype, shape)]
+    for _ in range(r.integers(0, 4)):
+        op = r.integers(0, 3)
+        if op == 0:
+            index = random_index(r, a.ndim)
+            axis, concrete = 0, []
+            for entry in index:
+                if isinstance(entry, tuple):  # an integer inside the axis, or a slice of an empty one
+                    dim = a.shape[axis]
+                    concrete.append(int(entry[1] * dim) - dim if dim else slice(None))
+                    axis += 1
+                else:
+                    concrete.append(entry)
+                    axis += entry is not None
+            index = tuple(concrete)
+            a, h = a[index], h[index + (Ellipsis,)]  # (numpy gives a scalar for h[()] of a 0-d h)
+            steps.append('[%r]' % (index,))
+        elif op == 1 and a.ndim:
+            perm = tuple(int(p) for p in r.permutation(a.ndim))
+            a, h = a.transpose(perm), h.transpose(perm)
+            steps.append('.transpose(%r)' % (perm,))
+        elif a.size:
+            # a stride-0 axis: a length-1 axis broadcast, or a new one
+            shape, strides = list(a.shape), list(a.strides)
+            ones = [i for i, n in enumerate(shape) if n == 1]
+            n = int(r.integers(1, 4))
+            if ones and r.random() < 0.5:
+                i = ones[r.integers(0, len(ones))]
+                shape[i], strides[i] = n, 0
+            else:
+                i = int(r.integers(0, len(shape) + 1))
+                shape.insert(i, n)
+                strides.insert(i, 0)
+            a = GPUArray(shape, a.dtype, gpudata=a, strides=strides)
+            h = np.lib.stride_tricks.as_strided(h, shape, strides)
+            steps.append('broadcast %r %r' % (tuple(shape), tuple(strides)))
+    assert a.shape == h.shape and a.strides == h.strides, steps
+    return a, h, root, first, ' '.join(steps)
+
+
+def covered(shape, strides, itemsize):
+    """[lo, hi) of the bytes a layout covers, from its first element."""
+    if 0 in shape:
+        return 0, 0
+    lo = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    hi = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    return lo, hi + itemsize
+
+
+def assert_exports_inside(v, start, nbytes, why):
+    """What @v exports (ptr and __cuda_array_interface__) lies in the
+    @nbytes bytes from @start."""
+    cai = v.__cuda_array_interface__
+    assert cai['shape'] == v.shape, why
+    if not v.size:
+        assert cai['data'][0] == 0, why
+        return
+    itemsize = np.dtype(cai['descr'] if 'descr' in cai else cai['typestr']).itemsize
+    assert itemsize == v.itemsize, why
+    strides = cai['strides'] if cai['strides'] is not None else v.strides
+    lo, hi = covered(cai['shape'], strides, itemsize)
+    assert cai['data'][0] == v.ptr, why
+    assert start <= v.ptr + lo and v.ptr + hi <= start + nbytes, why
+
+
+def test_view_matches_numpy_on_random_layouts():
+    seed = np.random.SeedSequence().entropy
+    r = np.random.default_rng(seed)
+    outcomes = {'view': 0, 'refused': 0}
+    for case in range(3000):
+        a, h, root, first, steps = paired_random_layout(r)
+        nbytes = root.nbytes
+        target = np.dtype(VIEW_TARGETS[r.integers(0, len(VIEW_TARGETS))])
+        why = 'seed %d case %d: %s .view(%r)' % (seed, case, steps, target)
+        try:
+            hv = h.view(target)
+        except (ValueError, TypeError) as e:
+            with pytest.raises(type(e)):
+                a.view(target)
+            outcomes['refused'] += 1
+            continue
+        v = a.view(target)
+        outcomes['view'] += 1
+        assert (v.shape, v.strides, v.dtype) == (hv.shape, hv.strides, hv.dtype), why
+        assert v.base is a and v.flags.c_contiguous == hv.flags.c_contiguous, why
+        if v.size:
+            assert offset_of(v, a) == host_offset(hv, h), why
+            assert v.ptr - FAKE_ADDRESS == host_offset(hv, root), why
+        assert_exports_inside(v, FAKE_ADDRESS, nbytes, why)
+        # and the view's views
+        for w in ((v[::-1], v[..., ::2], v.T, v[None]) if v.ndim else (v[None], v[...])):
+            assert_exports_inside(w, FAKE_ADDRESS, nbytes, why)
+    assert outcomes['view'] > 300 and outcomes['refused'] > 100, outcomes
+
+
+def test_view_reported_layouts():
+    # 24 bytes, reversed: numpy refuses (the last axis is not contiguous)
+    a = fake((3,), np.float64)
+    for dtype in (np.float32, np.complex128, np.int8):
+        with pytest.raises(ValueError, match='last axis must be contiguous'):
+            a[::-1].view(dtype)
+    with pytest.raises(ValueError, match='last axis must be contiguous'):
+        fake((4,), np.float32)[::-1].view(np.float64)
+    # a newaxis last: numpy's strides (8, 4), and the same bytes
+    v = a[:, None].view(np.float32)
+    assert v.shape == (3, 2) and v.strides == (8, 4) and v.ptr == a.ptr
+    assert_exports_inside(v, FAKE_ADDRESS, 24, 'a[:, None]')
+    v = a[::-1, None].view(np.float32)
+    assert v.shape == (3, 2) and v.strides == (-8, 4) and v.ptr == a.ptr + 16
+    assert_exports_inside(v, FAKE_ADDRESS, 24, 'a[::-1, None]')
+    assert_exports_inside(v[::-1, ::-1], FAKE_ADDRESS, 24, 'a[::-1, None] reversed')
+    # the last axis, not the one of the smallest stride (a Fortran array: numpy refuses)
+    f = fake((4, 6), np.float32, order='F')
+    with pytest.raises(ValueError, match='last axis must be contiguous'):
+        f.view(np.float64)
+    assert f.view(np.int32).strides == f.strides
+    # numpy's other refusals, with its messages
+    with pytest.raises(ValueError, match='0d array'):
+        fake((), np.float32).view(np.float64)
+    assert fake((), np.float32).view(np.int32).shape == ()
+    with pytest.raises(ValueError, match='smaller dtype, its size must be a divisor'):
+        fake((4,), np.float64).view(np.dtype((np.void, 3)))
+    with pytest.raises(ValueError, match='larger dtype, its size must be a divisor'):
+        fake((3,), np.float32).view(np.float64)
+    with pytest.raises(ValueError, match='subarray type'):
+        fake((3,), np.float32).view(np.dtype((np.float32, (2,))))
+    with pytest.raises(TypeError, match='object array'):
+        fake((3,), np.float64).view(object)
+    # a subarray of the same size adds its axes; an unsized void takes the item size
+    s = fake((3, 4), np.float32).view(np.dtype((np.float16, (2,))))
+    assert s.shape == (3, 4, 2) and s.strides == (16, 4, 2) and s.dtype == np.float16
+    assert fake((3,), vec.float3).view('V').dtype == np.dtype('V12')
+    # an empty array: no contiguity asked, no bytes exported
+    e = fake((0, 3), np.float32)[:, ::2].view(np.float64)
+    assert e.shape == (0, 1) and e.strides == (12, 8) and e.__cuda_array_interface__['data'][0] == 0
+
+
+def test_layouts_outside_the_memory_are_neither_made_nor_exported():
+    a = fake((6,), np.float32)  # 24 bytes at FAKE_ADDRESS, as the caller said
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        a._view((7,), (4,))
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        a._view((2,), (-4,))  # one element before the first
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        a[2:]._view((2,), (4,), byte_offset=12)  # the end of a view is not the end of the memory
+    # a GPUArray over another stays inside what the first was given
+    assert GPUArray((5,), np.float32, gpudata=a[1:]).ptr == FAKE_ADDRESS + 4
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((6,), np.float32, gpudata=a[1:])
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((2,), np.float32, gpudata=a, strides=(-4,))
+    # a layout changed by hand is not exported
+    b = fake((6,), np.float32)
+    b.strides = (8,)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        b.__cuda_array_interface__
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        b.__dlpack__()
+    # the 64-bit address space, of which address 0 is no device memory
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((4,), np.float32, gpudata=(1 << 64) - 8)
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((4,), np.float32, gpudata=0)
+    assert GPUArray((0,), np.float32, gpudata=0).ptr == 0
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((4,), np.float32, gpudata=Holder(8))[::-1]._view((4,), (-4,), byte_offset=-12)
+
+
+class ForeignCAI:
+    def __init__(self, cai):
+        self.__cuda_array_interface__ = cai
+
+
+def test_as_gpuarray_starts_at_the_data_pointer():
+    # a reversed foreign array: its first element is the data pointer, its
+    # lowest byte 12 bytes below
+    f = ForeignCAI({'shape': (4,), 'strides': (-4,), 'typestr': '<f4', 'data': (FAKE_ADDRESS + 12, False),
+                    'version': 3, 'stream': None})
+    a = gpuarray.as_gpuarray(f)
+    assert a.ptr == FAKE_ADDRESS + 12 and a.strides == (-4,) and a.gpudata is f
+    assert_exports_inside(a, FAKE_ADDRESS, 16, 'reversed foreign array')
+    r = a[::-1]
+    assert r.ptr == FAKE_ADDRESS and r.strides == (4,)
+    assert_exports_inside(r.view(np.uint8), FAKE_ADDRESS, 16, 'its bytes')
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        r._view((5,), (4,))
+    # an array made over it must fit in what the interface describes
+    with raises_gerror(GCuda.Error.OUT_OF_BOUNDS):
+        GPUArray((5,), np.float32, gpudata=f)
+    assert GPUArray((4,), np.float32, gpudata=f).ptr == FAKE_ADDRESS  # at its lowest byte
+    # a malformed interface is refused with what is wrong
+    bad = dict(f.__cuda_array_interface__, shape=(3, -1), strides=None)
+    with pytest.raises(ValueError, match='negative dimension'):
+        gpuarray.as_gpuarray(ForeignCAI(bad))
+    with pytest.raises(TypeError, match='Python objects'):
+        gpuarray.as_gpuarray(ForeignCAI(dict(bad, shape=(3,), typestr='|O')))
+
+
 # ---------------------------------------------------------------- what is not provided
 
 def test_arithmetic_raises_with_the_cupy_recipe():
@@ -538,13 +791,6 @@ def test_allocation_needs_the_driver():
 
 
 # ================================================================ on a GPU
-
-def random_array(shape, dtype):
-    """Fresh random bits for any dtype (compared as bytes: NaNs are fine)."""
-    dtype = np.dtype(dtype)
-    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    return np.frombuffer(rng().bytes(n), np.uint8).copy().view(dtype).reshape(shape)
-
 
 def same(x, y):
     assert x.shape == y.shape and x.dtype == y.dtype
@@ -701,6 +947,78 @@ def test_slices_views_and_setitem():
     # a 0-d element
     assert int(a[1, 2, 3].get()) == y[1, 2, 3]
     assert bool(gpuarray.to_gpu(np.array([7]))) is True
+
+
+class DLPackOf:
+    """Only the DLPack side of a GPUArray (its CUDA Array Interface would be read first)."""
+
+    def __init__(self, ary):
+        self.__dlpack__ = ary.__dlpack__
+        self.__dlpack_device__ = ary.__dlpack_device__
+
+
+@gpu
+def test_view_get_matches_numpy_on_random_layouts():
+    from gcuda._override import interop
+    seed = np.random.SeedSequence().entropy
+    r = np.random.default_rng(seed)
+    views = 0
+    for case in range(200):
+        a, h, root, first, steps = paired_random_layout(r, device=True)
+        target = np.dtype(VIEW_TARGETS[r.integers(0, len(VIEW_TARGETS))])
+        why = 'seed %d case %d: %s .view(%r)' % (seed, case, steps, target)
+        same(a.get(), h)
+        try:
+            hv = h.view(target)
+        except (ValueError, TypeError) as e:
+            with pytest.raises(type(e)):
+                a.view(target)
+            continue
+        v = a.view(target)
+        views += 1
+        assert (v.shape, v.strides, v.dtype) == (hv.shape, hv.strides, hv.dtype), why
+        got = v.get()
+        assert got.shape == hv.shape and got.dtype == hv.dtype, why
+        assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(hv).tobytes(), why
+        allocation = first.gpudata
+        assert_exports_inside(v, int(allocation), allocation.get_size(), why)
+        if not v.size:
+            continue
+        # what the exports describe is the same data
+        back = gpuarray.as_gpuarray(ForeignCAI(v.__cuda_array_interface__))
+        assert back.ptr == v.ptr and back.strides == v.strides, why
+        assert np.ascontiguousarray(back.get()).tobytes() == np.ascontiguousarray(hv).tobytes(), why
+        try:
+            layout = interop._foreign_layout(DLPackOf(v))
+        except BufferError:  # a type or stride DLPack cannot express
+            continue
+        assert (layout.address, layout.shape, layout.strides) == (v.ptr, v.shape, v.strides), why
+        assert int(allocation) <= layout.extent()[0], why
+        assert sum(layout.extent()) <= int(allocation) + allocation.get_size(), why
+    assert views > 40, views
+
+
+@gpu
+def test_views_with_stride_0_and_reversed_axes_on_the_gpu():
+    x = random_array((3,), np.float64)
+    a = gpuarray.to_gpu(x)
+    v = a[:, None].view(np.float32)  # numpy's strides (8, 4)
+    assert v.strides == (8, 4)
+    same(v.get(), x[:, None].view(np.float32))
+    same(a[::-1, None].view(np.uint8).get(), x[::-1, None].view(np.uint8))
+    # a broadcast axis: get() reads the bytes once and repeats them
+    b = GPUArray((4, 3), np.float64, gpudata=a, strides=(0, 8))
+    same(b.get(), np.broadcast_to(x, (4, 3)))
+    same(b.view(np.int16).get(), np.broadcast_to(x, (4, 3)).view(np.int16))
+    same(b[::-1, ::-2].get(), np.broadcast_to(x, (4, 3))[::-1, ::-2])
+    same(b.copy().get(), np.broadcast_to(x, (4, 3)))
+    out = np.empty((4, 3), np.float64)
+    assert b.get(out) is out
+    same(out, np.broadcast_to(x, (4, 3)))
+    # writing into elements that overlap has no single answer
+    with pytest.raises(ValueError, match='overlap'):
+        b.set(random_array((4, 3), np.float64))
+    same(a.get(), x)
 
 
 @gpu

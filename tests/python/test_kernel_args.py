@@ -341,6 +341,33 @@ def test_bad_device_objects(recorder):
     assert recorder.calls == []
 
 
+# a __cuda_array_interface__ that lies about its array: (changes, exception, what the message names)
+MALFORMED_CAI = [
+    ({'shape': (3, -1)}, ValueError, 'negative dimension'),
+    ({'shape': (4, 4, 4), 'strides': (64,)}, ValueError, '1 strides'),
+    ({'shape': (4,), 'strides': (4, 4, 4)}, ValueError, '3 strides'),
+    ({'typestr': '|O'}, TypeError, 'Python objects'),
+    ({'typestr': ['<f4']}, TypeError, 'typestr must be'),
+    ({'data': (0, False)}, ValueError, 'NULL'),
+    ({'data': ((1 << 64) - 4, False)}, ValueError, '64-bit'),
+]
+
+
+@pytest.mark.parametrize('changes,error,message', MALFORMED_CAI, ids=[repr(m[0]) for m in MALFORMED_CAI])
+def test_malformed_cuda_array_interface_arguments_are_refused(recorder, changes, error, message):
+    f = fake_function([8])
+    good = CaiArray(BASE)
+    f(good, block=(1, 1, 1))  # a launcher for the class exists now
+    bad = CaiArray(BASE)
+    bad.__cuda_array_interface__.update(changes)
+    with pytest.raises(error, match=message) as info:
+        f(bad, block=(1, 1, 1))
+    assert 'parameter #0' in str(info.value) and '__cuda_array_interface__ of CaiArray' in str(info.value)
+    with pytest.raises(error, match=message):
+        f.prepare('P').prepared_call((1, 1), (1, 1, 1), bad)
+    assert recorder.params() == [pack('Q', BASE)]
+
+
 def test_objects_of_one_class_with_and_without_the_attribute(recorder):
     # the launcher of a class checks each object: one without gpudata is
     # taken for what it is

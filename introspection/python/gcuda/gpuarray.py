@@ -155,42 +155,73 @@ def _pooled_type():
 
 
 def _foreign_address(obj):
-    """The device address of an object that is not GCuda memory:
-    PyCUDA's get_pointer(), else interop's foreign_memory() (CUDA Array
-    Interface, whose stream it honours, DLPack, gpudata), else int(obj)."""
+    """(address, bounds) of an object that is not GCuda memory: PyCUDA's
+    get_pointer(), else interop's foreign_memory() (CUDA Array Interface,
+    whose stream it honours, DLPack, gpudata: its lowest byte, and the
+    bytes it covers as the bounds), else int(obj); bounds None where the
+    size is unknown."""
     if hasattr(obj, 'get_pointer'):
         # PyCUDA's PointerHolderBase: an address and nothing more (its size is
         # not asked of the driver, so a holder works as in PyCUDA)
-        return int(obj.get_pointer())
+        return int(obj.get_pointer()), None
     found = interop.foreign_memory(obj)
     if found is not None:
-        return int(found[0])
+        address, nbytes = int(found[0]), int(found[1])
+        return address, ((address, address + nbytes) if nbytes else None)
     if isinstance(obj, (numbers.Integral, np.integer)) and not isinstance(obj, bool):
-        return int(obj)
+        return int(obj), None
     if hasattr(obj, '__int__') and not isinstance(obj, (bool, float, complex, np.inexact, np.ndarray)):
-        return int(obj)  # PyCUDA's DeviceAllocation and other int()-able pointers
+        return int(obj), None  # PyCUDA's DeviceAllocation and other int()-able pointers
     raise TypeError('gpudata must be device memory: a GCuda.Buffer, a pooled allocation, a GPUArray, an '
                     'object with get_pointer() (PointerHolderBase), __cuda_array_interface__ or a device '
                     'address, not %s' % type(obj).__name__)
 
 
 def _locate(gpudata):
-    """(buffer, offset, address) of @gpudata: GCuda memory as a GCuda.Buffer
-    and the offset into it (address 0), foreign memory as an address
-    (buffer None)."""
+    """(buffer, offset, address, bounds) of @gpudata: GCuda memory as a
+    GCuda.Buffer and the offset into it (address 0; the buffer is the
+    bounds), foreign memory as an address (buffer None) and the addresses
+    [low, high) known to be its memory (None: unknown)."""
     if gpudata is None:
-        return None, 0, 0
+        return None, 0, 0, None
     if isinstance(gpudata, GCuda.Buffer):
-        return gpudata, 0, 0
+        return gpudata, 0, 0, None
     pooled = _pooled_type()
     if pooled is not None and isinstance(gpudata, pooled):
-        return gpudata.buffer, 0, 0
+        return gpudata.buffer, 0, 0, None
     if isinstance(gpudata, GPUArray):
-        return gpudata._mem, gpudata._offset, gpudata._address
+        return gpudata._mem, gpudata._offset, gpudata._address, gpudata._bounds
     inner = getattr(gpudata, 'gpudata', None)
     if inner is not None and not hasattr(gpudata, 'get_pointer'):
         return _locate(inner)
-    return None, 0, _foreign_address(gpudata)
+    return (None, 0) + _foreign_address(gpudata)
+
+
+_ADDRESS_LIMIT = 1 << 64
+
+
+def _check_inside(ary):
+    """Raises GCuda.Error.OUT_OF_BOUNDS unless every byte @ary's layout
+    reaches lies in its memory: the GCuda.Buffer, or for foreign memory
+    the bytes known to be there (the foreign array's, or those of the
+    first array made over the address), and in the 64-bit address space.
+    Every layout GPUArray makes or exports passes here first."""
+    if not ary.size:
+        return
+    lo, hi = _extent(ary.shape, ary.strides, ary.itemsize)
+    if ary._mem is not None:
+        first, limit = ary._offset, ary._mem.get_size()
+        outside = first + lo < 0 or first + hi > limit
+    else:
+        # (address 0 is never device memory)
+        base, end = ary._bounds if ary._bounds is not None else (1, _ADDRESS_LIMIT)
+        first, limit = ary._address - base, end - base
+        outside = (first + lo < 0 or first + hi > limit
+                   or not 0 < ary._address + lo < ary._address + hi <= _ADDRESS_LIMIT)
+    if outside:
+        raise _library_error(GCuda.Error.OUT_OF_BOUNDS,
+                             'A GPUArray of shape %r, dtype %s and strides %r reaches bytes %d to %d of its gpudata, '
+                             'which has %d bytes' % (ary.shape, ary.dtype, ary.strides, first + lo, first + hi, limit))
 
 
 class _Side:
@@ -399,14 +430,13 @@ class GPUArray:
             gpudata = self.allocator(hi) if self.size else None
         self.gpudata = gpudata
         self.base = base
-        self._mem, self._offset, self._address = _locate(gpudata)
-        if self._mem is not None and self.size:
-            available = self._mem.get_size()
-            if self._offset + lo < 0 or self._offset + hi > available:
-                raise _library_error(GCuda.Error.OUT_OF_BOUNDS,
-                                     'A GPUArray of shape %r, dtype %s and strides %r reaches bytes %d to %d of its '
-                                     'gpudata, which has %d bytes' % (shape, dtype, strides, self._offset + lo,
-                                                                      self._offset + hi, available))
+        self._mem, self._offset, self._address, bounds = _locate(gpudata)
+        if self._mem is None and bounds is None and self.size:
+            # memory of unknown size: the caller says the array fits, and
+            # its views must stay inside what it said
+            bounds = (self._address + lo, self._address + hi)
+        self._bounds = bounds
+        _check_inside(self)
 
     def _set_layout(self, shape, dtype, strides):
         self.shape = shape
@@ -430,8 +460,10 @@ class GPUArray:
         new.allocator = self.allocator
         new.base = self
         new._mem = self._mem
+        new._bounds = self._bounds
         new._offset = self._offset + byte_offset if self._mem is not None else 0
         new._address = self._address + byte_offset if self._mem is None and self._address else 0
+        _check_inside(new)
         if new.size == 0:
             new.gpudata = None
         elif byte_offset == 0:
@@ -506,12 +538,13 @@ class GPUArray:
             return
         if not _copy(self, ary, async_, stream):
             # a layout one plan cannot copy (another axis order or
-            # direction, repeated elements): through a packed host copy,
-            # synchronously (the temporary would go before the stream)
+            # direction): through a packed host copy, synchronously (the
+            # temporary would go before the stream)
             staged = _host_like(self)
             staged[...] = ary
             if not _copy(self, staged):
-                raise AssertionError('unreachable: a packed copy always has a plan')
+                raise ValueError('set() into an array whose elements overlap (strides %r for shape %r) is not '
+                                 'supported: which write lands last is undefined' % (self.strides, self.shape))
 
     def set_async(self, ary, stream=None):
         return self.set(ary, async_=True, stream=stream)
@@ -541,9 +574,19 @@ class GPUArray:
         if self.size and not _copy(ary, self, async_, stream):
             staged = _host_like(self)
             if not _copy(staged, self):
-                raise AssertionError('unreachable: a packed copy always has a plan')
+                # elements that overlap (a stride of 0, broadcast): the bytes
+                # the array covers, read once, seen with its layout
+                staged = self._get_covered()
             ary[...] = staged
         return ary
+
+    def _get_covered(self):
+        """A read-only host array with this array's layout over a copy of
+        every byte it covers (one download)."""
+        lo, hi = _extent(self.shape, self.strides, self.itemsize)
+        covered = np.empty(hi - lo, np.uint8)
+        _copy_bytes(_Side(covered), 0, _Side(self), lo, hi - lo, False, None)
+        return np.ndarray(self.shape, self.dtype, buffer=covered, offset=-lo, strides=self.strides)
 
     def get_async(self, stream=None, ary=None):
         return self.get(ary=ary, async_=True, stream=stream)
@@ -704,25 +747,46 @@ class GPUArray:
         return self._view((self.size,), (self.itemsize,))
 
     def view(self, dtype=None):
-        """The same memory as @dtype: the axis of the smallest stride
-        grows or shrinks by the itemsize ratio (PyCUDA's rule)."""
+        """The same memory as @dtype, by numpy's rules (ndarray.view(),
+        numpy 1.23 and later): to another item size, the last axis
+        (contiguous, or of length 1) grows or shrinks by the ratio and its
+        stride becomes the new item size; ValueError where numpy refuses
+        (a 0-d array, a last axis that is not contiguous, sizes that do
+        not divide); a subarray dtype adds its axes."""
         if dtype is None:
-            dtype = self.dtype
+            return self._view(self.shape, self.strides)
         dtype = np.dtype(dtype)
-        old, new = self.itemsize, dtype.itemsize
-        if not self.shape:
-            if old != new:
-                raise ValueError('a 0-d array can only be viewed as a type of the same size')
-            return self._view((), (), dtype=dtype)
-        axis = builtins.min(range(self.ndim), key=lambda a: abs(self.strides[a]))
-        if (self.shape[axis] * old) % new:
-            raise ValueError('new type not compatible with array')
-        if old != new and self.shape[axis] > 1 and abs(self.strides[axis]) != old:
-            raise ValueError('to change the element size, the last axis must be contiguous')
-        shape = list(self.shape)
-        strides = list(self.strides)
-        shape[axis] = shape[axis] * old // new
-        strides[axis] = strides[axis] * new // old
+        old = self.dtype
+        if dtype.hasobject or old.hasobject:
+            raise TypeError('Cannot change data-type for object array.')
+        if dtype.kind == 'V' and dtype.names is None and dtype.itemsize == 0:
+            dtype = np.dtype((np.void, old.itemsize))  # unsized void: the old item size, as numpy
+        shape, strides = list(self.shape), list(self.strides)
+        if dtype.itemsize != old.itemsize:
+            if not shape:
+                raise ValueError('Changing the dtype of a 0d array is only supported if the itemsize is unchanged')
+            if dtype.subdtype is not None:
+                raise ValueError('Changing the dtype to a subarray type is only supported if the total itemsize '
+                                 'is unchanged')
+            if shape[-1] != 1 and self.size != 0 and strides[-1] != old.itemsize:
+                raise ValueError('To change to a dtype of a different size, the last axis must be contiguous')
+            if dtype.itemsize < old.itemsize:
+                if dtype.itemsize == 0 or old.itemsize % dtype.itemsize:
+                    raise ValueError('When changing to a smaller dtype, its size must be a divisor of the size of '
+                                     'original dtype')
+                shape[-1] *= old.itemsize // dtype.itemsize
+            else:
+                nbytes = shape[-1] * old.itemsize
+                if nbytes % dtype.itemsize:
+                    raise ValueError('When changing to a larger dtype, its size must be a divisor of the total size '
+                                     'in bytes of the last axis of the array.')
+                shape[-1] = nbytes // dtype.itemsize
+            strides[-1] = dtype.itemsize
+        if dtype.subdtype is not None:
+            # numpy's view of a subarray type: its axes come last, packed
+            dtype, sub = dtype.subdtype
+            shape += sub
+            strides += _c_strides(dtype.itemsize, sub)
         return self._view(shape, strides, dtype=dtype)
 
     def squeeze(self):
@@ -761,7 +825,8 @@ class GPUArray:
             if isinstance(entry, slice):
                 start, stop, step = entry.indices(self.shape[axis])
                 shape.append(len(range(start, stop, step)))
-                strides.append(step * self.strides[axis])
+                # (an empty slice has step 1, as in numpy)
+                strides.append((step if shape[-1] else 1) * self.strides[axis])
                 offset += start * self.strides[axis] if shape[-1] else 0
                 axis += 1
             elif entry is Ellipsis:
@@ -800,6 +865,7 @@ class GPUArray:
         """CUDA Array Interface v3 (PyCUDA's form: the strides are always
         given, the stream is None: GCuda's synchronous calls are done when
         they return; after async ones, synchronize the stream first)."""
+        _check_inside(self)
         address = self.ptr if self.size else 0
         cai = dict(interop.cuda_array_interface(address, self.shape, self.dtype, strides=self.strides,
                                                 stream=None, readonly=False))
@@ -818,6 +884,7 @@ class GPUArray:
         """A DLPack capsule sharing this memory (kept alive by the capsule)."""
         if copy:
             raise BufferError('GPUArray.__dlpack__ shares memory: copy=True is not supported')
+        _check_inside(self)
         return interop.dlpack_capsule(self, self.ptr if self.size else 0, self.shape, self.dtype, self.strides,
                                       self._device_ordinal(), stream=stream)
 
@@ -966,27 +1033,28 @@ def as_gpuarray(obj):
     """A GPUArray over the device memory of @obj, without a copy: a
     GPUArray (returned as is), or anything with
     ``__cuda_array_interface__`` (CuPy, PyTorch, Numba arrays), which is
-    kept alive as ``gpudata``."""
+    kept alive as ``gpudata``; its first element is the interface's data
+    pointer, and its views stay inside the memory the interface
+    describes. A malformed interface is a TypeError or ValueError naming
+    what is wrong; the producer's stream (version 3) is waited for."""
     if isinstance(obj, GPUArray):
         return obj
     cai = getattr(obj, '__cuda_array_interface__', None)
-    if not isinstance(cai, dict):
+    if cai is None:
         raise TypeError('%s has no __cuda_array_interface__' % type(obj).__name__)
-    shape = tuple(cai['shape'])
-    descr = cai.get('descr')
-    if descr and builtins.any(entry[0] for entry in descr):  # a struct
-        dtype = np.dtype([tuple(entry) for entry in descr])
-    else:
-        dtype = np.dtype(cai['typestr'])
-    strides = cai.get('strides')
-    mask = cai.get('mask')
-    if mask is not None:
-        raise ValueError('masked arrays (__cuda_array_interface__ with a mask) are not supported')
-    if strides is None:
-        strides = _c_strides(dtype.itemsize, shape)
-    if not builtins.any(dim == 0 for dim in shape):
-        return GPUArray(shape, dtype, gpudata=obj, strides=strides)
-    return GPUArray(shape, dtype, strides=strides)
+    layout = interop._interface_layout(obj, cai, None)
+    if not builtins.any(dim == 0 for dim in layout.shape):
+        low, nbytes = layout.extent()
+        result = GPUArray.__new__(GPUArray)
+        result._set_layout(layout.shape, layout.dtype, layout.strides)
+        result.allocator = GCuda.mem_alloc
+        result.gpudata = obj
+        result.base = None
+        result._mem, result._offset, result._address = None, 0, layout.address
+        result._bounds = (low, low + nbytes)
+        _check_inside(result)
+        return result
+    return GPUArray(layout.shape, layout.dtype, strides=layout.strides)
 
 
 def transpose(a, axes=None):

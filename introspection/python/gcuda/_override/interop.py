@@ -13,9 +13,12 @@ pure-Python path exists. ctypes callbacks take the GIL themselves, so a
 consumer may call the deleter from any thread.
 
 The functions here are the contract other parts of the override use
-(gpuarray's GPUArray): foreign_memory(), cuda_array_interface(),
+(gpuarray's GPUArray, kernel arguments): foreign_memory(),
+interface_layout(), interface_pointer(), cuda_array_interface(),
 dlpack_capsule(), dlpack_device(), buffer_from_foreign(), and
-stream_from_foreign()."""
+stream_from_foreign(). What a foreign array says about itself (shape,
+strides, type, data pointer) is checked before it is used: a wrong size
+must never become a buffer."""
 
 import ctypes
 import math
@@ -136,30 +139,176 @@ def _extent(shape, strides, itemsize):
     return low, high - low + itemsize
 
 
-def _dtype_of_interface(interface):
+# numpy kinds whose elements are plain bytes, which device memory can hold
+# ('O' elements are host pointers to Python objects)
+_PLAIN_KINDS = frozenset('biufcmMSUV')
+# device addresses are 64-bit: no layout may reach below 0 or past 2**64
+_ADDRESS_LIMIT = 1 << 64
+
+
+def _index(value, what, name):
+    """@value as an int (numpy integers too, bools not), else TypeError."""
+    if isinstance(value, bool):
+        raise TypeError('%s: %s %r is not an integer' % (what, name, value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError('%s: %s %r is not an integer' % (what, name, value)) from None
+
+
+def _ints(values, what, name):
+    """The sequence @values as a tuple of ints, else TypeError naming it."""
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, '__iter__'):
+        raise TypeError('%s: %s must be a tuple of integers, not %r' % (what, name, values))
+    result = tuple(values)
+    for value in result:
+        if isinstance(value, bool) or not hasattr(type(value), '__index__'):
+            raise TypeError('%s: %s %r holds %r, which is not an integer' % (what, name, result, value))
+    return tuple(operator.index(value) for value in result)
+
+
+def _checked_dtype(dtype, what):
+    """@dtype, refused when device memory cannot hold it: Python objects,
+    kinds that are not plain data, no size."""
+    if dtype.hasobject:
+        raise TypeError('%s: dtype %s holds Python objects (host pointers), which device memory cannot hold'
+                        % (what, dtype))
+    if dtype.kind not in _PLAIN_KINDS:
+        raise TypeError('%s: dtype %s (kind %r) is not plain data' % (what, dtype, dtype.kind))
+    if dtype.itemsize <= 0:
+        raise ValueError('%s: dtype %s has no size (itemsize %d)' % (what, dtype, dtype.itemsize))
+    return dtype
+
+
+def _dtype_of_interface(interface, what='the __cuda_array_interface__'):
+    """The dtype a __cuda_array_interface__ describes (its descr when that
+    is a struct), checked."""
     np = _numpy()
+    typestr = interface.get('typestr')
+    if not isinstance(typestr, str):
+        raise TypeError('%s: typestr must be a numpy type string such as "<f4", not %r' % (what, typestr))
+    try:
+        dtype = np.dtype(typestr)
+    except (TypeError, ValueError):
+        raise TypeError('%s: typestr %r is not a numpy type string' % (what, typestr)) from None
     descr = interface.get('descr')
-    if descr and not (len(descr) == 1 and descr[0][0] == ''):
+    if descr:
         try:
-            return np.dtype(descr)
-        except (TypeError, ValueError):
-            pass
-    return np.dtype(interface['typestr'])
+            entries = [tuple(entry) for entry in descr]
+            # [('', typestr)] says no more than typestr
+            described = None if len(entries) == 1 and entries[0][0] == '' else np.dtype(entries)
+        except (TypeError, ValueError, IndexError):
+            described = None  # as numpy: the typestr decides
+        if described is not None:
+            _checked_dtype(described, what)
+            if described.itemsize != dtype.itemsize:
+                raise ValueError('%s: descr describes %d bytes per element, typestr %r %d'
+                                 % (what, described.itemsize, typestr, dtype.itemsize))
+            dtype = described
+    _checked_dtype(dtype, what)
+    if dtype.fields is None and len(_typestr_sizes) < _TYPESTR_SIZES_MAX:
+        _typestr_sizes[typestr] = dtype.itemsize  # the typestr's own dtype, fine
+    return dtype
+
+
+# typestrs _dtype_of_interface() accepted -> their item size: what
+# interface_pointer() checks kernel arguments with, without numpy
+_typestr_sizes = {}
+_TYPESTR_SIZES_MAX = 256
+
+
+def interface_pointer(interface):
+    """The data pointer of a __cuda_array_interface__ dict when it is well
+    formed as the usual ones are (a known typestr, no descr beyond it, no
+    mask, a shape tuple of positive ints, an int version, strides None or
+    one int per dimension, a data pointer whose bytes lie in the address
+    space), else None: interface_layout() then says what is wrong, or
+    takes it. This is the check on every kernel launch, so it costs
+    little."""
+    if type(interface) is not dict:
+        return None
+    shape = interface.get('shape')
+    data = interface.get('data')
+    strides = interface.get('strides')
+    typestr = interface.get('typestr')
+    itemsize = _typestr_sizes.get(typestr) if type(typestr) is str else None
+    descr = interface.get('descr')
+    if (itemsize is None or type(shape) is not tuple or type(data) is not tuple or len(data) != 2
+            or interface.get('mask') is not None or type(interface.get('version', 0)) is not int):
+        return None
+    if descr is not None and not (type(descr) is list and len(descr) == 1 and descr[0] == ('', typestr)):
+        return None  # (CuPy and Numba give [('', typestr)], which says no more)
+    address = data[0]
+    if type(address) is not int or address <= 0:
+        return None
+    high = itemsize
+    if strides is None:
+        for n in shape:
+            if type(n) is not int or n <= 0:
+                return None
+            high *= n
+        return address if address + high <= _ADDRESS_LIMIT else None
+    if type(strides) is not tuple or len(strides) != len(shape):
+        return None
+    low = 0
+    for n, stride in zip(shape, strides):
+        if type(n) is not int or type(stride) is not int or n <= 0:
+            return None
+        if stride < 0:
+            low += (n - 1) * stride
+        else:
+            high += (n - 1) * stride
+    return address if address + low > 0 and address + high <= _ADDRESS_LIMIT else None
+
+
+def _checked_extent(address, shape, strides, itemsize, what, error=ValueError):
+    """(lowest address, bytes) of a checked layout: its bytes must lie in
+    the 64-bit address space, and a non-empty array needs a data pointer."""
+    low, size = _extent(shape, strides, itemsize)
+    if size == 0:
+        return address, 0
+    if address == 0:
+        raise error('%s: the data pointer is NULL, but shape %r holds %d elements'
+                    % (what, shape, math.prod(shape)))
+    if not 0 < address < _ADDRESS_LIMIT:
+        raise error('%s: the data pointer %#x is not a 64-bit device address' % (what, address))
+    if address + low < 0:
+        raise error('%s: shape %r and strides %r reach %d bytes below the data pointer %#x, below address 0'
+                    % (what, shape, strides, -low, address))
+    if address + low + size > _ADDRESS_LIMIT:
+        raise error('%s: shape %r and strides %r (%d bytes from %#x) reach past the end of the 64-bit address space'
+                    % (what, shape, strides, size, address + low))
+    return address + low, size
 
 
 class _Layout:
     """What a foreign array describes: address of its first element, shape,
-    strides in bytes, dtype, and the object that keeps the memory alive."""
+    strides in bytes, dtype, and the object that keeps the memory alive.
+    Checked when made: integer dimensions, none negative, one stride per
+    dimension, a dtype device memory can hold, and bytes that lie in the
+    address space (@what names the array in the errors; @error is the
+    class of the value errors: ValueError, BufferError for DLPack)."""
 
     __slots__ = ('address', 'shape', 'strides', 'dtype', 'keepalive', 'readonly')
 
-    def __init__(self, address, shape, strides, dtype, keepalive, readonly=False):
-        self.address = address
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.strides = tuple(strides) if strides is not None else _c_strides(self.shape, dtype.itemsize)
-        self.keepalive = keepalive
+    def __init__(self, address, shape, strides, dtype, keepalive, readonly=False, what='the foreign array',
+                 error=ValueError):
+        self.keepalive = keepalive  # first: an error below still releases a DLPack import
+        self.address = _index(address, what, 'data pointer')
+        self.shape = _ints(shape, what, 'shape')
+        for n in self.shape:
+            if n < 0:
+                raise error('%s: shape %r has a negative dimension (%d)' % (what, self.shape, n))
+        self.dtype = _checked_dtype(dtype, what)
+        if strides is None:
+            self.strides = _c_strides(self.shape, dtype.itemsize)
+        else:
+            self.strides = _ints(strides, what, 'strides')
+            if len(self.strides) != len(self.shape):
+                raise error('%s: %d strides %r for the %d dimensions of shape %r'
+                            % (what, len(self.strides), self.strides, len(self.shape), self.shape))
         self.readonly = readonly
+        _checked_extent(self.address, self.shape, self.strides, dtype.itemsize, what, error)
 
     @property
     def contiguous(self):
@@ -390,24 +539,43 @@ def _dlpack_import(obj, stream):
     else:
         raise TypeError('__dlpack__ of %s did not give a DLPack capsule' % type(obj).__name__)
     keepalive = _DLPackImport(obj, pointer, managed.deleter)
+    # (an error from here on drops keepalive, which calls the producer's deleter)
+    what = 'the DLPack tensor of %s' % type(obj).__name__
     tensor = managed.dl_tensor
     if tensor.device.device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
         raise BufferError('the DLPack tensor is not in CUDA memory (device type %d)' % tensor.device.device_type)
-    if tensor.dtype.lanes != 1:
-        raise BufferError('DLPack vector types (%d lanes) are not supported' % tensor.dtype.lanes)
-    kinds = {0: 'i', 1: 'u', 2: 'f', 5: 'c', 6: 'b'}
-    kind = kinds.get(tensor.dtype.code)
-    if kind is None or tensor.dtype.bits % 8:
-        raise BufferError('DLPack type code %d (%d bits) has no numpy dtype'
-                          % (tensor.dtype.code, tensor.dtype.bits))
-    np = _numpy()
-    dtype = np.dtype('?') if kind == 'b' else np.dtype('%s%d' % (kind, tensor.dtype.bits // 8))
+    if not 0 <= tensor.ndim <= _DLPACK_MAX_NDIM:
+        raise BufferError('%s has ndim %d (0 to %d dimensions are possible)' % (what, tensor.ndim, _DLPACK_MAX_NDIM))
+    if tensor.ndim and not tensor.shape:
+        raise BufferError('%s has %d dimensions but no shape (a NULL shape array)' % (what, tensor.ndim))
+    dtype = _dlpack_numpy_dtype(tensor.dtype, what)
     shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
     strides = None
     if tensor.strides:
         strides = tuple(tensor.strides[i] * dtype.itemsize for i in range(tensor.ndim))
-    address = (tensor.data or 0) + tensor.byte_offset
-    return _Layout(address, shape, strides, dtype, keepalive, readonly)
+    data = tensor.data or 0
+    if data + tensor.byte_offset >= _ADDRESS_LIMIT:
+        raise BufferError('%s: data pointer %#x plus byte_offset %d lies past the 64-bit address space'
+                          % (what, data, tensor.byte_offset))
+    return _Layout(data + tensor.byte_offset, shape, strides, dtype, keepalive, readonly, what, BufferError)
+
+
+# numpy kind and the sizes in bits DLPack's type codes have there (kDLInt,
+# kDLUInt, kDLFloat: IEEE binary16/32/64, kDLComplex, kDLBool)
+_DLPACK_TYPES = {0: ('i', (8, 16, 32, 64)), 1: ('u', (8, 16, 32, 64)), 2: ('f', (16, 32, 64)),
+                 5: ('c', (64, 128)), 6: ('b', (8,))}
+_DLPACK_MAX_NDIM = 64  # numpy's and CuPy's limit
+
+
+def _dlpack_numpy_dtype(dl_dtype, what):
+    """The numpy dtype of a DLDataType: one lane of a type numpy has."""
+    if dl_dtype.lanes != 1:
+        raise BufferError('DLPack vector types (%d lanes) are not supported' % dl_dtype.lanes)
+    kind, sizes = _DLPACK_TYPES.get(dl_dtype.code, (None, ()))
+    if kind is None or dl_dtype.bits not in sizes:
+        raise BufferError('%s: DLPack type code %d (%d bits) has no numpy dtype' % (what, dl_dtype.code, dl_dtype.bits))
+    np = _numpy()
+    return np.dtype('?') if kind == 'b' else np.dtype('%s%d' % (kind, dl_dtype.bits // 8))
 
 
 class _DLPackImport:
@@ -429,19 +597,45 @@ class _DLPackImport:
 
 # ---------------------------------------------------------------- import
 
+def _interface_version(interface, what):
+    if not isinstance(interface, dict):
+        raise TypeError('%s is a %s, not a dict' % (what, type(interface).__name__))
+    version = interface.get('version', 0)
+    if not _is_int(version):
+        raise TypeError('%s: version must be an int, not %r' % (what, version))
+    return version
+
+
+def interface_layout(obj, interface, what=None):
+    """The checked _Layout of the __cuda_array_interface__ @interface of
+    @obj (kept alive by the layout), without waiting for its stream:
+    TypeError or ValueError naming what is wrong (missing keys, a shape
+    that is no tuple of non-negative ints, strides of another length, a
+    typestr of Python objects or no size, a data pointer that is no
+    address)."""
+    if what is None:
+        what = 'the __cuda_array_interface__ of %s' % type(obj).__name__
+    _interface_version(interface, what)
+    for key in ('shape', 'typestr', 'data'):
+        if key not in interface:
+            raise TypeError('%s has no "%s"' % (what, key))
+    dtype = _dtype_of_interface(interface, what)
+    data = interface['data']
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise TypeError('%s: data must be a (pointer, read-only) tuple, not %r' % (what, data))
+    address, readonly = data
+    if interface.get('mask') is not None:
+        raise BufferError('%s: masked arrays (__cuda_array_interface__ with a mask) are not supported' % what)
+    return _Layout(0 if address is None else address, interface['shape'], interface.get('strides'), dtype, obj,
+                   bool(readonly), what)
+
+
 def _interface_layout(obj, interface, stream):
-    """The _Layout of a __cuda_array_interface__ dict; its stream (v3) is
-    waited for as the protocol says: @stream (a handle) is made to wait for
-    it, or without one the host waits."""
-    shape = tuple(operator.index(n) for n in interface['shape'])
-    dtype = _dtype_of_interface(interface)
-    address, readonly = interface['data']
-    strides = interface.get('strides')
-    if strides is not None:
-        strides = tuple(operator.index(s) for s in strides)
-    mask = interface.get('mask')
-    if mask is not None:
-        raise BufferError('masked arrays (__cuda_array_interface__ with a mask) are not supported')
+    """The _Layout of a __cuda_array_interface__ dict (checked first, see
+    interface_layout()); its stream (v3) is waited for as the protocol
+    says: @stream (a handle) is made to wait for it, or without one the
+    host waits."""
+    layout = interface_layout(obj, interface)
     producer = interface.get('stream') if interface.get('version', 0) >= 3 else None
     if producer is not None:
         if not _is_int(producer):
@@ -453,7 +647,7 @@ def _interface_layout(obj, interface, stream):
         else:
             borrowed = _call(GCuda.Stream.new_for_handle, None, producer)
             _stream_follow(borrowed.get_context(), stream, borrowed)
-    return _Layout(operator.index(address or 0), shape, strides, dtype, obj, bool(readonly))
+    return layout
 
 
 def _foreign_layout(obj, stream=None):
@@ -461,7 +655,8 @@ def _foreign_layout(obj, stream=None):
     the protocols (see foreign_memory()). @stream: the handle of the stream
     the memory will be used on, None for the legacy default stream."""
     interface = getattr(obj, '__cuda_array_interface__', None)
-    if interface is not None and interface.get('version', 0) >= 3:
+    if interface is not None and _interface_version(interface, 'the __cuda_array_interface__ of %s'
+                                                    % type(obj).__name__) >= 3:
         return _interface_layout(obj, interface, stream)
     if hasattr(obj, '__dlpack__') and hasattr(obj, '__dlpack_device__'):
         layout = _dlpack_import(obj, stream)
@@ -472,7 +667,8 @@ def _foreign_layout(obj, stream=None):
     get_pointer = getattr(obj, 'get_pointer', None)
     if callable(get_pointer):
         address = operator.index(get_pointer())
-        return _Layout(address, (_allocation_rest(address),), None, _numpy().dtype('uint8'), obj)
+        return _Layout(address, (_allocation_rest(address),), None, _numpy().dtype('uint8'), obj,
+                       what='the get_pointer() of %s' % type(obj).__name__)
     gpudata = getattr(obj, 'gpudata', None)
     if gpudata is not None:
         if isinstance(gpudata, GCuda.Buffer):
@@ -491,7 +687,8 @@ def _foreign_layout(obj, stream=None):
         shape = getattr(obj, 'shape', None)
         strides = getattr(obj, 'strides', None)
         if dtype is not None and shape is not None:
-            layout = _Layout(address, shape, strides, np.dtype(dtype), (obj, gpudata))
+            layout = _Layout(address, shape, strides, np.dtype(dtype), (obj, gpudata),
+                             what='%s (gpudata, shape, strides, dtype)' % type(obj).__name__)
             if layout.extent()[1] <= nbytes:
                 return layout
         return _Layout(address, (nbytes,), None, np.dtype('uint8'), (obj, gpudata))

@@ -143,16 +143,16 @@ def _holder_pointer(a, i, stream=None):
 
 
 def _cai_pointer(a, i, stream=None):
-    """The data pointer of a __cuda_array_interface__, once @stream waits
-    for the producer's stream."""
+    """The data pointer of a __cuda_array_interface__ (the whole interface
+    checked: a malformed one is refused, as everywhere foreign arrays are
+    taken), once @stream waits for the producer's stream."""
     cai = getattr(a, '__cuda_array_interface__', None)
     if cai is None:
         return _pointer_value(a, i, stream)
-    try:
-        address = operator.index(cai['data'][0])
-    except (KeyError, IndexError, TypeError):
-        raise TypeError('invalid value on parameter #%d (0-based): the __cuda_array_interface__ of %s has no '
-                        '"data": (address, readonly)' % (i, type(a).__name__)) from None
+    address = interop.interface_pointer(cai)
+    if address is None:  # empty, or malformed: the whole check, which says what is wrong
+        address = interop.interface_layout(a, cai, 'invalid value on parameter #%d (0-based): the '
+                                           '__cuda_array_interface__ of %s' % (i, type(a).__name__)).address
     producer = cai.get('stream')
     if producer is not None:
         _wait_for_producer(producer, stream, i)
