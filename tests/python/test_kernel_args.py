@@ -461,14 +461,14 @@ def test_dlpack_only_objects_go_through_interop(recorder, monkeypatch):
 
     seen = []
 
-    def foreign_memory(obj):
+    def foreign_pointer(obj):
         seen.append(obj)
         if isinstance(obj, DLPackOnly):
-            return obj.address, 64, object()
+            return obj.address, object()
         return None
 
     fake = types.ModuleType('gcuda._override.interop')
-    fake.foreign_memory = foreign_memory
+    fake.foreign_pointer = foreign_pointer
     monkeypatch.setattr(params, 'interop', fake)  # the module launches consult
     f = fake_function([8, 4])
     for k in range(3):
@@ -483,6 +483,22 @@ def test_dlpack_only_objects_go_through_interop(recorder, monkeypatch):
     with pytest.raises(TypeError, match='parameter #0'):
         f(DLPackOnly(BASE, device_type=1), np.int32(1), block=(1, 1, 1))
     assert len(seen) == 4 and len(recorder.calls) == 4
+
+
+def test_dlpack_only_argument_is_its_data_pointer(recorder):
+    # a reversed DLPack array's argument is its first element, above the
+    # lowest byte it covers (as a __cuda_array_interface__'s data pointer)
+    from test_foreign_memory import HostileDLPack
+    f = fake_function([8, 4])
+    for versioned in (True, False):
+        reversed_ = HostileDLPack(ndim=1, shape=(4,), strides=(-1,), code=2, bits=32, data=BASE + 12,
+                                  versioned=versioned)
+        f(reversed_, np.int32(1), block=(1, 1, 1))
+        assert recorder.params()[-1] == pack('Qi', BASE + 12, 1)
+        offset = HostileDLPack(ndim=2, shape=(2, 3), strides=(-3, 1), code=2, bits=32, data=BASE,
+                               byte_offset=24, versioned=versioned)
+        f.prepare('Pi').prepared_call((1, 1), (1, 1, 1), offset, 2)
+        assert recorder.params()[-1] == pack('Qi', BASE + 24, 2)
 
 
 # ---------------------------------------------------------------- __cuda_array_interface__ streams

@@ -725,6 +725,19 @@ def foreign_memory(obj, stream=None):
     return address, nbytes, layout.keepalive
 
 
+def foreign_pointer(obj, stream=None):
+    """(data pointer, keepalive) of the device memory @obj exposes, or None
+    as foreign_memory(): the address of its first element (a kernel
+    argument's pointer), which is above the lowest byte when a stride is
+    negative."""
+    if isinstance(obj, GCuda.Buffer):
+        return None
+    layout = _foreign_layout(obj, stream_handle(stream))
+    if layout is None:
+        return None
+    return layout.address, layout.keepalive
+
+
 def _borrow(context, address, nbytes, keepalive):
     buf = _call(GCuda.Buffer.new_for_address, context, address, nbytes, None, None)
     # kept in the wrapper's dict: PyGObject keeps the wrapper, and so the

@@ -163,7 +163,7 @@ def _dlpack_pointer(a, i, stream=None):
     """An object with DLPack alone, through the interop module."""
     if not _cuda_dlpack(a):  # another object of the same class may be host memory
         return _pointer_value(a, i, stream)
-    found = interop.foreign_memory(a)
+    found = interop.foreign_pointer(a)
     if found is None:
         raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
     return found[0]
