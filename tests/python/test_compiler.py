@@ -884,3 +884,35 @@ def test_source_module_again_shares_the_loaded_module(tmp_path):
     for mod, expected in ((a, 1), (a, 2), (b, 1)):
         mod.get_function('bump')(out, block=(1, 1, 1))
         assert int(GCuda.from_device(out, 1, np.int32)[0]) == expected
+
+
+@nvrtc
+def test_nvrtc_version_and_archs():
+    version = GCuda.get_nvrtc_version()
+    assert version >= 12000 and version % 10 == 0, version
+    archs = GCuda.get_nvrtc_supported_archs()
+    assert archs == sorted(set(archs)) and all(isinstance(a, int) and a >= 50 for a in archs), archs
+    # each one listed compiles, the first and the last as a check
+    for arch in (archs[0], archs[-1]):
+        program = compiler.compile_program(KERNEL, arch='sm_%d' % arch, cache_dir=False)
+        assert program.get_arch() == 'sm_%d' % arch
+
+
+def test_nvrtc_version_without_nvrtc():
+    code = textwrap.dedent('''
+        import gi
+        gi.require_version('GCuda', '1.0')
+        from gi.repository import GCuda, GLib
+        for call in (GCuda.get_nvrtc_version, GCuda.get_nvrtc_supported_archs):
+            try:
+                call()
+            except GLib.Error as e:
+                assert e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND), e
+                assert '/nonexistent/libnvrtc.so.13' in e.message, e.message
+            else:
+                raise AssertionError('no error')
+        print('ok')
+    ''')
+    env = dict(os.environ, GCUDA_NVRTC_LIBRARY='/nonexistent/libnvrtc.so.13')
+    done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == 'ok\n', done
