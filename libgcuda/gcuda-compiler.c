@@ -74,7 +74,9 @@
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
  *
  * NVRTC has no host headers; kernels written for nvcc often include some
- * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`.
+ * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`,
+ * `ushort` and `ulong` without any include, which every compile declares as
+ * nvcc's pre-included headers do (a source declaring them too still compiles).
  * GCuda gives NVRTC small device-side versions of `<assert.h>`, `<float.h>`,
  * `<inttypes.h>`, `<limits.h>`, `<math.h>`, `<stddef.h>`, `<stdint.h>`,
  * `<stdio.h>`, `<stdlib.h>`, `<string.h>` and their C++ names (`<cassert>`
@@ -1023,6 +1025,16 @@ compile_options (Job         *job,
   return g_steal_pointer (&options);
 }
 
+/* nvcc pre-includes its runtime header, which brings glibc's <sys/types.h>
+ * and with it `uint`, `ushort` and `ulong`: sources written for nvcc use
+ * them without an include, and NVRTC has no such header. Declaring a typedef
+ * again as the same type is valid C++, so a source (or a header) declaring
+ * them itself still compiles; a macro of the same name (-Duint=...) wins. */
+#define NVCC_TYPEDEFS \
+  "#ifndef ushort\ntypedef unsigned short ushort;\n#endif\n" \
+  "#ifndef uint\ntypedef unsigned int uint;\n#endif\n" \
+  "#ifndef ulong\ntypedef unsigned long ulong;\n#endif\n"
+
 /* What the job's settings come to: the target, NVRTC's options, the source
  * as NVRTC sees it and, when the cache is on, the key. */
 static gboolean
@@ -1042,9 +1054,9 @@ compile_state_init (CompileState  *state,
 
   /* PyCUDA wraps the whole source, so kernels keep their plain names; the
    * #line keeps the log's line numbers those of the caller's source. */
-  state->source = job->no_extern_c ? g_strdup (job->source)
-                                   : g_strconcat ("extern \"C\" {\n#line 1 \"kernel.cu\"\n", job->source, "\n}\n",
-                                                  NULL);
+  state->source = job->no_extern_c ? g_strconcat (NVCC_TYPEDEFS "#line 1 \"kernel.cu\"\n", job->source, NULL)
+                                   : g_strconcat (NVCC_TYPEDEFS "extern \"C\" {\n#line 1 \"kernel.cu\"\n",
+                                                  job->source, "\n}\n", NULL);
 
   /* The cache: "" turns it off; NULL means the default (or none when the
    * environment says so). */

@@ -916,3 +916,61 @@ def test_nvrtc_version_without_nvrtc():
     env = dict(os.environ, GCUDA_NVRTC_LIBRARY='/nonexistent/libnvrtc.so.13')
     done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == 'ok\n', done
+
+
+# nvcc's pre-included headers give uint, ushort and ulong; sources written
+# for nvcc (PyCUDA's among them) use them without an include.
+NVCC_TYPES_KERNEL = r'''
+__global__ void widen(ulong *out, const uint *a, const ushort *b, uint n)
+{
+    uint i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = (ulong) a[i] * (ulong) b[i] + (ulong) sizeof(ushort) + 10ul * sizeof(ulong);
+}
+'''
+
+
+@nvrtc
+@pytest.mark.parametrize('no_extern_c', [False, True])
+def test_nvcc_typedefs_without_includes(no_extern_c):
+    name = 'widen' if not no_extern_c else '_Z5widenPmPKjPKtj'
+    ptx = ptx_of(NVCC_TYPES_KERNEL, no_extern_c=no_extern_c)
+    # the parameter types as nvcc gives them: 64-bit ulong, 32-bit uint
+    assert '.entry %s(' % name in ptx, ptx
+    # declared again by the source, as the same types: still compiles
+    again = ('typedef unsigned int uint;\ntypedef unsigned short ushort;\n'
+             'typedef unsigned long ulong;\nusing uint = unsigned int;\n')
+    assert '.entry %s(' % name in ptx_of(again + NVCC_TYPES_KERNEL, no_extern_c=no_extern_c)
+    # with the built-in standard headers, which declare them too
+    assert '.entry %s(' % name in ptx_of('#include <stdint.h>\n#include <cstdio>\n' + NVCC_TYPES_KERNEL,
+                                          no_extern_c=no_extern_c)
+    # the line numbers of the log are still the source's own
+    with pytest.raises(GLib.Error) as info:
+        ptx_of('__global__ void k(uint *o)\n{\n  o[0] = undeclared;\n}\n', no_extern_c=no_extern_c)
+    assert 'kernel.cu(3)' in info.value.message, info.value.message
+
+
+@nvrtc
+def test_nvcc_typedefs_yield_to_a_macro_and_clash_as_under_nvcc():
+    # a macro of the same name wins (no typedef of a macro's expansion)
+    assert '.entry k(' in ptx_of('__global__ void k(uint *o) { o[0] = 1; }', options=['-Duint=unsigned'])
+    # another type under the same name is an error, as it is with nvcc
+    with pytest.raises(GLib.Error) as info:
+        ptx_of('typedef int uint;\n__global__ void k(uint *o) { o[0] = 1; }')
+    assert info.value.domain == COMPILE_DOMAIN
+    assert 'uint' in info.value.message
+
+
+@gpu
+@nvrtc
+def test_nvcc_typedefs_kernel_runs():
+    import numpy as np
+    gen = np.random.default_rng()
+    n = 1000
+    a = gen.integers(0, 1 << 32, n, dtype=np.uint32)
+    b = gen.integers(0, 1 << 16, n, dtype=np.uint16)
+    mod = compiler.SourceModule(NVCC_TYPES_KERNEL, cache_dir=False)
+    out = np.zeros(n, np.uint64)
+    mod.get_function('widen')(GCuda.Out(out), GCuda.In(a), GCuda.In(b), np.uint32(n),
+                              block=(128, 1, 1), grid=((n + 127) // 128, 1))
+    np.testing.assert_array_equal(out, a.astype(np.uint64) * b.astype(np.uint64) + 2 + 80)
