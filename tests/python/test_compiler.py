@@ -974,3 +974,69 @@ def test_nvcc_typedefs_kernel_runs():
     mod.get_function('widen')(GCuda.Out(out), GCuda.In(a), GCuda.In(b), np.uint32(n),
                               block=(128, 1, 1), grid=((n + 127) // 128, 1))
     np.testing.assert_array_equal(out, a.astype(np.uint64) * b.astype(np.uint64) + 2 + 80)
+
+
+# An architecture among the NVRTC options decides what is made, as arch=
+# does: PyCUDA programs pass options=['-arch=compute_90'] and expect PTX.
+@nvrtc
+@pytest.mark.parametrize('options, arch', [
+    (['-arch=compute_80'], 'compute_80'),
+    (['--gpu-architecture=compute_86'], 'compute_86'),
+    (['-arch', 'compute_80'], 'compute_80'),
+    (['--gpu-architecture', 'compute_90'], 'compute_90'),
+    (['-arch compute_80'], 'compute_80'),
+    (['-use_fast_math', '-arch=compute_75', '-DN=4', '-arch=compute_80'], 'compute_80'),  # the last one
+    (['-arch=sm_80'], 'sm_80'),
+    (['--gpu-architecture', 'sm_86'], 'sm_86'),
+])
+def test_arch_option_decides_what_is_made(options, arch):
+    # no arch=, no driver here: the option alone says what to make
+    program = compiler.compile_program(KERNEL, options=options, cache_dir=False)
+    assert program.get_arch() == arch
+    image = program.get_image().get_data()
+    if arch.startswith('compute_'):
+        assert program.get_kind() == GCuda.ProgramKind.PTX
+        assert ('.target sm_%s' % arch[len('compute_'):]).encode() in image
+    else:
+        assert program.get_kind() == GCuda.ProgramKind.CUBIN
+        assert image[:4] == b'\x7fELF'
+        # the same architecture given as arch= makes the same cubin
+        assert image == compiler.compile(KERNEL, arch=arch, cache_dir=False)
+
+
+@nvrtc
+def test_arch_option_agrees_with_arch_or_is_refused():
+    # the same architecture twice is fine
+    program = compiler.compile_program(KERNEL, arch='compute_80', options=['-arch=compute_80'], cache_dir=False)
+    assert program.get_kind() == GCuda.ProgramKind.PTX
+    for kwargs, setting in (({'arch': 'sm_90'}, 'arch (sm_90)'),
+                            ({'arch': 'compute_90', 'code': 'sm_90'}, 'code (sm_90)')):
+        with pytest.raises(GLib.Error) as info:
+            compiler.compile(KERNEL, options=['-arch=compute_80'], cache_dir=False, **kwargs)
+        e = info.value
+        assert e.matches(GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT), e
+        assert e.message == ('The NVRTC option “-arch=compute_80” names another architecture than the '
+                             'compiler’s %s: give the architecture once, as the compiler’s arch (arch= in '
+                             'Python) or as the option' % setting), e.message
+    for options in (['-arch='], ['--gpu-architecture=']):
+        with pytest.raises(GLib.Error) as info:
+            compiler.compile(KERNEL, options=options, cache_dir=False)
+        assert info.value.matches(GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT)
+        assert 'names no architecture' in info.value.message
+
+
+@nvrtc
+def test_arch_option_is_in_the_cache_key(cache):
+    ptx = {}
+    for arch in ('compute_80', 'compute_90', 'compute_80'):
+        program = compiler.compile_program(KERNEL, options=['-arch=%s' % arch], cache_dir=str(cache))
+        assert program.get_arch() == arch
+        ptx.setdefault(arch, []).append((program.is_from_cache(), program.get_cache_key(),
+                                         program.get_image().get_data()))
+    (miss, key80, image80), (hit, key80_again, image80_again) = ptx['compute_80']
+    [(miss90, key90, image90)] = ptx['compute_90']
+    assert not miss and not miss90 and hit
+    assert key80 != key90 and key80 == key80_again and image80 == image80_again
+    assert b'.target sm_80' in image80 and b'.target sm_90' in image90
+    # arch= and the same option make the same entry
+    assert compiler.compile_program(KERNEL, arch='compute_90', cache_dir=str(cache)).get_cache_key() == key90
