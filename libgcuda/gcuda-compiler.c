@@ -841,8 +841,8 @@ default_arch (Job     *job,
   /* a context made by hand has no device */
   if (context == NULL ||
       !GCUDA_CHECK_MADE (gcuda_context_get_device (context) != NULL, error,
-                         _("The compiler's GCudaContext has no CUDA context behind it: obtain contexts from "
-                           "gcuda_context_get_default() or a GCudaDevice")))
+                         _("The compiler's GCuda.Context has no CUDA context behind it: obtain contexts from "
+                           "Context.get_default() or from a device")))
     {
       g_prefix_error (error, _("No architecture was given and the device's cannot be found: "));
       return NULL;
@@ -1522,7 +1522,7 @@ gcuda_compiler_compile_finish (GCudaCompiler  *self,
   if (!g_task_is_valid (result, self) || g_task_get_source_tag (G_TASK (result)) != gcuda_compiler_compile_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result does not come from gcuda_compiler_compile_async() on this compiler"));
+                           _("This result does not come from an asynchronous compile on this compiler"));
       return NULL;
     }
 

@@ -985,7 +985,7 @@ gcuda_kernel_args_set_buffer (GCudaKernelArgs  *self,
 
   if (!GCUDA_IS_BUFFER (buffer))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   ptr = gcuda_buffer_get_address (buffer);
@@ -1067,7 +1067,7 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                        _("The buffer passed as parameter #%u (0-based) of kernel %s was made without memory: "
-                         "allocate buffers with gcuda_buffer_new()"), i, kernel_name);
+                         "allocate buffers with a GCuda.Buffer constructor"), i, kernel_name);
           return NULL;
         }
       self->params->pdata[i] = self->storage->data + arg->offset;
