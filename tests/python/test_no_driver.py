@@ -36,6 +36,10 @@ def check_message(e):
         assert LIBRARY in e.message, e.message
     else:
         assert e.message.startswith(PREFIX), e.message
+    if SITUATION == 'no-device':  # and where to look next
+        assert e.message.endswith('; check that nvidia-smi lists a GPU, that CUDA_VISIBLE_DEVICES (if it is set) '
+                                  'names one, and in a container that the GPUs are passed in (docker run '
+                                  '--gpus all, with the NVIDIA Container Toolkit).'), e.message
 
 
 def test_init():
