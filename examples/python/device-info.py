@@ -95,8 +95,8 @@ def without_gpu():
         return
     print('No GPU can be used here, but GCuda can still compile kernels (GCuda.Compiler, '
           'gcuda.compiler.compile(), the gcuda-compile tool; see docs/kernels.md):')
-    print('  NVRTC %d.%d, cubins for %s, PTX for compute_%d and newer'
-          % (version // 1000, version % 1000 // 10, ', '.join('sm_%d' % a for a in archs), archs[0]))
+    print('  NVRTC %d.%d, cubins for %s, and PTX for compute_%d to compute_%d'
+          % (version // 1000, version % 1000 // 10, ', '.join('sm_%d' % a for a in archs), archs[0], archs[-1]))
 
 
 if __name__ == '__main__':

@@ -44,8 +44,9 @@ def test_without_pygobject_runs_again_with_a_python_that_has_it():
         version = GCuda.get_nvrtc_version()
         archs = GCuda.get_nvrtc_supported_archs()
         assert 'GCuda can still compile kernels' in done.stdout, done.stdout
-        assert '  NVRTC %d.%d, cubins for %s' % (version // 1000, version % 1000 // 10,
-                                                 ', '.join('sm_%d' % a for a in archs)) in done.stdout, done.stdout
+        assert '  NVRTC %d.%d, cubins for %s, and PTX for compute_%d to compute_%d\n' % (
+            version // 1000, version % 1000 // 10, ', '.join('sm_%d' % a for a in archs), archs[0], archs[-1]) \
+            in done.stdout, done.stdout
     else:
         assert 'no kernel can be compiled either: ' + reason in done.stdout, done.stdout
 
