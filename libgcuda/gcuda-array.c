@@ -120,7 +120,7 @@ _gcuda_array_format_check (GCudaArrayFormat   format,
   if (_gcuda_array_format_size (format) == 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a GCudaArrayFormat"), (int) format);
+                   _("%d is not a GCuda.ArrayFormat"), (int) format);
       return FALSE;
     }
   if (num_channels != 1 && num_channels != 2 && num_channels != 4)
@@ -549,7 +549,7 @@ _gcuda_array_check (GCudaArray  *self,
   if (!GCUDA_IS_ARRAY (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaArray made by gcuda_array_new()"));
+                           _("Expected a GCuda.Array made by its constructor"));
       return FALSE;
     }
   if (g_atomic_int_get (&self->freed))
@@ -677,7 +677,7 @@ check_buffer_bytes (GCudaArray   *self,
 {
   if (!GCUDA_IS_BUFFER (buffer))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   /* made by hand: INVALID_ARGUMENT before any context comparison; freed: FREED */
@@ -935,8 +935,8 @@ check_array_range (GCudaArray   *self,
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("Byte-range copies need a 1D array (height and depth 0), but %s is %" PRIu64
                      " × %" PRIu64 " × %" PRIu64 ": copy all of it with "
-                     "gcuda_array_upload() and the other whole-array copies, or part of it with "
-                     "GCudaCopy2D or GCudaCopy3D"),
+                     "the whole-array copies (upload, download, …), or part of it with "
+                     "GCuda.Copy2D or GCuda.Copy3D"),
                    what, self->desc.width, self->desc.height, self->desc.depth);
       return FALSE;
     }

@@ -613,7 +613,7 @@ buffer_check (GCudaBuffer  *self,
   if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+                           _("Expected a GCuda.Buffer made by one of its constructors"));
       return FALSE;
     }
   if (buffer_is_freed (self))
@@ -879,7 +879,7 @@ gcuda_buffer_free (GCudaBuffer  *self,
 {
   if (!GCUDA_IS_BUFFER (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   /* made by hand: nothing to free, as every other call says */
@@ -919,7 +919,7 @@ buffer_check_export (GCudaBuffer  *self,
   if (gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The buffer's context was destroyed (gcuda_context_destroy())"));
+                           _("The buffer's context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -995,7 +995,7 @@ gcuda_buffer_export_end (GCudaBuffer  *self,
   if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+                           _("Expected a GCuda.Buffer made by one of its constructors"));
       return FALSE;
     }
   root = buffer_root (self);
@@ -1940,7 +1940,7 @@ check_managed (GCudaBuffer  *self,
   if (root->kind != GCUDA_BUFFER_KIND_MANAGED)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Only managed memory (gcuda_buffer_new_managed()) can be attached, prefetched or advised"));
+                           _("Only managed memory (a buffer made by Buffer.new_managed()) can be attached, prefetched or advised"));
       return FALSE;
     }
   return TRUE;
@@ -2036,7 +2036,7 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
   if (device != NULL && !GCUDA_IS_DEVICE (device))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaDevice, or NULL for the host"));
+                           _("Expected a GCuda.Device, or NULL for the host"));
       return FALSE;
     }
   return check_stream (self, stream, error) &&
@@ -2070,13 +2070,13 @@ gcuda_buffer_advise (GCudaBuffer        *self,
   if (advice < GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY || advice > GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a memory advice (see GCudaMemoryAdvice)"), (int) advice);
+                   _("%d is not a memory advice (see GCuda.MemoryAdvice)"), (int) advice);
       return FALSE;
     }
   if (device != NULL && !GCUDA_IS_DEVICE (device))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaDevice, or NULL for the host"));
+                           _("Expected a GCuda.Device, or NULL for the host"));
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self->context,

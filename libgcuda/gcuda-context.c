@@ -345,14 +345,14 @@ context_check (GCudaContext  *self,
   if (G_UNLIKELY (self->handle == NULL))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This GCudaContext has no CUDA context behind it: obtain contexts from "
-                             "gcuda_context_get_default() or a GCudaDevice"));
+                           _("This GCuda.Context has no CUDA context behind it: obtain contexts from "
+                             "Context.get_default() or from a device"));
       return FALSE;
     }
   if (G_UNLIKELY (g_atomic_int_get (&self->destroyed)))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The CUDA context was destroyed with gcuda_context_destroy()"));
+                           _("The CUDA context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -786,7 +786,7 @@ check_limit (GCudaLimit   limit,
   if ((guint) limit >= CU_LIMIT_MAX)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a context limit (see GCudaLimit)"), (int) limit);
+                   _("%d is not a context limit (see GCuda.Limit)"), (int) limit);
       return FALSE;
     }
   return TRUE;
@@ -891,7 +891,7 @@ gcuda_context_set_cache_config (GCudaContext      *self,
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+                   _("%d is not a cache configuration (see GCuda.CacheConfig)"), (int) config);
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxSetCacheConfig ((CUfunc_cache) config),
@@ -998,7 +998,7 @@ check_peer (GCudaContext  *self,
   if (!GCUDA_IS_CONTEXT (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The peer must be a GCudaContext"));
+                           _("The peer must be a GCuda.Context"));
       return FALSE;
     }
   if (!context_check (peer, error))
@@ -1438,7 +1438,7 @@ _gcuda_context_resolve (GCudaContext  *context,
         {
           g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
                                _("The context this thread made current with push() was destroyed: "
-                                 "pop it with gcuda_context_pop() (Context.pop()) to use the default "
+                                 "pop it with Context.pop() to use the default "
                                  "context again"));
           return NULL;
         }
@@ -1447,7 +1447,7 @@ _gcuda_context_resolve (GCudaContext  *context,
   if (!GCUDA_IS_CONTEXT (context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaContext or NULL for the default context"));
+                           _("Expected a GCuda.Context or NULL for the default context"));
       return NULL;
     }
   return g_object_ref (context);

@@ -790,7 +790,7 @@ copy_plan (const CopySpec  *spec,
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                            _("The source and destination buffers belong to different contexts: "
-                             "use GCudaCopy3DPeer to copy between contexts"));
+                             "use GCuda.Copy3DPeer to copy between contexts"));
       return FALSE;
     }
   owner = dst_ctx != NULL ? dst_ctx : src_ctx;

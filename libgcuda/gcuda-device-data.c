@@ -356,7 +356,7 @@ gcuda_device_data_new (GCudaDevice  *device,
   if (gcuda_device_get_ordinal (device) < 0)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This GCudaDevice was not obtained from gcuda_device_get(): it has no device behind it"));
+                           _("This GCuda.Device was not obtained from Device.get(): it has no device behind it"));
       return NULL;
     }
 

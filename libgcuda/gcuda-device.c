@@ -308,7 +308,7 @@ device_check (GCudaDevice  *self,
   if (G_LIKELY (self->ordinal >= 0))
     return TRUE;
   g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("This GCudaDevice was not obtained from gcuda_device_get(): it has no device behind it"));
+                       _("This GCuda.Device was not obtained from Device.get(): it has no device behind it"));
   return FALSE;
 }
 
@@ -815,7 +815,7 @@ gcuda_device_get_attribute (GCudaDevice          *self,
   if (g_enum_get_value (attrs, attribute) == NULL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a device attribute (see GCudaDeviceAttribute)"), (int) attribute);
+                   _("%d is not a device attribute (see GCuda.DeviceAttribute)"), (int) attribute);
       return 0;
     }
 
@@ -902,7 +902,7 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
   if (!GCUDA_IS_DEVICE (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The peer must be a GCudaDevice"));
+                           _("The peer must be a GCuda.Device"));
       return FALSE;
     }
   if (!device_check (self, error) || !device_check (peer, error))

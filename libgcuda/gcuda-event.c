@@ -156,7 +156,7 @@ event_check (GCudaEvent  *self,
              GError     **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaEvent has no CUDA event behind it: create events with gcuda_event_new()"));
+                           _("This GCuda.Event has no CUDA event behind it: create events with its constructor"));
 }
 
 /* Takes @context's reference and @handle. */
@@ -399,7 +399,7 @@ check_timing (GCudaEvent  *event,
   if (!GCUDA_IS_EVENT (event))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The %s event must be a GCudaEvent"), role);
+                   _("The %s event must be a GCuda.Event"), role);
       return FALSE;
     }
   if (!event_check (event, error))

@@ -332,8 +332,8 @@ function_check (GCudaFunction  *self,
                 GError        **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaFunction was made without a kernel: functions come from "
-                             "gcuda_module_get_function()"));
+                           _("This GCuda.Function was made without a kernel: functions come from "
+                             "Module.get_function()"));
 }
 
 /**
@@ -520,7 +520,7 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+                   _("%d is not a cache configuration (see GCuda.CacheConfig)"), (int) config);
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuFuncSetCacheConfig (self->handle, (CUfunc_cache) config),
@@ -684,7 +684,7 @@ gcuda_function_launch (GCudaFunction    *self,
     return FALSE;
   if (args != NULL && !GCUDA_IS_KERNEL_ARGS (args))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaKernelArgs"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.KernelArgs"));
       return FALSE;
     }
   params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
@@ -801,7 +801,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
   if (!GCUDA_IS_LAUNCH_CONFIG (config) || (args != NULL && !GCUDA_IS_KERNEL_ARGS (args)))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaLaunchConfig and GCudaKernelArgs"));
+                           _("Expected a GCuda.LaunchConfig and GCuda.KernelArgs"));
       return FALSE;
     }
   _gcuda_launch_config_get (config, &grid, &block, &cluster, &shared_bytes, &stream, &cooperative);
@@ -897,7 +897,7 @@ gcuda_function_launch_with_number (GCudaFunction     *self,
   if (!GCUDA_IS_LAUNCH_CONFIG (config) || !GCUDA_IS_KERNEL_ARGS (args))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaLaunchConfig and GCudaKernelArgs"));
+                           _("Expected a GCuda.LaunchConfig and GCuda.KernelArgs"));
       return FALSE;
     }
   return _gcuda_kernel_args_set_number (args, index, value, error) &&
@@ -974,7 +974,7 @@ check_attribute (GCudaFunctionAttribute   attribute,
   if ((guint) attribute <= GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
     return TRUE;
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-               _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
+               _("%d is not a kernel attribute (see GCuda.FunctionAttribute)"), (int) attribute);
   return FALSE;
 }
 

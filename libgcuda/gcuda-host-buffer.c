@@ -413,7 +413,7 @@ gcuda_host_buffer_register (GCudaContext            *context,
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("Host memory to register must start on a page boundary (%" PRIu64
-                     " bytes); 0x%" PRIx64 " does not: allocate it with gcuda_host_buffer_new_aligned()"),
+                     " bytes); 0x%" PRIx64 " does not: allocate it with HostBuffer.new_aligned()"),
                    page, address);
       return NULL;
     }
@@ -437,7 +437,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
   if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+                           _("Expected a GCuda.HostBuffer made by one of its constructors"));
       return FALSE;
     }
   if (g_atomic_int_get (&self->freed))
@@ -451,7 +451,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The page-locked memory's context was destroyed (gcuda_context_destroy())"));
+                           _("The page-locked memory's context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -633,7 +633,7 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
 {
   if (!GCUDA_IS_HOST_BUFFER (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.HostBuffer"));
       return FALSE;
     }
   /* made by hand: nothing to free, as every other call says */
@@ -715,7 +715,7 @@ gcuda_host_buffer_export_end (GCudaHostBuffer  *self,
   if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+                           _("Expected a GCuda.HostBuffer made by one of its constructors"));
       return FALSE;
     }
   do
@@ -758,7 +758,7 @@ gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
   if (self->kind != GCUDA_HOST_BUFFER_KIND_REGISTERED)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Only memory registered with gcuda_host_buffer_register() can be unregistered"));
+                           _("Only memory registered with HostBuffer.register() can be unregistered"));
       return FALSE;
     }
   return gcuda_host_buffer_free (self, error);

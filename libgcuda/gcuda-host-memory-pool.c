@@ -292,7 +292,7 @@ check_pool (GCudaHostMemoryPool  *self,
 
   if (!GCUDA_IS_HOST_MEMORY_POOL (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostMemoryPool"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.HostMemoryPool"));
       return FALSE;
     }
   if ((self->flags & ~known) != 0)

@@ -197,6 +197,12 @@ const GCudaDriver *_gcuda_driver_get (GError **error);
 /* The driver if it was already loaded successfully, else NULL. Never loads. */
 const GCudaDriver *_gcuda_driver_peek (void);
 
+/* TRUE when the loaded driver lacks the entry point @call (a name of
+ * GCUDA_DRIVER_FUNCTIONS, whose calls then fail with CUDA_ERROR_NOT_FOUND),
+ * with the CUDA version its ABI needs in @version. */
+gboolean _gcuda_driver_lacks (const char *call,
+                              int        *version);
+
 /* Shorthand for call sites: GCUDA_DRV->fn_cuCtxSynchronize (). Only valid
  * once _gcuda_driver_get() has succeeded (every object that exists did). */
 #define GCUDA_DRV (_gcuda_driver_peek ())

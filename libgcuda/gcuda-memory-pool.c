@@ -273,7 +273,7 @@ check_pool (GCudaMemoryPool  *self,
 {
   if (!GCUDA_IS_MEMORY_POOL (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaMemoryPool"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.MemoryPool"));
       return FALSE;
     }
   return TRUE;

@@ -405,7 +405,7 @@ gcuda_module_new_from_data_finish (GAsyncResult  *result,
       g_task_get_source_tag (G_TASK (result)) != gcuda_module_new_from_data_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result is not from gcuda_module_new_from_data_async()"));
+                           _("This result is not from an asynchronous load of module data"));
       return NULL;
     }
   return g_task_propagate_pointer (G_TASK (result), error);
@@ -466,7 +466,7 @@ gcuda_module_new_from_program (GCudaContext  *context,
 {
   if (!GCUDA_IS_PROGRAM (program))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Program"));
       return NULL;
     }
   if (!_gcuda_program_check (program, error))
@@ -883,12 +883,12 @@ module_check (GCudaModule  *self,
 {
   if (!GCUDA_IS_MODULE (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaModule"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Module"));
       return FALSE;
     }
   if (!GCUDA_CHECK_MADE (self->handle != NULL, error,
-                         _("This GCudaModule was made without loaded code: create modules with "
-                           "gcuda_module_new_from_data() or another gcuda_module constructor")))
+                         _("This GCuda.Module was made without loaded code: create modules with "
+                           "one of its constructors, such as Module.new_from_data()")))
     return FALSE;
   if (name == NULL || *name == '\0')
     {
@@ -1135,7 +1135,7 @@ gcuda_source_module_new_finish (GAsyncResult  *result,
       g_task_get_source_tag (G_TASK (result)) != gcuda_source_module_new_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result is not from gcuda_source_module_new_async()"));
+                           _("This result is not from an asynchronous compile and load of a source module"));
       return NULL;
     }
   return g_task_propagate_pointer (G_TASK (result), error);

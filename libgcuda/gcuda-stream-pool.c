@@ -94,7 +94,7 @@ check_created (GCudaStreamPool  *self,
   if (G_UNLIKELY (self->handle == NULL))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The stream pool was not made by gcuda_stream_pool_new()"));
+                           _("The stream pool was not made by its constructor"));
       return FALSE;
     }
   return TRUE;

@@ -203,7 +203,7 @@ stream_check (GCudaStream  *self,
               GError      **error)
 {
   return GCUDA_CHECK_MADE (self->context != NULL, error,
-                           _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
+                           _("This GCuda.Stream has no CUDA stream behind it: create streams with its constructor"));
 }
 
 gboolean
@@ -215,7 +215,7 @@ _gcuda_stream_check_arg (GCudaStream  *stream,
   if (!GCUDA_IS_STREAM (stream))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaStream, or NULL for the legacy default stream"));
+                           _("Expected a GCuda.Stream, or NULL for the legacy default stream"));
       return FALSE;
     }
   return stream_check (stream, error);
@@ -349,7 +349,7 @@ borrowed_stream_context (GCudaContext  *context,
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                    context != NULL
                    ? _("The stream 0x%" PRIx64 " belongs to another CUDA context than the one given")
-                   : _("The stream 0x%" PRIx64 " belongs to a CUDA context GCuda has no GCudaContext for: "
+                   : _("The stream 0x%" PRIx64 " belongs to a CUDA context GCuda has no GCuda.Context for: "
                        "pass the context it belongs to"),
                    (guint64) (guintptr) handle);
       return NULL;
@@ -594,12 +594,12 @@ gcuda_stream_wait_event (GCudaStream  *self,
   if (!GCUDA_IS_EVENT (event))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("gcuda_stream_wait_event() needs a GCudaEvent"));
+                           _("Waiting for an event needs a GCuda.Event"));
       return FALSE;
     }
   if (!stream_check (self, error) ||
       !GCUDA_CHECK_MADE (_gcuda_event_get_handle (event) != NULL, error,
-                         _("The event has no CUDA event behind it: create events with gcuda_event_new()")))
+                         _("The event has no CUDA event behind it: create events with the GCuda.Event constructor")))
     return FALSE;
   if (gcuda_context_is_destroyed (gcuda_event_get_context (event)))
     {
@@ -672,7 +672,7 @@ add_callback (GCudaStream          *self,
   if (!GCUDA_IS_STREAM (self) || callback == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           callback == NULL ? _("A stream callback is needed") : _("Expected a GCudaStream"));
+                           callback == NULL ? _("A stream callback is needed") : _("Expected a GCuda.Stream"));
       if (destroy)
         destroy (user_data);
       return FALSE;

@@ -22,6 +22,11 @@
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
+ * GCUDA_MOCK_DRIVER_VERSION sets the CUDA version cuDriverGetVersion reports
+ * (default 13000), and GCUDA_MOCK_OMIT (a comma-separated list such as
+ * "cuCtxCreate") leaves entry points out of cuGetProcAddress, as an older
+ * driver would.
+ *
  * GCUDA_MOCK_DEVICES sets the number of devices (default 1); with 0, cuInit
  * fails with CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU.
  * GCUDA_MOCK_DEVICE_MEMORY sets each device's memory in bytes (default an
@@ -154,7 +159,9 @@ new_context (int device,
 static CUresult
 mock_cuDriverGetVersion (int *version)
 {
-  *version = 13000;
+  const char *v = getenv ("GCUDA_MOCK_DRIVER_VERSION");
+
+  *version = v ? atoi (v) : 13000;
   return CUDA_SUCCESS;
 }
 
@@ -1626,6 +1633,20 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
 #undef ENTRY
 };
 
+/* GCUDA_MOCK_OMIT: a comma-separated list of entry points to leave out, as
+ * a driver older than their CUDA version does */
+static int
+omitted (const char *symbol)
+{
+  const char *list = getenv ("GCUDA_MOCK_OMIT");
+  size_t n = strlen (symbol);
+
+  for (const char *p = list; p != NULL && *p != '\0'; p = strchr (p, ',') ? strchr (p, ',') + 1 : NULL)
+    if (strncmp (p, symbol, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
 EXPORT CUresult CUDAAPI
 cuInit (unsigned int flags)
 {
@@ -1655,6 +1676,13 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
 {
   if (symbol == NULL || pfn == NULL)
     return CUDA_ERROR_INVALID_VALUE;
+  if (omitted (symbol))
+    {
+      *pfn = NULL;
+      if (status)
+        *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+      return CUDA_ERROR_NOT_FOUND;
+    }
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp (table[i].name, symbol) == 0)
       {

@@ -90,6 +90,28 @@ add_target (GPtrArray            *targets,
   g_ptr_array_add (targets, target);
 }
 
+/* Each value of a repeated option, which may itself be a comma-separated
+ * list as nvcc takes them (--arch sm_80,sm_90). */
+static void
+add_targets (GPtrArray            *targets,
+             char                **values,
+             GCudaBundleImageKind  kind,
+             const char           *option)
+{
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    {
+      g_auto(GStrv) items = g_strsplit (values[i], ",", -1);
+
+      for (guint j = 0; items[j] != NULL; j++)
+        {
+          if (items[j][0] == '\0')
+            fail (_("%s “%s” has an empty item: separate architectures with single commas, such as sm_80,sm_90"),
+                  option, values[i]);
+          add_target (targets, items[j], kind);
+        }
+    }
+}
+
 static int
 compare_targets (gconstpointer a,
                  gconstpointer b)
@@ -199,9 +221,10 @@ main (int   argc,
   gboolean no_extern_c = FALSE, compress = FALSE, list_archs = FALSE, show_version = FALSE;
   GOptionEntry entries[] = {
     { "arch", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &archs,
-      N_("Make a cubin for ARCH (sm_XY), or PTX for a compute_XY; repeat for more. "
+      N_("Make a cubin for ARCH (sm_XY), or PTX for a compute_XY; repeat, or give a comma list "
+         "(sm_80,sm_90), for more. "
          "Default: every sm_XY NVRTC supports, and PTX of the lowest"), "ARCH" },
-    { "ptx", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ptx, N_("Also make PTX for ARCH (compute_XY); repeat for more"),
+    { "ptx", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ptx, N_("Also make PTX for ARCH (compute_XY); repeat, or give a comma list, for more"),
       "ARCH" },
     { "include-dir", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &include_dirs,
       N_("Search DIR for #include files (the source's directory is searched first)"), "DIR" },
@@ -291,10 +314,8 @@ main (int   argc,
     }
 
   /* What to make */
-  for (guint i = 0; archs != NULL && archs[i] != NULL; i++)
-    add_target (targets, archs[i], GCUDA_BUNDLE_IMAGE_CUBIN);
-  for (guint i = 0; ptx != NULL && ptx[i] != NULL; i++)
-    add_target (targets, ptx[i], GCUDA_BUNDLE_IMAGE_PTX);
+  add_targets (targets, archs, GCUDA_BUNDLE_IMAGE_CUBIN, "--arch");
+  add_targets (targets, ptx, GCUDA_BUNDLE_IMAGE_PTX, "--ptx");
   if (targets->len == 0)
     {
       int lowest = G_MAXINT;

@@ -1,7 +1,7 @@
 # Objects made by hand (GCuda.X() or GObject.new(): PyGObject lets Python make
 # any GCuda class without its constructor, so with no CUDA object behind
 # it): every call that can fail must say GCuda.Error.INVALID_ARGUMENT, as
-# GCuda's "Expected a GCudaX made by gcuda_x_new()" checks do, and never
+# GCuda's "Expected a GCuda.X made by its constructor" checks do, and never
 # crash. Also graphs, linkers and the profiler with bad input.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later

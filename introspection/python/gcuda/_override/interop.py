@@ -50,7 +50,7 @@ def _call(fn, *args):
     try:
         return fn(*args)
     except GLib.Error as e:
-        raise _convert(e).with_traceback(e.__traceback__) from None
+        raise _convert(e).with_traceback(None) from None
 
 
 # ---------------------------------------------------------------- streams
