@@ -58,6 +58,29 @@ typedef enum {
 } GCudaComputeMode;
 
 /**
+ * GCudaPeerAttribute:
+ * @GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK: the link's relative performance
+ *   (0 is the best; a larger value, a slower link)
+ * @GCUDA_PEER_ATTRIBUTE_ACCESS_SUPPORTED: 1 when peer access can be enabled
+ *   (see [method@GCuda.Context.enable_peer_access]), else 0
+ * @GCUDA_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: 1 when atomic operations
+ *   over the link are native, else 0
+ * @GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: 1 when kernels can
+ *   access the peer's CUDA arrays, else 0
+ *
+ * What the link between two devices supports (`CUdevice_P2PAttribute`), see
+ * [method@GCuda.Device.get_peer_attribute].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK = 1,
+  GCUDA_PEER_ATTRIBUTE_ACCESS_SUPPORTED = 2,
+  GCUDA_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3,
+  GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 4,
+} GCudaPeerAttribute;
+
+/**
  * GCudaContextFlags:
  * @GCUDA_CONTEXT_FLAGS_SCHED_AUTO: let the driver choose how the host thread waits
  * @GCUDA_CONTEXT_FLAGS_SCHED_SPIN: spin while waiting for the GPU
