@@ -81,6 +81,58 @@ typedef enum {
 } GCudaPeerAttribute;
 
 /**
+ * GCudaNcclDataType:
+ * @GCUDA_NCCL_DATA_TYPE_INT8: `int8_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT8: `uint8_t`
+ * @GCUDA_NCCL_DATA_TYPE_INT32: `int32_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT32: `uint32_t`
+ * @GCUDA_NCCL_DATA_TYPE_INT64: `int64_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT64: `uint64_t`
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT16: IEEE half precision
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT32: `float`
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT64: `double`
+ * @GCUDA_NCCL_DATA_TYPE_BFLOAT16: bfloat16
+ *
+ * The element type of a collective's buffers (NCCL's `ncclDataType_t`), see
+ * [class@GCuda.Communicator].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_NCCL_DATA_TYPE_INT8 = 0,
+  GCUDA_NCCL_DATA_TYPE_UINT8 = 1,
+  GCUDA_NCCL_DATA_TYPE_INT32 = 2,
+  GCUDA_NCCL_DATA_TYPE_UINT32 = 3,
+  GCUDA_NCCL_DATA_TYPE_INT64 = 4,
+  GCUDA_NCCL_DATA_TYPE_UINT64 = 5,
+  GCUDA_NCCL_DATA_TYPE_FLOAT16 = 6,
+  GCUDA_NCCL_DATA_TYPE_FLOAT32 = 7,
+  GCUDA_NCCL_DATA_TYPE_FLOAT64 = 8,
+  GCUDA_NCCL_DATA_TYPE_BFLOAT16 = 9,
+} GCudaNcclDataType;
+
+/**
+ * GCudaReduceOp:
+ * @GCUDA_REDUCE_OP_SUM: the sum
+ * @GCUDA_REDUCE_OP_PROD: the product
+ * @GCUDA_REDUCE_OP_MAX: the maximum
+ * @GCUDA_REDUCE_OP_MIN: the minimum
+ * @GCUDA_REDUCE_OP_AVG: the mean over the ranks
+ *
+ * How a collective combines the ranks' elements (NCCL's `ncclRedOp_t`), see
+ * [class@GCuda.Communicator].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_REDUCE_OP_SUM = 0,
+  GCUDA_REDUCE_OP_PROD = 1,
+  GCUDA_REDUCE_OP_MAX = 2,
+  GCUDA_REDUCE_OP_MIN = 3,
+  GCUDA_REDUCE_OP_AVG = 4,
+} GCudaReduceOp;
+
+/**
  * GCudaContextFlags:
  * @GCUDA_CONTEXT_FLAGS_SCHED_AUTO: let the driver choose how the host thread waits
  * @GCUDA_CONTEXT_FLAGS_SCHED_SPIN: spin while waiting for the GPU
