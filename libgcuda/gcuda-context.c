@@ -1011,11 +1011,40 @@ check_peer (GCudaContext  *self,
     }
   if (peer->device == self->device)
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Peer access is between contexts on different devices; both are on the same device"));
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Peer access is between contexts on different devices; both are on device %d"),
+                   gcuda_device_get_ordinal (self->device));
       return FALSE;
     }
   return TRUE;
+}
+
+/* cuCtxEnablePeerAccess/cuCtxDisablePeerAccess with @self current; the
+ * driver's errors (already enabled, not enabled, unsupported, too many
+ * peers) keep their code and name both devices. */
+static gboolean
+peer_access_call (GCudaContext  *self,
+                  GCudaContext  *peer,
+                  gboolean       enable,
+                  GError       **error)
+{
+  GError *local = NULL;
+  gboolean ok;
+
+  ok = enable
+    ? GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0),
+                          "cuCtxEnablePeerAccess", &local)
+    : GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle),
+                          "cuCtxDisablePeerAccess", &local);
+  if (!ok)
+    {
+      if (local->domain == GCUDA_DRIVER_ERROR)
+        g_prefix_error (&local, enable ? _("Enabling peer access from device %d to device %d: ")
+                                       : _("Disabling peer access from device %d to device %d: "),
+                        gcuda_device_get_ordinal (self->device), gcuda_device_get_ordinal (peer->device));
+      g_propagate_error (error, local);
+    }
+  return ok;
 }
 
 /**
@@ -1025,8 +1054,15 @@ check_peer (GCudaContext  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Lets @self access memory allocated in @peer (PyCUDA's
- * `Context.enable_peer_access()`). Enabling it twice is the driver's
- * [GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED][error@GCuda.DriverError].
+ * `Context.enable_peer_access()`): kernels in @self may then read and write
+ * @peer's memory, and copies between them go over the direct link. Enabling
+ * it twice is the driver's
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED][error@GCuda.DriverError],
+ * devices without a link
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_UNSUPPORTED][error@GCuda.DriverError]
+ * (see [method@GCuda.Device.get_peer_attribute]); their messages name both
+ * devices. Two contexts on one device are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -1039,9 +1075,7 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  return check_peer (self, peer, error) &&
-         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0),
-                             "cuCtxEnablePeerAccess", error);
+  return check_peer (self, peer, error) && peer_access_call (self, peer, TRUE, error);
 }
 
 /**
@@ -1050,7 +1084,10 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
  * @peer: a context on another device
  * @error: return location for a [struct@GLib.Error]
  *
- * Revokes what [method@GCuda.Context.enable_peer_access] granted.
+ * Revokes what [method@GCuda.Context.enable_peer_access] granted. Access
+ * not enabled is the driver's
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_NOT_ENABLED][error@GCuda.DriverError],
+ * whose message names both devices.
  *
  * Returns: %TRUE on success
  *
@@ -1063,9 +1100,7 @@ gcuda_context_disable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  return check_peer (self, peer, error) &&
-         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle),
-                             "cuCtxDisablePeerAccess", error);
+  return check_peer (self, peer, error) && peer_access_call (self, peer, FALSE, error);
 }
 
 /**

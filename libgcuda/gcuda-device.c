@@ -921,6 +921,69 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
 }
 
 /**
+ * gcuda_device_get_peer_attribute:
+ * @self: a [class@GCuda.Device]
+ * @peer: another [class@GCuda.Device]
+ * @attribute: what to ask about the link from @self to @peer
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * What the link from @self to @peer supports (`cuDeviceGetP2PAttribute`):
+ * whether peer access can be enabled, whether atomics over the link are
+ * native, whether kernels can read the peer's CUDA arrays (each 1 or 0), or
+ * the link's performance rank (0 is the best).
+ *
+ * ```python
+ * d0, d1 = GCuda.Device.get(0), GCuda.Device.get(1)
+ * if d0.get_peer_attribute(d1, GCuda.PeerAttribute.ACCESS_SUPPORTED):
+ *     print('rank', d0.get_peer_attribute(d1, GCuda.PeerAttribute.PERFORMANCE_RANK))
+ * ```
+ *
+ * A device is not its own peer: asking about @self itself, or for an
+ * unknown @attribute, is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
+ *
+ * Returns: the attribute's value, or -1 with @error set
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_peer_attribute (GCudaDevice         *self,
+                                 GCudaDevice         *peer,
+                                 GCudaPeerAttribute   attribute,
+                                 GError             **error)
+{
+  int value = 0;
+
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), -1);
+
+  if (!GCUDA_IS_DEVICE (peer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("The peer must be a GCudaDevice"));
+      return -1;
+    }
+  if (!device_check (self, error) || !device_check (peer, error))
+    return -1;
+  if (peer == self)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Device %d cannot be its own peer"), self->ordinal);
+      return -1;
+    }
+  if (attribute < GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK ||
+      attribute > GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown peer attribute %d"), (int) attribute);
+      return -1;
+    }
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuDeviceGetP2PAttribute (&value, (CUdevice_P2PAttribute) attribute,
+                                                           self->handle, peer->handle),
+                    "cuDeviceGetP2PAttribute", error))
+    return -1;
+  return value;
+}
+
+/**
  * gcuda_device_get_primary_context:
  * @self: a [class@GCuda.Device]
  * @error: return location for a [struct@GLib.Error]

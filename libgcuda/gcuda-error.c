@@ -303,6 +303,8 @@ gcuda_error_get_category (const GError *error)
         case GCUDA_ERROR_DRIVER_NOT_FOUND:
         case GCUDA_ERROR_NVRTC_NOT_FOUND:
         case GCUDA_ERROR_NOT_SUPPORTED:
+        case GCUDA_ERROR_NCCL_NOT_FOUND:
+        case GCUDA_ERROR_NCCL:
           return GCUDA_ERROR_CATEGORY_RUNTIME;
         case GCUDA_ERROR_FAILED:
         case GCUDA_ERROR_INVALID_ARGUMENT:

@@ -33,6 +33,7 @@ G_BEGIN_DECLS
   X (cuDeviceGetPCIBusId, 4010) \
   X (cuDeviceGetByPCIBusId, 4010) \
   X (cuDeviceCanAccessPeer, 4000) \
+  X (cuDeviceGetP2PAttribute, 8000) \
   X (cuDevicePrimaryCtxRetain, 7000) \
   X (cuDevicePrimaryCtxRelease, 11000) \
   X (cuDevicePrimaryCtxSetFlags, 11000) \

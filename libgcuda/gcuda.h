@@ -47,4 +47,6 @@
 #include "gcuda-surface.h"
 /* GNOME apps */
 #include "gcuda-device-model.h"
+
+#include "gcuda-communicator.h"
 #undef GCUDA_INSIDE

@@ -15,8 +15,8 @@
  * address is CUDA_ERROR_INVALID_VALUE, and a copy or memset outside a live
  * allocation too. Managed memory (cuMemAllocManaged) is device memory the
  * host can address, as all of the mock's is. Everything else (streams,
- * events, modules, launches, arrays, prefetch and advice, IPC, peer copies)
- * is absent from cuGetProcAddress, as on an old driver (with
+ * events, modules, launches, arrays, prefetch and advice, IPC, peer copies
+ * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing and
  * streams, see "kernels" below). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
@@ -29,6 +29,11 @@
  *
  * GCUDA_MOCK_DEVICES sets the number of devices (default 1); with 0, cuInit
  * fails with CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU.
+ * Every two devices have a peer link (cuDeviceCanAccessPeer,
+ * cuDeviceGetP2PAttribute: all supported, rank 0), except with
+ * GCUDA_MOCK_PEER=0 (no link: peer access is
+ * CUDA_ERROR_PEER_ACCESS_UNSUPPORTED). cuMemcpyPeer copies between live
+ * contexts.
  * GCUDA_MOCK_DEVICE_MEMORY sets each device's memory in bytes (default an
  * H100's 85520809984, which the device tests expect): cuDeviceTotalMem and
  * cuMemGetInfo report it, and cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY
@@ -96,6 +101,7 @@ static int initialized;
 static int n_devices = 1;
 static size_t device_memory = DEFAULT_DEVICE_MEMORY;  /* per device, in bytes */
 static MockDevice devices[MAX_DEVICES];
+static int peer_links = 1;  /* GCUDA_MOCK_PEER=0: devices without a link */
 
 static __thread CUcontext stack[MAX_STACK];
 static __thread int depth;
@@ -342,7 +348,34 @@ mock_cuDeviceCanAccessPeer (int *can, CUdevice dev, CUdevice peer)
     return res;
   if (dev == peer)
     return CUDA_ERROR_INVALID_DEVICE;
-  *can = 1;
+  *can = peer_links;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuDeviceGetP2PAttribute (int *value, CUdevice_P2PAttribute attrib, CUdevice dev, CUdevice peer)
+{
+  CUresult res = check_device (dev);
+
+  if (res == CUDA_SUCCESS)
+    res = check_device (peer);
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (value == NULL || dev == peer)
+    return CUDA_ERROR_INVALID_DEVICE;
+  switch (attrib)
+    {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+      *value = 0;
+      break;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+      *value = peer_links;
+      break;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+    }
   return CUDA_SUCCESS;
 }
 
@@ -652,6 +685,8 @@ mock_cuCtxEnablePeerAccess (CUcontext peer, unsigned int flags)
     return CUDA_ERROR_INVALID_VALUE;
   if (peer->device == ctx->device)
     return CUDA_ERROR_INVALID_DEVICE;
+  if (!peer_links)
+    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
   pthread_mutex_lock (&lock);
   if (ctx->peers[peer->device])
     res = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
@@ -1058,6 +1093,20 @@ copy (void *dst, int dst_dev, const void *src, int src_dev, size_t size, CUstrea
 }
 
 #define DEV(p) ((void *) (uintptr_t) (p))
+
+/* Between contexts (of one device or two): both must be alive; staged or
+ * direct, it is a memcpy here. */
+static CUresult
+mock_cuMemcpyPeer (CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t size)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (dst_ctx == NULL || src_ctx == NULL || dst_ctx->destroyed || src_ctx->destroyed)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return copy (DEV (dst), 1, DEV (src), 1, size, NULL);
+}
 
 static CUresult
 mock_cuMemcpyHtoD (CUdeviceptr dst, const void *src, size_t size)
@@ -1566,6 +1615,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuDeviceGetPCIBusId),
   ENTRY (cuDeviceGetByPCIBusId),
   ENTRY (cuDeviceCanAccessPeer),
+  ENTRY (cuDeviceGetP2PAttribute),
   ENTRY (cuDevicePrimaryCtxRetain),
   ENTRY (cuDevicePrimaryCtxRelease),
   ENTRY (cuDevicePrimaryCtxSetFlags),
@@ -1599,6 +1649,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemcpyHtoD),
   ENTRY (cuMemcpyDtoH),
   ENTRY (cuMemcpyDtoD),
+  ENTRY (cuMemcpyPeer),
   ENTRY (cuMemcpyHtoDAsync),
   ENTRY (cuMemcpyDtoHAsync),
   ENTRY (cuMemcpyDtoDAsync),
@@ -1656,6 +1707,7 @@ cuInit (unsigned int flags)
     return CUDA_ERROR_INVALID_VALUE;
   pthread_mutex_lock (&lock);
   n_devices = n ? atoi (n) : 1;
+  peer_links = !(getenv ("GCUDA_MOCK_PEER") && strcmp (getenv ("GCUDA_MOCK_PEER"), "0") == 0);
   if (n_devices < 0 || n_devices > MAX_DEVICES)
     n_devices = 1;
   {

@@ -179,6 +179,20 @@ class Buffer(_Memory, GCuda.Buffer):
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.Buffer.free(self)
 
+    @_raising
+    def close(self):
+        """PyCUDA's ``IPCMemoryHandle.close()``: unmaps memory opened from
+        another process's IPC handle (``IPCMemoryHandle``,
+        ``from_ipc_handle()``). Closing again does nothing; any other use
+        afterwards raises GCuda.Error.FREED. Only for IPC memory: other
+        buffers are released with free() (GCuda.Error.INVALID_ARGUMENT)."""
+        if self.get_kind() != GCuda.BufferKind.IPC:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'close() is for memory opened from an IPC handle; release a %s '
+                                 'buffer with free()' % self.get_kind().value_nick)
+        if not self.is_freed():
+            self.free()
+
     def as_buffer(self, size=None, offset=0):
         """PyCUDA's ``as_buffer(size, offset=0)``: a writable memoryview of
         @size bytes (default: to the end) at @offset of managed memory,

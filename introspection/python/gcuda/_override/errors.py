@@ -106,7 +106,7 @@ _DRIVER_DOMAIN = GLib.quark_to_string(GCuda.driver_error_quark())
 _LIBRARY_DOMAIN = GLib.quark_to_string(GCuda.error_quark())
 _COMPILE_DOMAIN = 'gcuda-compile-error-quark'
 _RUNTIME_LIBRARY_CODES = (GCuda.Error.DRIVER_NOT_FOUND, GCuda.Error.NVRTC_NOT_FOUND,
-                          GCuda.Error.NOT_SUPPORTED)
+                          GCuda.Error.NOT_SUPPORTED, GCuda.Error.NCCL_NOT_FOUND, GCuda.Error.NCCL)
 
 
 def error_category(error):
