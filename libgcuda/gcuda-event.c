@@ -48,7 +48,7 @@
  *
  * [method@GCuda.Event.record] and [method@GCuda.Event.synchronize] return the
  * event, so calls chain as in PyCUDA: `end.record(stream).synchronize()`.
- * [method@GCuda.Event.wait_async] waits without blocking a thread.
+ * [method@GCuda.Event.synchronize_async] waits without blocking a thread.
  *
  * An event holds a reference to its context and may be used from any thread.
  *
@@ -538,21 +538,21 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
 }
 
 /**
- * gcuda_event_wait_async:
+ * gcuda_event_synchronize_async:
  * @self: a [class@GCuda.Event]
  * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the event has completed
  * @user_data: data for @callback
  *
- * Waits, without blocking any thread, until the event (as last recorded) has
- * completed. @callback runs in the thread-default main context of the
+ * The asynchronous form of [method@GCuda.Event.synchronize]: waits, without
+ * blocking any thread, until the event (as last recorded) has completed. @callback runs in the thread-default main context of the
  * calling thread. Cancelling completes the task at once with
  * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum].
  *
  * Since: 1.0
  */
 void
-gcuda_event_wait_async (GCudaEvent          *self,
+gcuda_event_synchronize_async (GCudaEvent          *self,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
@@ -564,7 +564,7 @@ gcuda_event_wait_async (GCudaEvent          *self,
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, gcuda_event_wait_async);
+  g_task_set_source_tag (task, gcuda_event_synchronize_async);
 
   if (!event_check (self, &error))
     g_task_return_error (task, g_steal_pointer (&error));
@@ -573,23 +573,23 @@ gcuda_event_wait_async (GCudaEvent          *self,
 }
 
 /**
- * gcuda_event_wait_finish:
+ * gcuda_event_synchronize_finish:
  * @self: a [class@GCuda.Event]
  * @result: the [iface@Gio.AsyncResult]
  * @error: return location for a [struct@GLib.Error]
  *
- * Finishes [method@GCuda.Event.wait_async].
+ * Finishes [method@GCuda.Event.synchronize_async].
  *
  * Returns: %TRUE once the event has completed
  *
  * Since: 1.0
  */
 gboolean
-gcuda_event_wait_finish (GCudaEvent    *self,
+gcuda_event_synchronize_finish (GCudaEvent    *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_EVENT (self), FALSE);
 
-  return _gcuda_wait_task_finish (self, result, gcuda_event_wait_async, error);
+  return _gcuda_wait_task_finish (self, result, gcuda_event_synchronize_async, error);
 }

@@ -479,7 +479,7 @@ event_waited (GObject *source, GAsyncResult *result, gpointer data)
 {
   AsyncResult *r = data;
 
-  r->ok = gcuda_event_wait_finish (GCUDA_EVENT (source), result, &r->error);
+  r->ok = gcuda_event_synchronize_finish (GCUDA_EVENT (source), result, &r->error);
   g_main_loop_quit (r->loop);
 }
 
@@ -526,7 +526,7 @@ test_async (void)
   g_assert_false (r.ok);
   gcuda_assert_error_clear (&r.error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
-  gcuda_event_wait_async (event, NULL, event_waited, &r);
+  gcuda_event_synchronize_async (event, NULL, event_waited, &r);
   g_main_loop_run (loop);
   g_assert_false (r.ok);
   gcuda_assert_error_clear (&r.error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);

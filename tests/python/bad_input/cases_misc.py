@@ -159,7 +159,7 @@ case('async/source-module-compile-error', "GCuda.source_module_new_async(None, '
      'done)' + _RAISE, nvrtc('COMPILATION'), MEMORY, setup=_GIO.format(finish='GCuda.source_module_new_finish(res)'))
 case('async/stream-synchronize-by-hand', 'GObject.new(GCuda.Stream).synchronize_async(None, done)' + _RAISE,
      err('INVALID_ARGUMENT'), NODRIVER, setup=_GIO.format(finish='obj.synchronize_finish(res)'))
-case('async/event-wait-by-hand', 'import asyncio\nasyncio.run(GObject.new(GCuda.Event).wait_async())',
+case('async/event-synchronize-by-hand', 'import asyncio\nasyncio.run(GObject.new(GCuda.Event).synchronize_async())',
      err('INVALID_ARGUMENT'), NODRIVER)
 case('async/context-synchronize-by-hand', 'GObject.new(GCuda.Context).synchronize_async(None, done)' + _RAISE,
      err('INVALID_ARGUMENT'), NODRIVER, setup=_GIO.format(finish='obj.synchronize_finish(res)'))
