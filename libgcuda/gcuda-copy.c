@@ -35,7 +35,7 @@
  *                 "width-in-bytes", width_in_bytes,
  *                 "height", rows,
  *                 NULL);
- *   return gcuda_copy_2d_execute (copy, NULL, TRUE, error);
+ *   return gcuda_copy_2d_execute (copy, NULL, error);
  * }
  * ```
  *
@@ -50,7 +50,7 @@
  * copy.props.src_pitch = copy.props.width_in_bytes = 50 * 4
  * copy.props.dst_pitch = pitch
  * copy.props.height = 100
- * copy.execute(None, True)
+ * copy.execute(None)
  * ```
  *
  * Describe the copy with properties and endpoints, then call
@@ -218,6 +218,7 @@ typedef struct {
   guint64 width_in_bytes;
   guint64 height;
   guint64 depth;                 /* always 1 for GCudaCopy2D */
+  gboolean unaligned;            /* GCudaCopy2D: !aligned */
 } CopySpec;
 
 typedef enum {
@@ -282,7 +283,8 @@ enum {
   PROP_DST_Z,
   PROP_DST_HEIGHT,
   PROP_DEPTH,
-  N_PROPS_3D
+  N_PROPS_3D,
+  PROP_ALIGNED = N_PROPS_3D,     /* GCudaCopy2D only */
 };
 
 static const char * const property_names[N_PROPS_3D] = {
@@ -302,6 +304,7 @@ static const char * const property_names[N_PROPS_3D] = {
 };
 
 static GParamSpec *properties_2d[N_PROPS_2D];
+static GParamSpec *aligned_pspec;
 static GParamSpec *properties_3d[N_PROPS_3D];
 static GParamSpec *properties_3d_peer[N_PROPS_3D];
 
@@ -373,7 +376,9 @@ copy_get_property (GObject    *object,
 {
   guint64 *field = spec_field (spec_of (object), prop_id);
 
-  if (field == NULL)
+  if (prop_id == PROP_ALIGNED && GCUDA_IS_COPY_2D (object))
+    g_value_set_boolean (value, gcuda_copy_2d_get_aligned (GCUDA_COPY_2D (object)));
+  else if (field == NULL)
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   else
     g_value_set_uint64 (value, *field);
@@ -388,6 +393,11 @@ copy_set_property (GObject      *object,
   guint64 *field = spec_field (spec_of (object), prop_id);
   guint64 v;
 
+  if (prop_id == PROP_ALIGNED && GCUDA_IS_COPY_2D (object))
+    {
+      gcuda_copy_2d_set_aligned (GCUDA_COPY_2D (object), g_value_get_boolean (value));
+      return;
+    }
   if (field == NULL)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -848,7 +858,6 @@ static gboolean
 copy_execute (const CopySpec  *spec,
               CopyForm         form,
               GCudaStream     *stream,
-              gboolean         aligned,
               GError         **error)
 {
   g_autoptr(GCudaContext) context = NULL;  /* declared first: dropped after the scope is left */
@@ -875,7 +884,7 @@ copy_execute (const CopySpec  *spec,
         FILL_2D_FIELDS (d, plan, spec);
         if (stream != NULL)
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2DAsync (&d, h), "cuMemcpy2DAsync", error);
-        else if (aligned)
+        else if (!spec->unaligned)
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2D (&d), "cuMemcpy2D", error);
         else
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2DUnaligned (&d), "cuMemcpy2DUnaligned", error);
@@ -974,10 +983,26 @@ copy_execute (const CopySpec  *spec,
  * Since: 1.0
  */
 
+/**
+ * GCudaCopy2D:aligned: (getter get_aligned) (setter set_aligned)
+ *
+ * Whether a synchronous device-to-device copy may assume the driver's
+ * alignment (`cuMemcpy2D`, the default, as PyCUDA's `aligned=True`); %FALSE
+ * tolerates misaligned regions at some cost in bandwidth
+ * (`cuMemcpy2DUnaligned`). Copies on a stream ignore it.
+ *
+ * Since: 1.0
+ */
+
 static void
 gcuda_copy_2d_class_init (GCudaCopy2DClass *klass)
 {
-  copy_class_setup (G_OBJECT_CLASS (klass), properties_2d, N_PROPS_2D);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  copy_class_setup (object_class, properties_2d, N_PROPS_2D);
+  aligned_pspec = g_param_spec_boolean ("aligned", NULL, NULL, TRUE,
+                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_property (object_class, PROP_ALIGNED, aligned_pspec);
 }
 
 static void
@@ -1200,13 +1225,12 @@ gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
  * @self: a [class@GCuda.Copy2D]
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
  *   synchronously
- * @aligned: %FALSE to tolerate misaligned device-to-device copies, at some
- *   cost in bandwidth (`cuMemcpy2DUnaligned`); ignored with a stream
  * @error: return location for a [struct@GLib.Error]
  *
  * Performs the copy (PyCUDA's `Memcpy2D.__call__()`). Without a stream it
- * returns once the copy is done; with one it queues the copy there
- * (`cuMemcpy2DAsync`) and the memory of both endpoints must stay valid
+ * returns once the copy is done (with `cuMemcpy2D`, or `cuMemcpy2DUnaligned`
+ * when [property@GCuda.Copy2D:aligned] is %FALSE); with one it queues the copy
+ * there (`cuMemcpy2DAsync`) and the memory of both endpoints must stay valid
  * until the stream has done it (host memory should be page-locked).
  *
  * The copy runs in the context of the device buffer (the destination's when
@@ -1222,11 +1246,47 @@ gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
 gboolean
 gcuda_copy_2d_execute (GCudaCopy2D  *self,
                        GCudaStream  *stream,
-                       gboolean      aligned,
                        GError      **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_2D (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_2D, stream, aligned, error);
+  return copy_execute (&self->spec, COPY_FORM_2D, stream, error);
+}
+
+/**
+ * gcuda_copy_2d_get_aligned: (get-property aligned)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:aligned].
+ *
+ * Returns: whether a synchronous device-to-device copy assumes alignment
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_copy_2d_get_aligned (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), TRUE);
+  return !self->spec.unaligned;
+}
+
+/**
+ * gcuda_copy_2d_set_aligned: (set-property aligned)
+ * @self: a [class@GCuda.Copy2D]
+ * @aligned: %FALSE to tolerate misaligned device-to-device copies
+ *
+ * Sets [property@GCuda.Copy2D:aligned].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_aligned (GCudaCopy2D *self,
+                           gboolean     aligned)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  if (self->spec.unaligned == !aligned)
+    return;
+  self->spec.unaligned = !aligned;
+  g_object_notify_by_pspec (G_OBJECT (self), aligned_pspec);
 }
 
 /* ------------------------------------------------------------ GCudaCopy3D */
@@ -1562,7 +1622,7 @@ gcuda_copy_3d_execute (GCudaCopy3D  *self,
                        GError      **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_3D (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_3D, stream, TRUE, error);
+  return copy_execute (&self->spec, COPY_FORM_3D, stream, error);
 }
 
 /* ------------------------------------------------------------ GCudaCopy3DPeer */
@@ -1903,5 +1963,5 @@ gcuda_copy_3d_peer_execute (GCudaCopy3DPeer  *self,
                             GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_3D_PEER, stream, TRUE, error);
+  return copy_execute (&self->spec, COPY_FORM_3D_PEER, stream, error);
 }

@@ -100,8 +100,12 @@ void             gcuda_copy_2d_set_dst_array           (GCudaCopy2D       *self,
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_copy_2d_execute                 (GCudaCopy2D       *self,
                                                         GCudaStream       *stream,
-                                                        gboolean           aligned,
                                                         GError           **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_copy_2d_get_aligned             (GCudaCopy2D       *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_aligned             (GCudaCopy2D       *self,
+                                                        gboolean           aligned);
 
 /* GCudaCopy3D */
 

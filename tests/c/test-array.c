@@ -319,7 +319,7 @@ test_copy_endpoints (void)
     gcuda_copy_2d_set_dst_array (c2, a);
     g_object_set (c2, "src-pitch", (guint64) 40, "dst-x-in-bytes", (guint64) 8, "dst-y", (guint64) 5,
                   "width-in-bytes", (guint64) 40, "height", (guint64) 6, NULL);
-    g_assert_true (gcuda_copy_2d_execute (c2, NULL, TRUE, &error));
+    g_assert_true (gcuda_copy_2d_execute (c2, NULL, &error));
     g_assert_no_error (error);
     for (guint y = 0; y < 6; y++)
       for (guint x = 0; x < 10; x++)
@@ -333,7 +333,7 @@ test_copy_endpoints (void)
 
     /* a row reaching past the array's width */
     g_object_set (c2, "dst-x-in-bytes", (guint64) (w * 4 - 36), NULL);
-    g_assert_false (gcuda_copy_2d_execute (c2, NULL, TRUE, &error));
+    g_assert_false (gcuda_copy_2d_execute (c2, NULL, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   }
 
@@ -890,7 +890,7 @@ test_texture_linear_and_pitched (void)
   gcuda_copy_2d_set_dst_buffer (up, pitched);
   g_object_set (up, "src-pitch", (guint64) w * 4, "dst-pitch", pitch, "width-in-bytes", (guint64) w * 4,
                 "height", (guint64) h, NULL);
-  g_assert_true (gcuda_copy_2d_execute (up, NULL, TRUE, &error));
+  g_assert_true (gcuda_copy_2d_execute (up, NULL, &error));
   g_assert_no_error (error);
   tex2 = gcuda_texture_new_from_pitched (pitched, GCUDA_ARRAY_FORMAT_FLOAT, 1, w, h, 0, NULL, &error);
   g_assert_no_error (error);

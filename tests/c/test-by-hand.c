@@ -586,13 +586,13 @@ test_arguments (void)
                   "dst-pitch", (guint64) 16, NULL);
     gcuda_copy_2d_set_src_host (copy, (guint64) (guintptr) src, 4096);
     gcuda_copy_2d_set_dst_host (copy, (guint64) (guintptr) dst, 4096);
-    assert_invalid_argument (gcuda_copy_2d_execute (copy, stream, FALSE, ERR));
+    assert_invalid_argument (gcuda_copy_2d_execute (copy, stream, ERR));
     gcuda_copy_2d_set_dst_buffer (copy, buffer);
-    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, FALSE, ERR));
+    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, ERR));
     gcuda_copy_2d_set_dst_host_buffer (copy, host);
-    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, FALSE, ERR));
+    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, ERR));
     gcuda_copy_2d_set_dst_array (copy, array);
-    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, FALSE, ERR));
+    assert_invalid_argument (gcuda_copy_2d_execute (copy, NULL, ERR));
   }
   {
     g_autoptr(GCudaCopy3D) copy = gcuda_copy_3d_new ();

@@ -464,9 +464,8 @@ def _copy_class(base, name, doc, with_aligned):
         if isinstance(stream, bool):
             stream, aligned = None, stream
         if with_aligned:
-            self.execute(stream, aligned)
-        else:
-            self.execute(stream)
+            self.set_aligned(bool(aligned))
+        self.execute(stream)
 
     namespace = {'__module__': OVERRIDE_MODULE, '__doc__': doc, '__call__': call,
                  '_FIELDS': _copy_fields(base)}
