@@ -525,21 +525,34 @@ gcuda_array_is_freed (GCudaArray *self)
 /**
  * gcuda_array_free:
  * @self: a [class@GCuda.Array]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Destroys the array now instead of when the last reference goes (PyCUDA's
- * `Array.free()`). Freeing twice is harmless; any other later use is
- * [GCUDA_ERROR_FREED][error@GCuda.Error]. Do not free an array that queued GPU
- * work, a texture or a surface still uses.
+ * `Array.free()`); any later use is [GCUDA_ERROR_FREED][error@GCuda.Error].
+ * As for [method@GCuda.Buffer.free], freeing an array that is freed already is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error] (two owners of one array is a mistake
+ * the second call must not hide), and an array made without
+ * [ctor@GCuda.Array.new] is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
+ * Do not free an array that queued GPU work, a texture or a surface still uses.
+ *
+ * Returns: %TRUE if the array was destroyed, %FALSE with @error set
  *
  * Since: 1.0
  */
-void
-gcuda_array_free (GCudaArray *self)
+gboolean
+gcuda_array_free (GCudaArray  *self,
+                  GError     **error)
 {
-  g_return_if_fail (GCUDA_IS_ARRAY (self));
-
-  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
-    release_array (self);
+  /* made by hand: nothing to free, as every other call says */
+  if (!GCUDA_IS_ARRAY (self) || self->context == NULL)
+    return _gcuda_array_check (self, error);
+  if (!g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The array was freed already"));
+      return FALSE;
+    }
+  release_array (self);
+  return TRUE;
 }
 
 gboolean

@@ -94,7 +94,8 @@ guint64               gcuda_array_get_size                (GCudaArray           
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_is_freed                (GCudaArray                  *self);
 GCUDA_AVAILABLE_IN_1_0
-void                  gcuda_array_free                    (GCudaArray                  *self);
+gboolean              gcuda_array_free                    (GCudaArray                  *self,
+                                                           GError                     **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_upload                  (GCudaArray                  *self,

@@ -253,8 +253,11 @@ test_copies (void)
   }
 
   /* freed */
-  gcuda_array_free (b);
-  gcuda_array_free (b);
+  g_assert_true (gcuda_array_free (b, &error));
+  g_assert_no_error (error);
+  /* a second free is an error, as for buffers */
+  g_assert_false (gcuda_array_free (b, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_true (gcuda_array_is_freed (b));
   g_assert_null (gcuda_array_download (b, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
@@ -338,7 +341,7 @@ test_copy_endpoints (void)
   }
 
   /* a freed array endpoint */
-  gcuda_array_free (a);
+  g_assert_true (gcuda_array_free (a, &error));
   g_assert_false (gcuda_copy_3d_execute (c3, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
@@ -638,7 +641,7 @@ test_range_bad_input (void)
 
   /* freed array (either end) and freed buffer */
   freed = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
-  gcuda_array_free (freed);
+  g_assert_true (gcuda_array_free (freed, NULL));
   g_assert_false (gcuda_array_upload_range (freed, 0, host, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_null (gcuda_array_download_range (freed, 0, 4, &error));
@@ -994,7 +997,7 @@ test_bad_input (void)
   g_assert_null (gcuda_texture_new_from_pitched (buf, GCUDA_ARRAY_FORMAT_FLOAT, 1, 16, 16, 64, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   freed = make_array (8, 8, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_SURFACE_LDST);
-  gcuda_array_free (freed);
+  g_assert_true (gcuda_array_free (freed, NULL));
   g_assert_null (gcuda_texture_new_from_array (freed, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_null (gcuda_surface_new (freed, &error));

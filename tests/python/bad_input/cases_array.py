@@ -119,6 +119,7 @@ _ARRAYS = {
     'copy-from-other-shape': (_A1, 'a.copy_from_array(GCuda.Array.new(None, array_desc(width=8)))',
                               err('INVALID_ARGUMENT')),
     'freed-download': (_A1, 'a.free(); a.download()', err('FREED')),
+    'free-twice': (_A1, 'a.free(); a.free()', err('FREED')),
     'surface-without-flag': (_A2, 'GCuda.Surface.new(a)', err('INVALID_ARGUMENT')),
     'buffer-to-array-too-small': ('', 'GCuda.buffer_to_array(buf(64), (100, 100), np.float32)',
                                   err('OUT_OF_BOUNDS')),
