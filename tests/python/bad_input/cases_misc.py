@@ -154,8 +154,8 @@ case('async/await-context-synchronize-destroyed', 'import asyncio\nasyncio.run(d
 case('async/compile-error', "c = GCuda.Compiler.new(None); c.set_arch(ARCH); c.set_cache_dir('')\n"
      "c.compile_async('__global__ void k( {', None, done)" + _RAISE, nvrtc('COMPILATION'), NODRIVER,
      setup=_GIO.format(finish='obj.compile_finish(res)'))
-case('async/source-module-compile-error', "GCuda.source_module_new_async(None, '__global__ void k( {', None, None, "
-     'done)' + _RAISE, nvrtc('COMPILATION'), MEMORY, setup=_GIO.format(finish='GCuda.source_module_new_finish(res)'))
+case('async/source-module-compile-error', "GCuda.Module.new_from_source_async(None, '__global__ void k( {', None, None, "
+     'done)' + _RAISE, nvrtc('COMPILATION'), MEMORY, setup=_GIO.format(finish='GCuda.Module.new_from_source_finish(res)'))
 case('async/stream-synchronize-by-hand', 'GObject.new(GCuda.Stream).synchronize_async(None, done)' + _RAISE,
      err('INVALID_ARGUMENT'), NODRIVER, setup=_GIO.format(finish='obj.synchronize_finish(res)'))
 case('async/event-synchronize-by-hand', 'import asyncio\nasyncio.run(GObject.new(GCuda.Event).synchronize_async())',
