@@ -173,30 +173,18 @@ CALL (HostBuffer, write, ({ g_autoptr(GBytes) b = g_bytes_new_static (ptx_text, 
                             gcuda_host_buffer_write (self, 0, b, error); }))
 
 CALL (Array, free, gcuda_array_free (self, error))
-CALL (Array, upload, gcuda_array_upload (self, ptx_text, 4, error))
-CALL (Array, upload_from_address, gcuda_array_upload_from_address (self, (guint64) (guintptr) ptx_text, 4, error))
-CALL (Array, download, got_bytes (gcuda_array_download (self, error)))
+CALL (Array, upload, gcuda_array_upload (self, 0, ptx_text, 4, error))
+CALL (Array, upload_from_address,
+      gcuda_array_upload_from_address (self, 0, (guint64) (guintptr) ptx_text, 4, error))
+CALL (Array, download, got_bytes (gcuda_array_download (self, 0, 1, error)))
 CALL (Array, download_to_address, ({ guint8 out[4];
-                                     gcuda_array_download_to_address (self, (guint64) (guintptr) out, 4, error); }))
+                                     gcuda_array_download_to_address (self, 0, (guint64) (guintptr) out, 4, error); }))
 CALL (Array, copy_from_buffer, ({ g_autoptr(GCudaBuffer) b = by_hand (GCUDA_TYPE_BUFFER);
-                                  gcuda_array_copy_from_buffer (self, b, 0, error); }))
+                                  gcuda_array_copy_from_buffer (self, 0, b, 0, 1, error); }))
 CALL (Array, copy_to_buffer, ({ g_autoptr(GCudaBuffer) b = by_hand (GCUDA_TYPE_BUFFER);
-                                gcuda_array_copy_to_buffer (self, b, 0, error); }))
+                                gcuda_array_copy_to_buffer (self, 0, b, 0, 1, error); }))
 CALL (Array, copy_from_array, ({ g_autoptr(GCudaArray) a = by_hand (GCUDA_TYPE_ARRAY);
-                                 gcuda_array_copy_from_array (self, a, error); }))
-CALL (Array, upload_range, gcuda_array_upload_range (self, 0, ptx_text, 4, error))
-CALL (Array, upload_range_from_address,
-      gcuda_array_upload_range_from_address (self, 0, (guint64) (guintptr) ptx_text, 4, error))
-CALL (Array, download_range, got_bytes (gcuda_array_download_range (self, 0, 1, error)))
-CALL (Array, download_range_to_address, ({ guint8 out[4];
-                                           gcuda_array_download_range_to_address (self, 0, (guint64) (guintptr) out,
-                                                                                  4, error); }))
-CALL (Array, copy_range_from_buffer, ({ g_autoptr(GCudaBuffer) b = by_hand (GCUDA_TYPE_BUFFER);
-                                        gcuda_array_copy_range_from_buffer (self, 0, b, 0, 1, error); }))
-CALL (Array, copy_range_to_buffer, ({ g_autoptr(GCudaBuffer) b = by_hand (GCUDA_TYPE_BUFFER);
-                                      gcuda_array_copy_range_to_buffer (self, 0, b, 0, 1, error); }))
-CALL (Array, copy_range_from_array, ({ g_autoptr(GCudaArray) a = by_hand (GCUDA_TYPE_ARRAY);
-                                       gcuda_array_copy_range_from_array (self, 0, a, 0, 1, error); }))
+                                 gcuda_array_copy_from_array (self, 0, a, 0, 1, error); }))
 
 CALL (StreamPool, allocate, got (gcuda_stream_pool_allocate (self, 64, NULL, error)))
 CALL (StreamPool, trim, gcuda_stream_pool_trim (self, 0, error))
@@ -309,13 +297,6 @@ static const ByHandCase by_hand_cases[] = {
   CASE (Array, copy_from_buffer, array),
   CASE (Array, copy_to_buffer, array),
   CASE (Array, copy_from_array, array),
-  CASE (Array, upload_range, array),
-  CASE (Array, upload_range_from_address, array),
-  CASE (Array, download_range, array),
-  CASE (Array, download_range_to_address, array),
-  CASE (Array, copy_range_from_buffer, array),
-  CASE (Array, copy_range_to_buffer, array),
-  CASE (Array, copy_range_from_array, array),
   CASE (StreamPool, allocate, stream_pool),
   CASE (StreamPool, trim, stream_pool),
   CASE (StreamPool, set_release_threshold, stream_pool),
