@@ -87,6 +87,7 @@ enum {
   PROP_0,
   PROP_CONTEXT,
   PROP_DESCRIPTOR,
+  PROP_SIZE,
   N_PROPS
 };
 
@@ -360,6 +361,9 @@ gcuda_array_get_property (GObject    *object,
     case PROP_DESCRIPTOR:
       g_value_set_boxed (value, &self->desc);
       break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, gcuda_array_get_size (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -394,6 +398,16 @@ gcuda_array_class_init (GCudaArrayClass *klass)
   properties[PROP_DESCRIPTOR] =
     g_param_spec_boxed ("descriptor", NULL, NULL, GCUDA_TYPE_ARRAY_DESCRIPTOR,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaArray:size: (getter get_size)
+   *
+   * The array's size in bytes, tightly packed: what a whole-array copy moves.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SIZE] =
+    g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -490,7 +504,7 @@ gcuda_array_get_descriptor (GCudaArray *self)
 }
 
 /**
- * gcuda_array_get_size:
+ * gcuda_array_get_size: (get-property size)
  * @self: a [class@GCuda.Array]
  *
  * The size of the array's data tightly packed; see

@@ -1965,3 +1965,1178 @@ gcuda_copy_3d_peer_execute (GCudaCopy3DPeer  *self,
   g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), FALSE);
   return copy_execute (&self->spec, COPY_FORM_3D_PEER, stream, error);
 }
+
+/* ------------------------------------------------------------ the fields' getters and setters */
+
+/* Sets a field of @spec to @value and notifies @pspec if it changed, as
+ * g_object_set() does. */
+static void
+copy_set_field (GObject     *object,
+                GParamSpec  *pspec,
+                guint        prop_id,
+                guint64      value)
+{
+  guint64 *field = spec_field (spec_of (object), prop_id);
+
+  if (*field != value)
+    {
+      *field = value;
+      g_object_notify_by_pspec (object, pspec);
+    }
+}
+
+/**
+ * gcuda_copy_2d_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_x_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy2D:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_x_in_bytes (GCudaCopy2D *self,
+                                  guint64      src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_y (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_2d_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy2D:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_y (GCudaCopy2D *self,
+                         guint64      src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_2d_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_pitch (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_2d_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy2D:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_pitch (GCudaCopy2D *self,
+                             guint64      src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_x_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy2D:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_x_in_bytes (GCudaCopy2D *self,
+                                  guint64      dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_y (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy2D:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_y (GCudaCopy2D *self,
+                         guint64      dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_pitch (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy2D:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_pitch (GCudaCopy2D *self,
+                             guint64      dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_2d_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_width_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy2D:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_width_in_bytes (GCudaCopy2D *self,
+                                  guint64      width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_height (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_2d_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy2D]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy2D:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_height (GCudaCopy2D *self,
+                          guint64      height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_x_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy3D:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_x_in_bytes (GCudaCopy3D *self,
+                                  guint64      src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_y (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_3d_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy3D:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_y (GCudaCopy3D *self,
+                         guint64      src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_3d_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_pitch (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy3D:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_pitch (GCudaCopy3D *self,
+                             guint64      src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_x_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy3D:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_x_in_bytes (GCudaCopy3D *self,
+                                  guint64      dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_y (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy3D:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_y (GCudaCopy3D *self,
+                         guint64      dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_pitch (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy3D:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_pitch (GCudaCopy3D *self,
+                             guint64      dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_3d_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_width_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy3D:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_width_in_bytes (GCudaCopy3D *self,
+                                  guint64      width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy3D]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy3D:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_height (GCudaCopy3D *self,
+                          guint64      height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_get_src_z: (get-property src-z)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-z].
+ *
+ * Returns: the first source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_z (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Z);
+}
+
+/**
+ * gcuda_copy_3d_set_src_z: (set-property src-z)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_z: the first source slice
+ *
+ * Sets [property@GCuda.Copy3D:src-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_z (GCudaCopy3D *self,
+                         guint64      src_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_Z], PROP_SRC_Z, src_z);
+}
+
+/**
+ * gcuda_copy_3d_get_src_height: (get-property src-height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-height].
+ *
+ * Returns: the number of rows in a source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_src_height: (set-property src-height)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_height: the number of rows in a source slice
+ *
+ * Sets [property@GCuda.Copy3D:src-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_height (GCudaCopy3D *self,
+                              guint64      src_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_HEIGHT], PROP_SRC_HEIGHT, src_height);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_z: (get-property dst-z)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-z].
+ *
+ * Returns: the first destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_z (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Z);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_z: (set-property dst-z)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_z: the first destination slice
+ *
+ * Sets [property@GCuda.Copy3D:dst-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_z (GCudaCopy3D *self,
+                         guint64      dst_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_Z], PROP_DST_Z, dst_z);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_height: (get-property dst-height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-height].
+ *
+ * Returns: the number of rows in a destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_height: (set-property dst-height)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_height: the number of rows in a destination slice
+ *
+ * Sets [property@GCuda.Copy3D:dst-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_height (GCudaCopy3D *self,
+                              guint64      dst_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_HEIGHT], PROP_DST_HEIGHT, dst_height);
+}
+
+/**
+ * gcuda_copy_3d_get_depth: (get-property depth)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:depth].
+ *
+ * Returns: the number of slices copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_depth (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DEPTH);
+}
+
+/**
+ * gcuda_copy_3d_set_depth: (set-property depth)
+ * @self: a [class@GCuda.Copy3D]
+ * @depth: the number of slices copied
+ *
+ * Sets [property@GCuda.Copy3D:depth].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_depth (GCudaCopy3D *self,
+                         guint64      depth)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DEPTH], PROP_DEPTH, depth);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_x_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_x_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_y (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_y (GCudaCopy3DPeer *self,
+                              guint64          src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_pitch (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_pitch (GCudaCopy3DPeer *self,
+                                  guint64          src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_x_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_x_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_y (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_y (GCudaCopy3DPeer *self,
+                              guint64          dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_pitch (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_pitch (GCudaCopy3DPeer *self,
+                                  guint64          dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_width_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_width_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy3DPeer:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_height (GCudaCopy3DPeer *self,
+                               guint64          height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_z: (get-property src-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-z].
+ *
+ * Returns: the first source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_z (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Z);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_z: (set-property src-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_z: the first source slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_z (GCudaCopy3DPeer *self,
+                              guint64          src_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_Z], PROP_SRC_Z, src_z);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_height: (get-property src-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-height].
+ *
+ * Returns: the number of rows in a source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_height: (set-property src-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_height: the number of rows in a source slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_height (GCudaCopy3DPeer *self,
+                                   guint64          src_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_HEIGHT], PROP_SRC_HEIGHT, src_height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_z: (get-property dst-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-z].
+ *
+ * Returns: the first destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_z (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Z);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_z: (set-property dst-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_z: the first destination slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_z (GCudaCopy3DPeer *self,
+                              guint64          dst_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_Z], PROP_DST_Z, dst_z);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_height: (get-property dst-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-height].
+ *
+ * Returns: the number of rows in a destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_height: (set-property dst-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_height: the number of rows in a destination slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_height (GCudaCopy3DPeer *self,
+                                   guint64          dst_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_HEIGHT], PROP_DST_HEIGHT, dst_height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_depth: (get-property depth)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:depth].
+ *
+ * Returns: the number of slices copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_depth (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DEPTH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_depth: (set-property depth)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @depth: the number of slices copied
+ *
+ * Sets [property@GCuda.Copy3DPeer:depth].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_depth (GCudaCopy3DPeer *self,
+                              guint64          depth)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DEPTH], PROP_DEPTH, depth);
+}

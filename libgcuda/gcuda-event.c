@@ -71,6 +71,7 @@ enum {
   PROP_0,
   PROP_CONTEXT,
   PROP_FLAGS,
+  PROP_HANDLE,
   N_PROPS
 };
 
@@ -101,6 +102,9 @@ gcuda_event_get_property (GObject    *object,
     {
     case PROP_CONTEXT:
       g_value_set_object (value, self->context);
+      break;
+    case PROP_HANDLE:
+      g_value_set_uint64 (value, gcuda_event_get_handle (self));
       break;
     case PROP_FLAGS:
       g_value_set_flags (value, self->flags);
@@ -136,6 +140,15 @@ gcuda_event_class_init (GCudaEventClass *klass)
    * Since: 1.0
    */
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_EVENT_FLAGS, 0, ro);
+
+  /**
+   * GCudaEvent:handle: (getter get_handle)
+   *
+   * The driver's `CUevent` as an integer (see [method@GCuda.Event.get_handle]).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -289,7 +302,7 @@ gcuda_event_get_flags (GCudaEvent *self)
 }
 
 /**
- * gcuda_event_get_handle:
+ * gcuda_event_get_handle: (get-property handle)
  * @self: a [class@GCuda.Event]
  *
  * The driver's `CUevent` as an integer, for other CUDA libraries.
