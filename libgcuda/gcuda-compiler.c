@@ -1528,3 +1528,20 @@ gcuda_compiler_compile_finish (GCudaCompiler  *self,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+/**
+ * gcuda_compiler_get_context: (get-property context)
+ * @self: a [class@GCuda.Compiler]
+ *
+ * Gets [property@GCuda.Compiler:context].
+ *
+ * Returns: (transfer none) (nullable): the context, or %NULL for the default context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_compiler_get_context (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+  return self->context;
+}

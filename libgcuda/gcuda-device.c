@@ -1183,3 +1183,37 @@ gcuda_device_hash (GCudaDevice *self)
   g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
   return g_int_hash (&self->ordinal);
 }
+
+/**
+ * gcuda_device_get_compute_capability_major: (get-property compute-capability-major)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets [property@GCuda.Device:compute-capability-major].
+ *
+ * Returns: the major compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_compute_capability_major (GCudaDevice *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
+  return self->cc_major;
+}
+
+/**
+ * gcuda_device_get_compute_capability_minor: (get-property compute-capability-minor)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets [property@GCuda.Device:compute-capability-minor].
+ *
+ * Returns: the minor compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_compute_capability_minor (GCudaDevice *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
+  return self->cc_minor;
+}

@@ -106,4 +106,9 @@ gboolean          gcuda_device_equal                      (GCudaDevice         *
 GCUDA_AVAILABLE_IN_1_0
 guint             gcuda_device_hash                       (GCudaDevice         *self);
 
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_get_compute_capability_major (GCudaDevice *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_get_compute_capability_minor (GCudaDevice *self);
+
 G_END_DECLS

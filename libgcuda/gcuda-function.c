@@ -1090,3 +1090,122 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
     *block_size = block;
   return ok;
 }
+
+/**
+ * gcuda_function_get_num_regs: (get-property num-regs)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:num-regs].
+ *
+ * Returns: the registers per thread
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_num_regs (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_NUM_REGS - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_shared_size_bytes: (get-property shared-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:shared-size-bytes].
+ *
+ * Returns: the static shared memory per block, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_shared_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_SHARED_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_const_size_bytes: (get-property const-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:const-size-bytes].
+ *
+ * Returns: the constant memory used, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_const_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_CONST_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_local_size_bytes: (get-property local-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:local-size-bytes].
+ *
+ * Returns: the local memory per thread, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_local_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_LOCAL_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_ptx_version: (get-property ptx-version)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:ptx-version].
+ *
+ * Returns: the PTX virtual architecture, as major × 10 + minor
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_ptx_version (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_PTX_VERSION - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_binary_version: (get-property binary-version)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:binary-version].
+ *
+ * Returns: the binary architecture, as major × 10 + minor
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_binary_version (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_BINARY_VERSION - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_max_dynamic_shared_size_bytes: (get-property max-dynamic-shared-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:max-dynamic-shared-size-bytes].
+ *
+ * Returns: the most dynamic shared memory a launch may ask for, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_max_dynamic_shared_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_MAX_DYNAMIC_SHARED_SIZE_BYTES - PROP_NUM_REGS];
+}

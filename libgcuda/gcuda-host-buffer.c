@@ -104,7 +104,8 @@ enum {
   PROP_ADDRESS,
   PROP_SIZE,
   PROP_KIND,
-  PROP_FLAGS,
+  PROP_ALLOC_FLAGS,
+  PROP_REGISTER_FLAGS,
   N_PROPS
 };
 
@@ -168,8 +169,11 @@ gcuda_host_buffer_get_property (GObject    *object,
     case PROP_KIND:
       g_value_set_enum (value, self->kind);
       break;
-    case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+    case PROP_ALLOC_FLAGS:
+      g_value_set_flags (value, gcuda_host_buffer_get_alloc_flags (self));
+      break;
+    case PROP_REGISTER_FLAGS:
+      g_value_set_flags (value, gcuda_host_buffer_get_register_flags (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -224,14 +228,26 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
                                              GCUDA_HOST_BUFFER_KIND_PAGELOCKED, ro);
 
   /**
-   * GCudaHostBuffer:flags: (getter get_flags)
+   * GCudaHostBuffer:alloc-flags: (getter get_alloc_flags)
    *
-   * The [flags@GCuda.HostAllocFlags] or [flags@GCuda.HostRegisterFlags] the
-   * memory was made with (PyCUDA's `get_flags()`); 0 for aligned memory.
+   * The flags page-locked memory was allocated with; none for registered
+   * and aligned memory.
    *
    * Since: 1.0
    */
-  properties[PROP_FLAGS] = g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_ALLOC_FLAGS] = g_param_spec_flags ("alloc-flags", NULL, NULL, GCUDA_TYPE_HOST_ALLOC_FLAGS,
+                                                     GCUDA_HOST_ALLOC_FLAGS_DEFAULT, ro);
+
+  /**
+   * GCudaHostBuffer:register-flags: (getter get_register_flags)
+   *
+   * The flags registered memory was registered with; none for page-locked
+   * and aligned memory.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_REGISTER_FLAGS] = g_param_spec_flags ("register-flags", NULL, NULL, GCUDA_TYPE_HOST_REGISTER_FLAGS,
+                                                        GCUDA_HOST_REGISTER_FLAGS_DEFAULT, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -536,21 +552,38 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_flags: (get-property flags)
+ * gcuda_host_buffer_get_alloc_flags: (get-property alloc-flags)
  * @self: a [class@GCuda.HostBuffer]
  *
- * Gets the flags the memory was allocated or registered with (PyCUDA's
- * `get_flags()`).
+ * Gets the flags page-locked memory was allocated with (PyCUDA's
+ * `PagelockedHostAllocation.get_flags()`).
  *
- * Returns: the flags, see [property@GCuda.HostBuffer:flags]
+ * Returns: the allocation flags; none for registered and aligned memory
  *
  * Since: 1.0
  */
-guint
-gcuda_host_buffer_get_flags (GCudaHostBuffer *self)
+GCudaHostAllocFlags
+gcuda_host_buffer_get_alloc_flags (GCudaHostBuffer *self)
 {
   g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
-  return self->flags;
+  return self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED ? (GCudaHostAllocFlags) self->flags : 0;
+}
+
+/**
+ * gcuda_host_buffer_get_register_flags: (get-property register-flags)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the flags registered memory was registered with.
+ *
+ * Returns: the registration flags; none for page-locked and aligned memory
+ *
+ * Since: 1.0
+ */
+GCudaHostRegisterFlags
+gcuda_host_buffer_get_register_flags (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
+  return self->kind == GCUDA_HOST_BUFFER_KIND_REGISTERED ? (GCudaHostRegisterFlags) self->flags : 0;
 }
 
 /**

@@ -145,7 +145,7 @@ gcuda_host_memory_pool_get_property (GObject    *object,
       g_value_set_object (value, gcuda_host_memory_pool_get_context (self));
       break;
     case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+      g_value_set_flags (value, self->flags);
       break;
     default:
       if (!_gcuda_pool_core_get_counter_property (&self->core, prop_id - PROP_HELD_BLOCKS, value))
@@ -167,7 +167,7 @@ gcuda_host_memory_pool_set_property (GObject      *object,
       self->core.context = g_value_dup_object (value);
       break;
     case PROP_FLAGS:
-      self->flags = g_value_get_uint (value);
+      self->flags = g_value_get_flags (value);
       break;
     case PROP_MAX_HELD_BYTES:
       gcuda_host_memory_pool_set_max_held_bytes (self, g_value_get_uint64 (value));
@@ -204,8 +204,8 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    * Since: 1.0
    */
   properties[PROP_FLAGS] =
-    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_HOST_ALLOC_FLAGS, GCUDA_HOST_ALLOC_FLAGS_DEFAULT,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
    * GCudaHostMemoryPool:held-blocks: (getter get_held_blocks)
@@ -280,7 +280,12 @@ gcuda_host_memory_pool_new (GCudaContext        *context,
 {
   g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
 
-  return g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, "flags", (guint) flags, NULL);
+  GCudaHostMemoryPool *self = g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, NULL);
+
+  /* set here, not as the property: flags the type does not know are
+   * reported at the first allocation, not warned about by GObject */
+  self->flags = flags;
+  return self;
 }
 
 static gboolean
@@ -492,7 +497,7 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint
+GCudaHostAllocFlags
 gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 {
   g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);

@@ -996,7 +996,7 @@ source_module_compiler (GCudaContext       *context,
 }
 
 /**
- * gcuda_source_module_new:
+ * gcuda_module_new_from_source:
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
@@ -1014,7 +1014,7 @@ source_module_compiler (GCudaContext       *context,
  * Since: 1.0
  */
 GCudaModule *
-gcuda_source_module_new (GCudaContext        *context,
+gcuda_module_new_from_source (GCudaContext        *context,
                          const char          *source,
                          const char * const  *options,
                          GError             **error)
@@ -1071,7 +1071,7 @@ source_module_work (gpointer       source_object,
 }
 
 /**
- * gcuda_source_module_new_async:
+ * gcuda_module_new_from_source_async:
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
@@ -1079,10 +1079,10 @@ source_module_work (gpointer       source_object,
  * @callback: (scope async): called when the module is ready
  * @user_data: data for @callback
  *
- * [func@GCuda.source_module_new] without blocking: the compile and the load
+ * [ctor@GCuda.Module.new_from_source] without blocking: the compile and the load
  * run on a worker thread (a cache hit is quick), @callback runs in the
  * thread-default main context of the caller. Finish with
- * [func@GCuda.source_module_new_finish].
+ * [ctor@GCuda.Module.new_from_source_finish].
  *
  * Cancelling @cancellable completes the call at once with
  * [error@Gio.IOErrorEnum.CANCELLED], whatever NVRTC or the driver is doing:
@@ -1091,7 +1091,7 @@ source_module_work (gpointer       source_object,
  * Since: 1.0
  */
 void
-gcuda_source_module_new_async (GCudaContext        *context,
+gcuda_module_new_from_source_async (GCudaContext        *context,
                                const char          *source,
                                const char * const  *options,
                                GCancellable        *cancellable,
@@ -1103,7 +1103,7 @@ gcuda_source_module_new_async (GCudaContext        *context,
   GCudaContext *ctx;
   GError *error = NULL;
 
-  g_task_set_source_tag (task, gcuda_source_module_new_async);
+  g_task_set_source_tag (task, gcuda_module_new_from_source_async);
   if ((ctx = _gcuda_context_resolve (context, &error)) == NULL)
     {
       g_task_return_error (task, error);
@@ -1117,22 +1117,22 @@ gcuda_source_module_new_async (GCudaContext        *context,
 }
 
 /**
- * gcuda_source_module_new_finish:
+ * gcuda_module_new_from_source_finish:
  * @result: the [iface@Gio.AsyncResult] given to the callback
  * @error: return location for a [struct@GLib.Error]
  *
- * Finishes [func@GCuda.source_module_new_async].
+ * Finishes [func@GCuda.Module.new_from_source_async].
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
  * Since: 1.0
  */
 GCudaModule *
-gcuda_source_module_new_finish (GAsyncResult  *result,
+gcuda_module_new_from_source_finish (GAsyncResult  *result,
                                 GError       **error)
 {
   if (!g_task_is_valid (result, NULL) ||
-      g_task_get_source_tag (G_TASK (result)) != gcuda_source_module_new_async)
+      g_task_get_source_tag (G_TASK (result)) != gcuda_module_new_from_source_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                            _("This result is not from an asynchronous compile and load of a source module"));

@@ -98,6 +98,8 @@ enum {
   PROP_CONTEXT,
   PROP_FLAGS,
   PROP_PRIORITY,
+  PROP_HANDLE,
+  PROP_BORROWED,
   N_PROPS
 };
 
@@ -142,6 +144,12 @@ gcuda_stream_get_property (GObject    *object,
     case PROP_PRIORITY:
       g_value_set_int (value, self->priority);
       break;
+    case PROP_HANDLE:
+      g_value_set_uint64 (value, gcuda_stream_get_handle (self));
+      break;
+    case PROP_BORROWED:
+      g_value_set_boolean (value, gcuda_stream_is_borrowed (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -183,6 +191,25 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
    * Since: 1.0
    */
   properties[PROP_PRIORITY] = g_param_spec_int ("priority", NULL, NULL, G_MININT, G_MAXINT, 0, ro);
+
+  /**
+   * GCudaStream:handle: (getter get_handle)
+   *
+   * The driver's `CUstream` as an integer (see
+   * [method@GCuda.Stream.get_handle]).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaStream:borrowed: (getter is_borrowed)
+   *
+   * Whether GCuda did not create the stream and never destroys it.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_BORROWED] = g_param_spec_boolean ("borrowed", NULL, NULL, FALSE, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -431,7 +458,7 @@ gcuda_stream_new_for_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_stream_is_borrowed:
+ * gcuda_stream_is_borrowed: (get-property borrowed)
  * @self: a [class@GCuda.Stream]
  *
  * Whether the stream is one GCuda did not create and never destroys: a
@@ -502,7 +529,7 @@ gcuda_stream_get_priority (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_handle:
+ * gcuda_stream_get_handle: (get-property handle)
  * @self: a [class@GCuda.Stream]
  *
  * The driver's `CUstream` as an integer, for other CUDA libraries (CuPy's

@@ -121,10 +121,10 @@ def test_compile_async_not_cancelled():
 
 @gpu
 @nvrtc
-def test_source_module_new_async_cancelled():
+def test_module_new_from_source_async_cancelled():
     context = GCuda.Context.get_default()
     n, took = measure(compiler_for(context))
     source = big_source(n)
-    run_cancelled(lambda c, cb: GCuda.source_module_new_async(context, source, None, c, cb),
-                  lambda src, res: GCuda.source_module_new_finish(res), took,
-                  'source_module_new_async')
+    run_cancelled(lambda c, cb: GCuda.Module.new_from_source_async(context, source, None, c, cb),
+                  lambda src, res: GCuda.Module.new_from_source_finish(res), took,
+                  'module_new_from_source_async')

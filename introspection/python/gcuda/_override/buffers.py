@@ -283,6 +283,12 @@ class HostBuffer(_Memory, GCuda.HostBuffer):
         """PyCUDA's name for get_device_address() (DEVICEMAP memory)."""
         return self.get_device_address()
 
+    def get_flags(self):
+        """PyCUDA's get_flags(): the flags the memory was allocated
+        (get_alloc_flags()) or registered (get_register_flags()) with, as
+        an int."""
+        return int(self.get_alloc_flags()) | int(self.get_register_flags())
+
     @_raising
     def free(self):
         """Releases the memory now; later uses, a second free() included,
