@@ -575,8 +575,8 @@ check_call (GCudaCommunicator  *self,
   if (self->comm == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This GCudaCommunicator has no NCCL communicator behind it: make it with "
-                             "gcuda_communicator_new()"));
+                           _("This communicator has no NCCL communicator behind it: make it with "
+                             "GCuda.Communicator.new()"));
       return 0;
     }
   if (gcuda_context_is_destroyed (self->context))
@@ -621,7 +621,7 @@ check_buffer (GCudaCommunicator  *self,
   if (!GCUDA_IS_BUFFER (buffer))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The %s buffer must be a GCudaBuffer"), what);
+                   _("The %s buffer must be a GCuda.Buffer"), what);
       return FALSE;
     }
   if (!_gcuda_buffer_check (buffer, error))

@@ -958,7 +958,7 @@ gcuda_device_get_peer_attribute (GCudaDevice         *self,
   if (!GCUDA_IS_DEVICE (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The peer must be a GCudaDevice"));
+                           _("The peer must be a GCuda.Device"));
       return -1;
     }
   if (!device_check (self, error) || !device_check (peer, error))
