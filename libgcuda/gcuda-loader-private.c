@@ -9,6 +9,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-async-private.h"
 
 static GCudaDriver driver;
 static GCudaLibrary driver_library;
@@ -149,6 +150,10 @@ _gcuda_library_get (GCudaLibrary  *library,
         g_atomic_pointer_set (&library->table, table);
       else
         library->error = local;
+      /* After the library's destructors (registered while it loaded, even
+       * when it then failed): exit() waits for the jobs before it runs
+       * them, a job in that library included. */
+      _gcuda_exit_wait_register ();
       g_once_init_leave (&library->once, 1);
     }
 
