@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -634,6 +635,7 @@ test_directory_damage (void)
   g_assert_null (read_directory_image (dir, cubin, &error));
   gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "regular file"));
+  g_assert_nonnull (strstr (error->message, "a FIFO"));
   g_clear_error (&error);
   g_unlink (cubin_path);
   g_assert_cmpint (g_mkdir (cubin_path, 0700), ==, 0);
@@ -862,6 +864,151 @@ load_directory_async (const char    *dir,
   if (r.error != NULL)
     g_propagate_error (error, r.error);
   return r.module;
+}
+
+/* ------------------------------------------- a file swapped for a FIFO */
+
+/* Puts, again and again until told to stop, a FIFO and then a regular file
+ * (@contents) at @dir/@name, each renamed into place. */
+typedef struct {
+  char *dir;
+  const char *name;
+  GBytes *contents;
+  int stop;      /* atomic */
+  guint swaps;
+} Swapper;
+
+static void
+write_whole (const char *path,
+             GBytes     *contents)
+{
+  gsize size = 0;
+  const char *data = g_bytes_get_data (contents, &size);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, data, size), ==, (gssize) size);
+  close (fd);
+}
+
+static gpointer
+swap_thread (gpointer data)
+{
+  Swapper *s = data;
+  g_autofree char *target = g_build_filename (s->dir, s->name, NULL);
+  g_autofree char *fifo = g_strdup_printf ("%s/.%s.fifo", s->dir, s->name);
+  g_autofree char *regular = g_strdup_printf ("%s/.%s.regular", s->dir, s->name);
+
+  while (!g_atomic_int_get (&s->stop))
+    {
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      g_assert_cmpint (rename (fifo, target), ==, 0);
+      write_whole (regular, s->contents);
+      g_assert_cmpint (rename (regular, target), ==, 0);
+      s->swaps++;
+    }
+  return NULL;
+}
+
+/* In a child (a loader stuck in open() on a FIFO is killed at the
+ * timeout): loads while the manifest, then an image, are swapped between a
+ * regular file and a FIFO. Each load must return the bundle or refuse the
+ * FIFO as no regular file, and the FIFO must have been met. */
+static void
+test_directory_fifo_race (void)
+{
+  static const char image_data[] = "not a real cubin, only its checksum is checked";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *sum = NULL;
+  g_autofree char *manifest = NULL;
+  g_autofree char *image_path = NULL;
+  g_autoptr(GBytes) image = NULL;
+  g_autoptr(GBytes) manifest_bytes = NULL;
+  g_autoptr(GCudaBundle) bundle = NULL;
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "manifest", "race.sm_90.cubin" };
+
+  if (!g_test_subprocess ())
+    {
+      /* old loaders blocked for ever: 30 s is a hang */
+      g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  dir = g_dir_make_tmp ("gcuda-bundle-race-XXXXXX", &error);
+  g_assert_no_error (error);
+  file = g_file_new_for_path (dir);
+  image = g_bytes_new_static (image_data, sizeof image_data - 1);
+  sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, image);
+  manifest = g_strdup_printf ("gcuda-kernel-bundle 1\nsource race.cu\nnvrtc 13.0\n"
+                              "image cubin sm_90 race.sm_90.cubin %" G_GSIZE_FORMAT " %s\nend\n",
+                              g_bytes_get_size (image), sum);
+  manifest_bytes = g_bytes_new (manifest, strlen (manifest));
+  image_path = g_build_filename (dir, names[1], NULL);
+  write_whole (image_path, image);
+  {
+    g_autofree char *manifest_path = g_build_filename (dir, names[0], NULL);
+
+    write_whole (manifest_path, manifest_bytes);
+  }
+  bundle = open_directory (dir, &error);
+  g_assert_no_error (error);
+
+  for (guint which = 0; which < G_N_ELEMENTS (names); which++)
+    {
+      Swapper swapper = { dir, names[which], which == 0 ? manifest_bytes : image, 0, 0 };
+      GThread *thread = g_thread_new ("swapper", swap_thread, &swapper);
+      guint loaded = 0, refused = 0;
+      gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+      /* at least 2 s and 500 loads, until a FIFO was met (at most 22 s) */
+      for (guint i = 0; (g_get_monotonic_time () < end || i < 500 || refused == 0) && i < 1000000; i++)
+        {
+          g_autoptr(GCudaBundle) opened = NULL;
+          g_autoptr(GBytes) read = NULL;
+          g_autoptr(GCudaModule) module = NULL;
+          gboolean ok;
+
+          if (which == 0 && i % 4 == 3)
+            {
+              /* the public function: the manifest comes before the driver */
+              module = gcuda_module_new_from_directory (NULL, file, NULL, &error);
+              g_assert_null (module);
+              if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND))
+                {
+                  g_clear_error (&error);
+                  loaded++;
+                  continue;
+                }
+              ok = FALSE;
+            }
+          else if (which == 0)
+            ok = (opened = open_directory (dir, &error)) != NULL;
+          else
+            ok = (read = read_directory_image (dir, g_ptr_array_index (bundle->images, 0), &error)) != NULL;
+          if (ok)
+            {
+              loaded++;
+              continue;
+            }
+          gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+          g_assert_nonnull (strstr (error->message, "not a regular file"));
+          g_clear_error (&error);
+          refused++;
+          if (g_get_monotonic_time () > end + 20 * G_USEC_PER_SEC)
+            break;
+        }
+      g_atomic_int_set (&swapper.stop, 1);
+      g_thread_join (thread);
+      /* stderr: the parent shows it (a child's TAP comments are lost) */
+      g_printerr ("# %s swapped %u times: %u loads read it, %u refused the FIFO\n", names[which], swapper.swaps,
+                  loaded, refused);
+      g_assert_cmpuint (loaded, >, 0);
+      g_assert_cmpuint (refused, >, 0);
+    }
+  remove_tree (dir);
 }
 
 static void
@@ -1249,6 +1396,7 @@ main (int   argc,
   g_test_add_func ("/module-resource/nogpu/manifest-corrupt", test_manifest_corrupt);
   g_test_add_func ("/module-resource/nogpu/manifest-mutations", test_manifest_mutations);
   g_test_add_func ("/module-resource/nogpu/select", test_select);
+  g_test_add_func ("/module-resource/nogpu/directory-fifo-race", test_directory_fifo_race);
   /* gcuda-compile needs NVRTC, and so did the build-time bundles (empty
    * when the build machine had none: tests/c/bundles/compile-bundle); the
    * gpu cases only load those bundles (a GPU run's build had NVRTC) */
