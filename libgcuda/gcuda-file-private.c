@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -168,4 +169,33 @@ _gcuda_file_read_regular (int           dir_fd,
   bytes = _gcuda_file_read_fd (fd, path, max, error);
   close (fd);
   return bytes;
+}
+
+gboolean
+_gcuda_file_check_library (const char  *name,
+                           GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  int fd;
+
+  if (strchr (name, '/') == NULL)
+    return TRUE;
+  /* Checked through an open descriptor, then dlopen() opens the name
+   * again: a file swapped in between is not caught. That is no hole: the
+   * paths come from the user's own environment (GCUDA_*_LIBRARY, the
+   * Python environments; a set-user-ID process ignores them), and whoever
+   * can swap a file there can as well put a library there that dlopen()
+   * runs. dlopen() of /proc/self/fd/N would close the gap but names the
+   * library after the descriptor, which breaks $ORIGIN (NVRTC finds its
+   * builtins beside itself) and the paths GCuda reports. */
+  fd = _gcuda_file_open_regular (AT_FDCWD, name, FALSE, NULL, &local);
+  if (fd >= 0)
+    {
+      close (fd);
+      return TRUE;
+    }
+  if (local->domain == G_IO_ERROR)
+    return TRUE;
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
 }

@@ -48,4 +48,12 @@ GBytes *_gcuda_file_read_regular (int           dir_fd,
                                   struct stat  *st,
                                   GError      **error);
 
+/* Before dlopen (@name): FALSE, with @error (GCUDA_ERROR_INVALID_ARGUMENT
+ * naming what it is), when @name is a path to something that is not a
+ * regular file (dlopen() would block on a FIFO for ever, or read a device).
+ * A bare name (no '/') is the dynamic loader's to search, and a path that
+ * cannot be opened is left to dlopen() to report: TRUE for both. */
+gboolean _gcuda_file_check_library (const char  *name,
+                                    GError     **error);
+
 G_END_DECLS
