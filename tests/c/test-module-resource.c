@@ -562,6 +562,91 @@ test_compile_tool_errors (void)
   remove_tree (dir);
 }
 
+/* What sits at an output path (the manifest, an image, the .gresource.xml)
+ * and is not a regular file is refused before anything is compiled, and
+ * left as it was: a FIFO, a directory, a symbolic link (to a file outside
+ * the output directory, or to a device) is never replaced or written
+ * through. A regular file there is replaced. */
+static void
+test_compile_tool_outputs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("gcuda-bundle-XXXXXX", NULL);
+  g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
+  g_autofree char *outside = g_build_filename (dir, "outside.txt", NULL);
+  g_autofree char *xml = g_build_filename (dir, "k.gresource.xml", NULL);
+  const char *names[] = { "manifest", "report-arch.sm_90.cubin", NULL /* the xml */ };
+  enum { FIFO, DIRECTORY, LINK_OUT, LINK_DEVICE, N_KINDS };
+  const char *kinds[] = { "a FIFO", "a directory", "a symbolic link", "a symbolic link" };
+
+  g_assert_cmpint (g_mkdir (out_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (outside, "keep me\n", -1, NULL));
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    for (guint kind = 0; kind < N_KINDS; kind++)
+      {
+        g_autofree char *path = names[n] != NULL ? g_build_filename (out_dir, names[n], NULL) : g_strdup (xml);
+        const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", "/org/example/k",
+                               "--gresource-xml", xml, bundle_source (), NULL };
+        g_autofree char *err = NULL;
+        g_autofree char *kept = NULL;
+        struct stat st;
+        int status;
+
+        switch (kind)
+          {
+          case FIFO:
+            g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+            break;
+          case DIRECTORY:
+            g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+            break;
+          case LINK_OUT:
+            g_assert_cmpint (symlink (outside, path), ==, 0);
+            break;
+          case LINK_DEVICE:
+            g_assert_cmpint (symlink ("/dev/null", path), ==, 0);
+            break;
+          default:
+            g_assert_not_reached ();
+          }
+        status = run_compile (args, &err);
+        g_test_message ("%s as %s: %d, %s", names[n] != NULL ? names[n] : "the xml", kinds[kind], status, err);
+        g_assert_cmpint (status, ==, 1);
+        g_assert_true (g_str_has_prefix (err, "gcuda-compile: "));
+        g_assert_nonnull (strstr (err, path));
+        g_assert_nonnull (strstr (err, kinds[kind]));
+        g_assert_nonnull (strstr (err, "not a regular file"));
+        /* left as it was, and nothing written through it */
+        g_assert_cmpint (lstat (path, &st), ==, 0);
+        g_assert_true (kind == FIFO ? S_ISFIFO (st.st_mode) : kind == DIRECTORY ? S_ISDIR (st.st_mode)
+                                                                                 : S_ISLNK (st.st_mode));
+        g_assert_true (g_file_get_contents (outside, &kept, NULL, NULL));
+        g_assert_cmpstr (kept, ==, "keep me\n");
+        if (kind == DIRECTORY)
+          g_rmdir (path);
+        else
+          g_unlink (path);
+      }
+
+  /* regular files there are replaced */
+  {
+    const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", "/org/example/k",
+                           "--gresource-xml", xml, bundle_source (), NULL };
+    g_autofree char *manifest = g_build_filename (out_dir, "manifest", NULL);
+    g_autofree char *err = NULL;
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_set_contents (manifest, "old\n", -1, NULL));
+    g_assert_true (g_file_set_contents (xml, "old\n", -1, NULL));
+    g_assert_cmpint (run_compile (args, &err), ==, 0);
+    g_assert_true (g_file_get_contents (manifest, &text, NULL, NULL));
+    g_assert_true (g_str_has_prefix (text, "gcuda-kernel-bundle 1\n"));
+    g_clear_pointer (&text, g_free);
+    g_assert_true (g_file_get_contents (xml, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "<gresource prefix=\"/org/example/k\">"));
+  }
+  remove_tree (dir);
+}
+
 /* ------------------------------------------------- damaged bundles on disk */
 
 static void
@@ -1402,6 +1487,7 @@ main (int   argc,
    * gpu cases only load those bundles (a GPU run's build had NVRTC) */
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool", test_compile_tool);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-outputs", test_compile_tool_outputs);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/resources", test_resources);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/no-driver", test_no_driver);
