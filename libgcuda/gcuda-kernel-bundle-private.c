@@ -554,7 +554,10 @@ read_member (const GCudaBundleLocation  *location,
 
   if (location->resource_path != NULL)
     {
-      g_autofree char *path = g_strconcat (location->resource_path, "/", name, NULL);
+      /* joined as glib-compile-resources joins a <gresource prefix> and a
+       * file name, so that every prefix gcuda-compile accepts (/ included,
+       * not //manifest) names what the .gresource.xml put there */
+      g_autofree char *path = g_build_path ("/", "/", location->resource_path, name, NULL);
       gsize rsize = 0;
       guint32 flags = 0;
 

@@ -647,6 +647,75 @@ test_compile_tool_outputs (void)
   remove_tree (dir);
 }
 
+/* Every --resource-prefix gcuda-compile accepts names, for the loader, the
+ * resources glib-compile-resources made from its .gresource.xml: "/" (the
+ * loader looked up "//manifest"), doubled and trailing slashes. */
+static void
+test_compile_tool_prefixes (void)
+{
+  const struct {
+    const char *prefix;   /* given to gcuda-compile */
+    const char *lookup;   /* given to the loader */
+  } cases[] = {
+    { "/", "/" },
+    { "/", "//" },
+    { "/org/example/k/", "/org/example/k" },
+    { "//org/example/k", "/org/example/k/" },
+    { "/org//example/k", "/org//example/k" },
+  };
+  g_autofree char *gcr = g_find_program_in_path ("glib-compile-resources");
+
+  /* the build used it (gnome.compile_resources): it is there */
+  g_assert_nonnull (gcr);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("gcuda-bundle-XXXXXX", NULL);
+      g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
+      g_autofree char *xml = g_build_filename (dir, "k.gresource.xml", NULL);
+      g_autofree char *target = g_build_filename (dir, "k.gresource", NULL);
+      g_autofree char *source_dir = g_strconcat ("--sourcedir=", out_dir, NULL);
+      g_autofree char *target_arg = g_strconcat ("--target=", target, NULL);
+      const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", cases[i].prefix,
+                             "--gresource-xml", xml, bundle_source (), NULL };
+      const char *gcr_argv[] = { gcr, source_dir, target_arg, xml, NULL };
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GResource) resource = NULL;
+      g_autoptr(GCudaBundle) bundle = NULL;
+      g_autoptr(GBytes) image = NULL;
+      g_autoptr(GCudaModule) module = NULL;
+      GCudaBundleLocation location = { (char *) cases[i].lookup, NULL };
+      int status = -1;
+
+      g_assert_cmpint (run_compile (args, &err), ==, 0);
+      g_spawn_sync (NULL, (char **) gcr_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      resource = g_resource_load (target, &error);
+      g_assert_no_error (error);
+      g_resources_register (resource);
+
+      /* the bundle and its image, as the loader reads them */
+      bundle = _gcuda_bundle_open (&location, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (bundle->images->len, ==, 1);
+      image = _gcuda_bundle_read_image (&location, g_ptr_array_index (bundle->images, 0), &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (image);
+      /* the public function: the manifest is read before the driver */
+      module = gcuda_module_new_from_resource (NULL, cases[i].lookup, NULL, &error);
+      g_test_message ("--resource-prefix %s, loaded as %s: %s", cases[i].prefix, cases[i].lookup,
+                      error != NULL ? error->message : "a module");
+      if (error != NULL)
+        g_assert_false (error->domain == G_RESOURCE_ERROR || error->domain == G_IO_ERROR ||
+                        g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT));
+      g_clear_error (&error);
+
+      g_resources_unregister (resource);
+      remove_tree (dir);
+    }
+}
+
 /* ------------------------------------------------- damaged bundles on disk */
 
 static void
@@ -1488,6 +1557,7 @@ main (int   argc,
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool", test_compile_tool);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-outputs", test_compile_tool_outputs);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-prefixes", test_compile_tool_prefixes);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/resources", test_resources);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/no-driver", test_no_driver);
