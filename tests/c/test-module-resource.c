@@ -688,9 +688,11 @@ test_compile_tool_prefixes (void)
       int status = -1;
 
       g_assert_cmpint (run_compile (args, &err), ==, 0);
+      g_clear_pointer (&err, g_free);
       g_spawn_sync (NULL, (char **) gcr_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
       g_assert_no_error (error);
-      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      if (!g_spawn_check_wait_status (status, NULL))
+        g_error ("glib-compile-resources failed: %s", err);
       resource = g_resource_load (target, &error);
       g_assert_no_error (error);
       g_resources_register (resource);
