@@ -3,9 +3,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#define _GNU_SOURCE 1  /* syscall */
+
 #include "config.h"
 
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
@@ -441,12 +445,29 @@ work_cancelled (GCancellable *cancellable,
 
 /* Jobs still running, cancelled ones included: exit() waits for them.
  * A job left in NVRTC or the driver while exit() runs their libraries'
- * static destructors crashes the process (seen with NVRTC). exit() runs
- * atexit handlers in reverse order of registration, so the handler is
- * registered twice: at the first job's start (after whatever loaded NVRTC
- * or the driver before) and at the first job's end (after what the first
- * job loaded); it waits until no job runs, at most 30 s (a job stuck on
- * something the exiting thread holds must not hang the exit). */
+ * static destructors crashes the process (seen with NVRTC after a
+ * cancelled compile: the user cancels and quits). Those destructors are
+ * atexit handlers (__cxa_atexit()), which exit() runs newest first, and
+ * NVRTC registers some while it loads and more during its first compile
+ * (function-local statics): no atexit handler of ours can be newer than
+ * those of a compile still running. So the wait is, first, a thread-local
+ * destructor of the main thread: exit() runs the exiting thread's before
+ * any atexit handler (glibc; C++ requires that order of thread_local
+ * objects). It is registered when the library loads on the main thread and
+ * when the main thread starts a job. For exit() from another thread it is
+ * also an atexit handler, registered at the first job's start and again
+ * right after GCuda loads NVRTC or the driver (on the thread that loaded
+ * it, a job's included) and at the first job's end: newer than the
+ * destructors registered while they loaded, though not than those of a
+ * first compile still running then. The wait lasts until no job runs, at
+ * most 30 s (a job stuck on something the exiting thread holds must not
+ * hang the exit).
+ *
+ * An exit() from the main thread while a job is inside dlopen() is safe:
+ * the wait runs before every atexit handler, and glibc runs the handlers
+ * registered during it after it. Left open: exit() from another thread
+ * while a job runs the process's first compile or is between loading a
+ * library and registering the wait after it. */
 static GMutex jobs_lock;
 static GCond jobs_cond;
 static guint jobs_running;
@@ -463,14 +484,50 @@ jobs_wait_at_exit (void)
   g_mutex_unlock (&jobs_lock);
 }
 
+/* glibc's (2.18 and later), what C++ thread_local destructors use; weak:
+ * elsewhere only the atexit handler is there. */
+extern int __cxa_thread_atexit_impl (void (*func) (void *), void *obj, void *dso_symbol) __attribute__ ((weak));
+extern void *__dso_handle __attribute__ ((visibility ("hidden")));
+
 static void
-jobs_register_exit_hook (gsize *once)
+jobs_wait_at_thread_exit (void *data)
 {
-  if (g_once_init_enter (once))
+  /* Only the main thread has it: its thread-local destructors run at
+   * exit() (or a pthread_exit() of main, where waiting is harmless). */
+  jobs_wait_at_exit ();
+}
+
+static gboolean
+on_main_thread (void)
+{
+  return getpid () == (pid_t) syscall (SYS_gettid);
+}
+
+static void
+exit_wait_register_main_thread (void)
+{
+  static gsize once;
+
+  if (__cxa_thread_atexit_impl == NULL || !on_main_thread ())
+    return;
+  if (g_once_init_enter (&once))
     {
-      atexit (jobs_wait_at_exit);
-      g_once_init_leave (once, 1);
+      /* &__dso_handle keeps libgcuda loaded until it has run */
+      __cxa_thread_atexit_impl (jobs_wait_at_thread_exit, NULL, &__dso_handle);
+      g_once_init_leave (&once, 1);
     }
+}
+
+__attribute__ ((constructor)) static void
+exit_wait_register_at_load (void)
+{
+  exit_wait_register_main_thread ();
+}
+
+void
+_gcuda_exit_wait_register (void)
+{
+  atexit (jobs_wait_at_exit);
 }
 
 static void
@@ -478,7 +535,12 @@ jobs_end (void)
 {
   static gsize after_first_job;
 
-  jobs_register_exit_hook (&after_first_job);
+  /* after what the first job made NVRTC or the driver register */
+  if (g_once_init_enter (&after_first_job))
+    {
+      _gcuda_exit_wait_register ();
+      g_once_init_leave (&after_first_job, 1);
+    }
   g_mutex_lock (&jobs_lock);
   if (--jobs_running == 0)
     g_cond_broadcast (&jobs_cond);
@@ -542,7 +604,12 @@ _gcuda_task_run_worker (GTask          *task,
   g_autoptr(GError) error = NULL;
   Work *work;
 
-  jobs_register_exit_hook (&at_first_start);
+  exit_wait_register_main_thread ();
+  if (g_once_init_enter (&at_first_start))
+    {
+      _gcuda_exit_wait_register ();
+      g_once_init_leave (&at_first_start, 1);
+    }
   work = g_new0 (Work, 1);
   g_atomic_ref_count_init (&work->ref_count);
   work->task = g_object_ref (task);

@@ -44,6 +44,7 @@
 #include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-nvrtc-private.h"
 #include "gcuda-std-headers-private.h"
 
@@ -642,33 +643,45 @@ try_file (ScanState  *state,
   text = g_hash_table_lookup (state->contents, canonical);
   if (text == NULL)
     {
-      char *data = NULL;
+      gsize budget = MAX_INCLUDE_BYTES - state->total_read;
+      g_autoptr(GError) error = NULL;
+      struct stat opened;
+      const char *data;
       gsize len = 0;
-      GError *error = NULL;
 
-      if (!S_ISREG (st.st_mode) ||
-          (guint64) st.st_size > MAX_INCLUDE_BYTES - state->total_read)
+      if (!S_ISREG (st.st_mode) || (guint64) st.st_size > budget)
         {
           /* a device, a FIFO, or more than is reasonable to hash */
           state->indeterminate = TRUE;
           return TRUE;
         }
-      if (!g_file_get_contents (canonical, &data, &len, &error))
+      /* Opened without waiting and checked through the descriptor: the
+       * file may have become a FIFO since the stat() above (canonical
+       * names no symlink: one there now is such a change too). */
+      text = _gcuda_file_read_regular (AT_FDCWD, canonical, TRUE, budget, &opened, &error);
+      if (text == NULL)
         {
-          g_autofree char *what = g_strdup_printf ("%s %s %d", canonical,
-                                                   g_quark_to_string (error->domain), error->code);
+          g_autofree char *what = NULL;
+
+          if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT) ||
+              g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_LINKS))
+            {
+              state->indeterminate = TRUE;
+              return TRUE;
+            }
+          what = g_strdup_printf ("%s %s %d", canonical, g_quark_to_string (error->domain), error->code);
           hash_string (state->cs, "include-error", what);
-          g_error_free (error);
           return TRUE;
         }
+      data = g_bytes_get_data (text, &len);
       state->total_read += len;
-      if (state->total_read > MAX_INCLUDE_BYTES)
+      if (len > budget || opened.st_dev != st.st_dev || opened.st_ino != st.st_ino)
         {
-          g_free (data);
+          /* too much, or not the file the stat() recorded: replaced since */
+          g_bytes_unref (text);
           state->indeterminate = TRUE;
           return TRUE;
         }
-      text = g_bytes_new_take (data, len);
       hash_string (state->cs, "include-file", canonical);
       hash_field (state->cs, "include-content", data, len);
       g_hash_table_insert (state->contents, g_strdup (canonical), text);

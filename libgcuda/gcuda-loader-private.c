@@ -9,6 +9,8 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-file-private.h"
+#include "gcuda-async-private.h"
 
 static GCudaDriver driver;
 static GCudaLibrary driver_library;
@@ -63,16 +65,27 @@ load_driver (GError **error)
   PFN_cuGetProcAddress_v12000 get_proc;
   void *lib;
 
-  lib = dlopen (name, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL)
-    {
-      const char *why = dlerror ();
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
-                   _("The CUDA driver library could not be loaded (tried %s: %s). "
-                     "Install the NVIDIA driver, or set GCUDA_DRIVER_LIBRARY to the path of libcuda.so.1."),
-                   name, why ? why : _("unknown reason"));
-      return FALSE;
-    }
+  {
+    g_autoptr(GError) not_regular = NULL;
+    const char *why = NULL;
+
+    /* a FIFO there would block dlopen() for ever */
+    if (!_gcuda_file_check_library (name, &not_regular))
+      {
+        why = not_regular->message;
+        lib = NULL;
+      }
+    else if ((lib = dlopen (name, RTLD_NOW | RTLD_LOCAL)) == NULL)
+      why = dlerror ();
+    if (lib == NULL)
+      {
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
+                     _("The CUDA driver library could not be loaded (tried %s: %s). "
+                       "Install the NVIDIA driver, or set GCUDA_DRIVER_LIBRARY to the path of libcuda.so.1."),
+                     name, why ? why : _("unknown reason"));
+        return FALSE;
+      }
+  }
 
   early_get_error_string = (GetErrorStringFunc) dlsym (lib, "cuGetErrorString");
   init = (PFN_cuInit_v2000) dlsym (lib, "cuInit");
@@ -149,6 +162,10 @@ _gcuda_library_get (GCudaLibrary  *library,
         g_atomic_pointer_set (&library->table, table);
       else
         library->error = local;
+      /* After the library's destructors (registered while it loaded, even
+       * when it then failed): exit() waits for the jobs before it runs
+       * them, a job in that library included. */
+      _gcuda_exit_wait_register ();
       g_once_init_leave (&library->once, 1);
     }
 

@@ -591,9 +591,11 @@ gcuda_module_new_from_resource (GCudaContext     *context,
  *
  * [ctor@GCuda.Module.new_from_resource] for a kernel bundle installed as
  * files: @directory holds the `manifest` and the images `gcuda-compile`
- * wrote (its `--output-dir`). The files must be regular files (a FIFO or a
- * device is refused before it is opened); each is read up to the size the
- * manifest gives (the manifest up to 64 KiB). A missing file is GIO's
+ * wrote (its `--output-dir`). The files must be regular files: each is
+ * opened without waiting and checked through what was opened, so a FIFO or
+ * a device is refused (naming what it is) without blocking, even one
+ * swapped in at that moment; each is read up to the size the manifest
+ * gives (the manifest up to 64 KiB). A missing file is GIO's
  * [G_IO_ERROR_NOT_FOUND][error@Gio.IOErrorEnum].
  *
  * Returns: (transfer full): the module, or %NULL with @error set

@@ -638,6 +638,91 @@ test_key_include_files (void)
   rm_rf (tmp);
 }
 
+/* A header swapped, again and again, between a regular file and a FIFO
+ * (each renamed into place) while keys are computed: the scanner must
+ * never block in open() (it did, after its stat() said "regular"), and a
+ * FIFO met makes the key indeterminate (no key: not cached). In a child,
+ * killed at a timeout: a blocked scanner fails the test instead of hanging
+ * it. */
+typedef struct {
+  const char *dir;
+  int stop;  /* atomic */
+  guint swaps;
+} HeaderSwapper;
+
+static gpointer
+header_swap_thread (gpointer data)
+{
+  HeaderSwapper *s = data;
+  g_autofree char *target = g_build_filename (s->dir, "h.h", NULL);
+  g_autofree char *fifo = g_build_filename (s->dir, ".h.h.fifo", NULL);
+  g_autofree char *regular = g_build_filename (s->dir, ".h.h.regular", NULL);
+
+  while (!g_atomic_int_get (&s->stop))
+    {
+      int fd;
+
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      g_assert_cmpint (rename (fifo, target), ==, 0);
+      fd = open (regular, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (write (fd, "#define H 1\n", 12), ==, 12);
+      close (fd);
+      g_assert_cmpint (rename (regular, target), ==, 0);
+      s->swaps++;
+    }
+  return NULL;
+}
+
+static void
+test_key_include_fifo_race (void)
+{
+  g_autofree char *tmp = NULL;
+  const char *dirs[2] = { NULL, NULL };
+  GCudaCompileInputs in = inputs_for ("#include \"h.h\"\n__global__ void f() {}\n");
+  HeaderSwapper swapper = { 0 };
+  GThread *thread;
+  guint keys = 0, indeterminate = 0;
+  gint64 end;
+
+  if (!require_nvrtc ())
+    return;
+  if (!g_test_subprocess ())
+    {
+      /* the old scanner blocked for ever: 30 s is a hang */
+      g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  tmp = make_tmp_dir ();
+  dirs[0] = tmp;
+  in.include_dirs = dirs;
+  swapper.dir = tmp;
+  thread = g_thread_new ("swapper", header_swap_thread, &swapper);
+  end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  /* at least 2 s and 500 keys, until a FIFO was met (at most 22 s) */
+  for (guint i = 0; g_get_monotonic_time () < end || i < 500 || indeterminate == 0; i++)
+    {
+      g_autofree char *key = key_of (&in);
+
+      if (key != NULL)
+        keys++;
+      else
+        indeterminate++;
+      if (g_get_monotonic_time () > end + 20 * G_USEC_PER_SEC)
+        break;
+    }
+  g_atomic_int_set (&swapper.stop, 1);
+  g_thread_join (thread);
+  /* stderr: the parent shows it (a child's TAP comments are lost) */
+  g_printerr ("# h.h swapped %u times: %u keys, %u indeterminate (a FIFO met)\n", swapper.swaps, keys,
+              indeterminate);
+  g_assert_cmpuint (keys, >, 0);
+  g_assert_cmpuint (indeterminate, >, 0);
+  rm_rf (tmp);
+}
+
 /* Directives spelled unusually are still followed: after the end of a
  * comment, continued over lines, after a NUL byte, #include_next, and a
  * mere mention in a comment (more than NVRTC reads, which is harmless) */
@@ -2589,6 +2674,7 @@ main (int    argc,
   g_test_add_func ("/compile-cache/key/stable", test_key_stable);
   g_test_add_func ("/compile-cache/key/changes", test_key_changes);
   g_test_add_func ("/compile-cache/key/include-files", test_key_include_files);
+  g_test_add_func ("/compile-cache/key/include-fifo-race", test_key_include_fifo_race);
   g_test_add_func ("/compile-cache/key/unusual-directives", test_key_unusual_directives);
   g_test_add_func ("/compile-cache/key/missing-include", test_key_missing_include);
   g_test_add_func ("/compile-cache/key/current-dir", test_key_current_dir);
