@@ -114,7 +114,7 @@ static void
 release_memory (GCudaHostBuffer *self)
 {
   if (self->release != NULL)
-    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
+    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size, NULL);
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
     free (self->ptr);
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)

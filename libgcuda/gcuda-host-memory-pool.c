@@ -113,9 +113,10 @@ pool_free (gpointer owner,
 }
 
 static void
-pool_release (GObject *pool,
-              guint64  address,
-              guint64  size)
+pool_release (GObject  *pool,
+              guint64   address,
+              guint64   size,
+              gpointer  unused)
 {
   _gcuda_pool_core_release (&GCUDA_HOST_MEMORY_POOL (pool)->core, address, size);
 }

@@ -114,9 +114,10 @@ pool_free (gpointer owner,
 }
 
 static void
-pool_release (GObject *pool,
-              guint64  address,
-              guint64  size)
+pool_release (GObject  *pool,
+              guint64   address,
+              guint64   size,
+              gpointer  unused)
 {
   _gcuda_pool_core_release (&GCUDA_MEMORY_POOL (pool)->core, address, size);
 }
@@ -314,7 +315,7 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
   context = _gcuda_pool_core_allocate (&self->core, size, N_("The memory pool's context was destroyed"), &address, error);
   if (context == NULL)
     return NULL;
-  return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+  return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release, NULL);
 }
 
 /**
@@ -410,7 +411,7 @@ gcuda_memory_pool_adopt_address (GCudaMemoryPool  *self,
   size = _gcuda_pool_core_adopt_address (&self->core, address, N_("memory pool"), error);
   if (size == 0)
     return NULL;
-  return _gcuda_buffer_new_pooled (self->core.context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+  return _gcuda_buffer_new_pooled (self->core.context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release, NULL);
 }
 
 /**
