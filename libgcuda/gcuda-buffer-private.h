@@ -35,6 +35,10 @@ GCudaBuffer *_gcuda_buffer_new_pooled   (GCudaContext          *context,
                                          GCudaPoolReleaseFunc   release,
                                          gpointer               data);
 
+/* Whether @self (a #GCudaBuffer, not checked) has memory and was not
+ * freed: the launch path's test of a kernel argument. */
+gboolean     _gcuda_buffer_is_usable    (GCudaBuffer           *self);
+
 /* A buffer given as an argument: made by a constructor (else
  * GCUDA_ERROR_INVALID_ARGUMENT) and not freed (else GCUDA_ERROR_FREED). */
 gboolean     _gcuda_buffer_check        (GCudaBuffer           *self,

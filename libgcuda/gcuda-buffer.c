@@ -850,6 +850,12 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
   return buffer_is_freed (self);
 }
 
+gboolean
+_gcuda_buffer_is_usable (GCudaBuffer *self)
+{
+  return self->context != NULL && !buffer_is_freed (self);
+}
+
 /**
  * gcuda_buffer_free:
  * @self: a [class@GCuda.Buffer]
