@@ -32,10 +32,30 @@ class Module(GCuda.Module):
     def __repr__(self):
         return '<GCuda.Module%s>' % (' (%s)' % self.keep_dir if getattr(self, 'keep_dir', None) else '')
 
-    @_raising
     def get_function(self, name):
         """The kernel @name (the same object every time; a name expression
         given to SourceModule(name_expressions=…) finds its lowered name)."""
+        # the library gives the same object while it lives (it holds it
+        # weakly): so does this cache, which makes a lookup in a loop cost a
+        # dictionary lookup (a strong one would make a cycle through the
+        # function's reference to its module, which no collector sees)
+        functions = self.__dict__.get('_gcuda_functions')
+        if functions is not None:
+            ref = functions.get(name)
+            function = ref() if ref is not None else None
+            if function is not None:
+                return function
+        function = self._get_function(name)
+        if functions is None:
+            functions = self._gcuda_functions = {}
+        if isinstance(name, str):
+            if len(functions) >= 4096:
+                functions.clear()
+            functions[name] = weakref.ref(function)
+        return function
+
+    @_raising
+    def _get_function(self, name):
         lowered = self.__dict__.get('_gcuda_lowered')
         if lowered:
             name = lowered.get(name, name)
@@ -389,8 +409,18 @@ def _share_module(module, key):
 _PROGRAMS_LOCK = threading.Lock()
 _PROGRAMS = {}
 _PROGRAMS_MAX = 1024
-# what the library reads at each compile that changes the program, or whether it is cached
+# what the library reads at each compile that changes the program, or whether it is
+# cached; read from os.environ's own mapping where CPython has it (as bytes,
+# without os.environ.get()'s encoding and decoding, which would cost a third
+# of a hit)
 _ENV_READ = ('GCUDA_DEFAULT_NVRTC_FLAGS', 'GCUDA_DISABLE_CACHE')
+_ENV_DATA = getattr(os.environ, '_data', None)
+if isinstance(_ENV_DATA, dict) and os.name == 'posix':
+    _ENV_KEYS = tuple(os.fsencode(name) for name in _ENV_READ)
+    _env_get = _ENV_DATA.get
+else:
+    _ENV_KEYS = _ENV_READ
+    _env_get = os.environ.get
 _FILE_WORDS = ('include', 'import', 'embed', '\\\n', '\\\r', '??/')
 
 
@@ -408,14 +438,13 @@ def _program_memo_key(source, options, no_extern_c, arch, code, cache_dir, inclu
     try:
         if context is None:
             context = GCuda.Context.get_thread_default()
-        environ = os.environ
         # the context by identity: an entry holds it (see _remember_program()),
         # and a hit checks it is the same one
         key = (source, tuple(DEFAULT_NVCC_FLAGS if options is None else options), bool(no_extern_c), arch, code,
                cache_dir, tuple(include_dirs or ()),
                tuple(headers.items() if isinstance(headers, dict) else headers or ()),
                tuple(name_expressions or ()), id(context),
-               environ.get(_ENV_READ[0]), environ.get(_ENV_READ[1]))
+               _env_get(_ENV_KEYS[0]), _env_get(_ENV_KEYS[1]))
         hash(key)
     except (TypeError, GLib.Error):
         return None, None
