@@ -511,14 +511,16 @@ def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=Fals
 def _remember_program(memo_key, memo_context, program, key, module):
     if not _memoizable(memo_key):
         return
-    # The default context lives as long as the process (GCuda holds it):
-    # held here, its wrapper stays the same object, as a key wants. Any
-    # other is held weakly: the memo keeps no context alive.
+    # Held weakly: the memo keeps no context alive. A wrapper with an
+    # attribute of its own lives as long as its context does (PyGObject then
+    # ties the two), so the context's wrapper, and the key's id of it, stay
+    # the same while the library holds the context (the default one, a
+    # pushed one).
     try:
-        is_default = memo_context is GCuda.Context.get_default()
-    except GLib.Error:
-        is_default = False
-    context_ref = (lambda: memo_context) if is_default else weakref.ref(memo_context)
+        memo_context._gcuda_memoized = True
+        context_ref = weakref.ref(memo_context)
+    except (AttributeError, TypeError):
+        return
     with _PROGRAMS_LOCK:
         if len(_PROGRAMS) >= _PROGRAMS_MAX:
             _PROGRAMS.clear()
