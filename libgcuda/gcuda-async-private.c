@@ -36,8 +36,8 @@ host_call_init (HostCall       *call,
  * once and kept, with a queue of the calls the driver's thread handed over.
  * A call queues its entry and, when the queue was empty, marks the source
  * ready (g_source_set_ready_time (0), which wakes the context up): no
- * source to make, attach, destroy and free per call, and one dispatch runs
- * every call queued by then, in order. */
+ * source to make, attach, destroy and free per call. The calls run in
+ * order, one per dispatch. */
 typedef struct {
   GSourceFunc    dispatch;
   GDestroyNotify finish;
@@ -48,7 +48,6 @@ typedef struct {
   GSource  source;
   GMutex   lock;
   GArray  *queue;     /* Handover, under @lock */
-  GArray  *spare;     /* an empty array for the next queue (no allocation per dispatch), under @lock */
 } HandoverSource;
 
 static GMutex handover_lock;
@@ -60,33 +59,34 @@ handover_source_dispatch (GSource     *source,
                           gpointer     user_data)
 {
   HandoverSource *self = (HandoverSource *) source;
-  g_autoptr(GArray) calls = NULL;
-  guint again = 0;
+  Handover call;
 
+  /* One call per dispatch, as with a source per call: a callback that
+   * runs a main loop of its own (a modal dialog, or waiting for the next
+   * callback) sees the calls after it dispatched in that loop. */
   g_mutex_lock (&self->lock);
-  calls = g_steal_pointer (&self->queue);
-  self->queue = self->spare != NULL ? g_steal_pointer (&self->spare) : g_array_new (FALSE, FALSE, sizeof (Handover));
-  g_source_set_ready_time (source, -1);
+  if (self->queue->len == 0)
+    {
+      g_source_set_ready_time (source, -1);
+      g_mutex_unlock (&self->lock);
+      return G_SOURCE_CONTINUE;
+    }
+  call = g_array_index (self->queue, Handover, 0);
+  g_array_remove_index (self->queue, 0);
+  if (self->queue->len == 0)
+    g_source_set_ready_time (source, -1);
   g_mutex_unlock (&self->lock);
 
-  for (guint i = 0; i < calls->len; i++)
+  if (call.dispatch (call.data) == G_SOURCE_CONTINUE)
     {
-      Handover *call = &g_array_index (calls, Handover, i);
-
-      if (call->dispatch (call->data) == G_SOURCE_CONTINUE)
-        g_array_index (calls, Handover, again++) = *call;  /* called again, as an idle source's is */
-      else if (call->finish != NULL)
-        call->finish (call->data);
-    }
-  g_mutex_lock (&self->lock);
-  if (again > 0)
-    {
-      g_array_prepend_vals (self->queue, calls->data, again);
+      /* called again, after the others queued by now, as an idle source's is */
+      g_mutex_lock (&self->lock);
+      g_array_append_val (self->queue, call);
       g_source_set_ready_time (source, 0);
+      g_mutex_unlock (&self->lock);
     }
-  if (self->spare == NULL && calls->len < 256)  /* a burst's large array is not kept */
-    self->spare = g_array_set_size (g_steal_pointer (&calls), 0);
-  g_mutex_unlock (&self->lock);
+  else if (call.finish != NULL)
+    call.finish (call.data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -117,7 +117,6 @@ handover_source_finalize (GSource *source)
         call->finish (call->data);
     }
   g_clear_pointer (&self->queue, g_array_unref);
-  g_clear_pointer (&self->spare, g_array_unref);
   g_mutex_clear (&self->lock);
 }
 
@@ -147,6 +146,9 @@ host_call_attach (HostCall       *call,
       source->queue = g_array_new (FALSE, FALSE, sizeof (Handover));
       g_source_set_priority (&source->source, G_PRIORITY_DEFAULT);
       g_source_set_static_name (&source->source, "[gcuda] stream callbacks");
+      /* a callback that runs a main loop of its own (a modal dialog) still
+       * sees the calls queued after it, as with a source per call */
+      g_source_set_can_recurse (&source->source, TRUE);
       g_source_set_ready_time (&source->source, -1);
       g_source_attach (&source->source, call->main_context);
       /* the main context holds it, for its life */
