@@ -36,22 +36,135 @@ host_call_init (HostCall       *call,
   call->notify = notify;
 }
 
+/* Handing over to a main context: one source per main context, attached
+ * once and kept, with a queue of the calls the driver's thread handed over.
+ * A call queues its entry and, when the queue was empty, marks the source
+ * ready (g_source_set_ready_time (0), which wakes the context up): no
+ * source to make, attach, destroy and free per call. The calls run in
+ * order, one per dispatch. */
+typedef struct {
+  GSourceFunc    dispatch;
+  GDestroyNotify finish;
+  gpointer       data;
+} Handover;
+
+typedef struct {
+  GSource  source;
+  GMutex   lock;
+  GArray  *queue;     /* Handover, under @lock */
+} HandoverSource;
+
+static GMutex handover_lock;
+static GHashTable *handover_sources;  /* GMainContext * -> HandoverSource * (no references), under handover_lock */
+
+static gboolean
+handover_source_dispatch (GSource     *source,
+                          GSourceFunc  callback,
+                          gpointer     user_data)
+{
+  HandoverSource *self = (HandoverSource *) source;
+  Handover call;
+
+  /* One call per dispatch, as with a source per call: a callback that
+   * runs a main loop of its own (a modal dialog, or waiting for the next
+   * callback) sees the calls after it dispatched in that loop. */
+  g_mutex_lock (&self->lock);
+  if (self->queue->len == 0)
+    {
+      g_source_set_ready_time (source, -1);
+      g_mutex_unlock (&self->lock);
+      return G_SOURCE_CONTINUE;
+    }
+  call = g_array_index (self->queue, Handover, 0);
+  g_array_remove_index (self->queue, 0);
+  if (self->queue->len == 0)
+    g_source_set_ready_time (source, -1);
+  g_mutex_unlock (&self->lock);
+
+  if (call.dispatch (call.data) == G_SOURCE_CONTINUE)
+    {
+      /* called again, after the others queued by now, as an idle source's is */
+      g_mutex_lock (&self->lock);
+      g_array_append_val (self->queue, call);
+      g_source_set_ready_time (source, 0);
+      g_mutex_unlock (&self->lock);
+    }
+  else if (call.finish != NULL)
+    call.finish (call.data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+is_source (gpointer key,
+           gpointer value,
+           gpointer source)
+{
+  return value == source;
+}
+
+static void
+handover_source_finalize (GSource *source)
+{
+  HandoverSource *self = (HandoverSource *) source;
+
+  /* Its main context went (every queued call holds the context: none is
+   * left); the next call for another context at this address makes anew. */
+  g_mutex_lock (&handover_lock);
+  if (handover_sources != NULL)
+    g_hash_table_foreach_remove (handover_sources, is_source, source);
+  g_mutex_unlock (&handover_lock);
+  for (guint i = 0; self->queue != NULL && i < self->queue->len; i++)
+    {
+      Handover *call = &g_array_index (self->queue, Handover, i);
+
+      if (call->finish != NULL)
+        call->finish (call->data);
+    }
+  g_clear_pointer (&self->queue, g_array_unref);
+  g_mutex_clear (&self->lock);
+}
+
+static GSourceFuncs handover_source_funcs = {
+  NULL, NULL, handover_source_dispatch, handover_source_finalize, NULL, NULL
+};
+
 /* The driver's thread: only wakes the main context up, to run @dispatch
  * and then @finish (with @data) there. */
 static void
 host_call_attach (HostCall       *call,
                   GSourceFunc     dispatch,
                   GDestroyNotify  finish,
-                  gpointer        data,
-                  const char     *name)
+                  gpointer        data)
 {
-  GSource *source = g_idle_source_new ();
+  Handover handover = { dispatch, finish, data };
+  HandoverSource *source;
 
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, dispatch, data, finish);
-  g_source_set_static_name (source, name);
-  g_source_attach (source, call->main_context);
-  g_source_unref (source);
+  g_mutex_lock (&handover_lock);
+  if (handover_sources == NULL)
+    handover_sources = g_hash_table_new (NULL, NULL);
+  source = g_hash_table_lookup (handover_sources, call->main_context);
+  if (source == NULL)
+    {
+      source = (HandoverSource *) g_source_new (&handover_source_funcs, sizeof (HandoverSource));
+      g_mutex_init (&source->lock);
+      source->queue = g_array_new (FALSE, FALSE, sizeof (Handover));
+      g_source_set_priority (&source->source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (&source->source, "[gcuda] stream callbacks");
+      /* a callback that runs a main loop of its own (a modal dialog) still
+       * sees the calls queued after it, as with a source per call */
+      g_source_set_can_recurse (&source->source, TRUE);
+      g_source_set_ready_time (&source->source, -1);
+      g_source_attach (&source->source, call->main_context);
+      /* the main context holds it, for its life */
+      g_source_unref (&source->source);
+      g_hash_table_insert (handover_sources, call->main_context, source);
+    }
+  g_mutex_lock (&source->lock);
+  g_mutex_unlock (&handover_lock);
+  g_array_append_val (source->queue, handover);
+  if (source->queue->len == 1)
+    g_source_set_ready_time (&source->source, 0);
+  g_mutex_unlock (&source->lock);
 }
 
 static gboolean
@@ -79,7 +192,7 @@ host_call_trampoline (void *user_data)
 {
   HostCall *call = user_data;
 
-  host_call_attach (call, host_call_dispatch, host_call_free, call, "[gcuda] stream callback");
+  host_call_attach (call, host_call_dispatch, host_call_free, call);
 }
 
 gboolean
@@ -160,8 +273,7 @@ blocking_call_trampoline (void *user_data)
 {
   BlockingCall *call = user_data;
 
-  host_call_attach (&call->call, blocking_call_dispatch, blocking_call_finish, call,
-                    "[gcuda] blocking stream callback");
+  host_call_attach (&call->call, blocking_call_dispatch, blocking_call_finish, call);
   g_mutex_lock (&call->lock);
   while (!call->finished)
     g_cond_wait (&call->cond, &call->lock);

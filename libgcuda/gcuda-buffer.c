@@ -96,6 +96,7 @@ struct _GCudaBuffer
   GCudaBufferKind kind;
   GObject *owner;        /* borrowed memory: what owns it (kept alive) */
   GCudaPoolReleaseFunc release;  /* pooled memory: gives it back to @owner */
+  gpointer release_data;         /* @release's */
   GCudaBufferNotify notify;  /* foreign memory: tells its owner GCuda is done */
   gpointer notify_data;
   int freed;             /* atomic: free() was called */
@@ -135,7 +136,7 @@ release_memory (GCudaBuffer *self)
     }
   if (self->release != NULL)
     {
-      self->release (self->owner, self->ptr, self->size);
+      self->release (self->owner, self->ptr, self->size, g_steal_pointer (&self->release_data));
       return;
     }
   if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
@@ -309,11 +310,13 @@ _gcuda_buffer_new_pooled (GCudaContext          *context,
                           CUdeviceptr            ptr,
                           guint64                size,
                           GObject               *pool,
-                          GCudaPoolReleaseFunc   release)
+                          GCudaPoolReleaseFunc   release,
+                          gpointer               data)
 {
   GCudaBuffer *self = _gcuda_buffer_new_borrowed (context, ptr, size, GCUDA_BUFFER_KIND_DEVICE, pool);
 
   self->release = release;
+  self->release_data = data;
   return self;
 }
 
@@ -845,6 +848,12 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
 {
   g_return_val_if_fail (GCUDA_IS_BUFFER (self), TRUE);
   return buffer_is_freed (self);
+}
+
+gboolean
+_gcuda_buffer_is_usable (GCudaBuffer *self)
+{
+  return self->context != NULL && !buffer_is_freed (self);
 }
 
 /**

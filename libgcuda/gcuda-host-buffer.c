@@ -90,6 +90,7 @@ struct _GCudaHostBuffer
   guint flags;
   GObject *pool;          /* pooled memory: the pool it goes back to */
   GCudaPoolReleaseFunc release;
+  gpointer release_data;  /* @release's */
   int freed;              /* atomic: free() or unregister() was called */
   int released;           /* atomic: the memory was released, which free()
                            * leaves to the last export */
@@ -115,7 +116,7 @@ static void
 release_memory (GCudaHostBuffer *self)
 {
   if (self->release != NULL)
-    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
+    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size, g_steal_pointer (&self->release_data));
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
     free (self->ptr);
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
@@ -280,12 +281,14 @@ _gcuda_host_buffer_new_pooled (GCudaContext          *context,
                                guint64                size,
                                guint                  flags,
                                GObject               *pool,
-                               GCudaPoolReleaseFunc   release)
+                               GCudaPoolReleaseFunc   release,
+                               gpointer               data)
 {
   GCudaHostBuffer *self = host_buffer_wrap (context, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags);
 
   self->pool = g_object_ref (pool);
   self->release = release;
+  self->release_data = data;
   return self;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-kernel-args-private.h"
 
 /**
@@ -1044,7 +1045,8 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
                    kernel_name, n_params, self->args->len);
       return NULL;
     }
-  g_ptr_array_set_size (self->params, n_params);
+  if (self->params->len != n_params)
+    g_ptr_array_set_size (self->params, n_params);
   for (guint i = 0; i < n_params; i++)
     {
       const Arg *arg = &g_array_index (self->args, Arg, i);
@@ -1056,7 +1058,14 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
                          "zu"), i, kernel_name, param_sizes[i], arg->size);
           return NULL;
         }
-      if (arg->keep != NULL && gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))
+      /* a buffer (add_buffer() keeps nothing else): the common case in one
+       * test, without type checks; the errors below tell which it is */
+      if (G_LIKELY (arg->keep == NULL || _gcuda_buffer_is_usable ((GCudaBuffer *) arg->keep)))
+        {
+          self->params->pdata[i] = self->storage->data + arg->offset;
+          continue;
+        }
+      if (gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
                        _("The buffer passed as parameter #%u (0-based) of kernel %s was freed"), i, kernel_name);

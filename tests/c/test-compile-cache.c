@@ -376,6 +376,27 @@ child_main (int    argc,
                     _gcuda_nvrtc_is_loaded () ? "loaded" : "not loaded");
       return 0;
     }
+  if (g_str_equal (argv[1], "--child-key-nvrtc-edit") && argc == 3)
+    {
+      /* argv[2] is the GCUDA_NVRTC_LIBRARY of the environment: rewritten
+       * between two keys of a source that includes no file */
+      GCudaCompileInputs inputs = inputs_for ("__global__ void f() {}\n// no include\n");
+      g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+      guint64 hits;
+
+      _gcuda_compile_cache_set_racy_margin (0);
+      k0 = _gcuda_compile_cache_key (&inputs);
+      hits = _gcuda_compile_cache_key_memo_hits ();
+      if (!g_file_set_contents (argv[2], "another fake library, longer than the first", -1, NULL))
+        return 1;
+      k1 = _gcuda_compile_cache_key (&inputs);
+      _gcuda_compile_cache_clear_key_memo ();
+      k2 = _gcuda_compile_cache_key (&inputs);
+      g_print ("%s %s %s\n", k0 != NULL && g_strcmp0 (k0, k1) == 0 ? "memo-same" : "memo-different",
+               _gcuda_compile_cache_key_memo_hits () == hits + 1 ? "hit" : "no-hit",
+               k2 != NULL && g_strcmp0 (k0, k2) != 0 ? "fresh-different" : "fresh-same");
+      return 0;
+    }
   if (g_str_equal (argv[1], "--child-key-load") && argc == 2)
     {
       /* The key is the same before and after NVRTC is loaded */
@@ -1111,6 +1132,26 @@ test_key_memo_hit (void)
   g_assert_cmpstr (k2, ==, k0);
   g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);
   _gcuda_compile_cache_set_racy_margin (old_margin);
+}
+
+/* A source that includes no file reads nothing on disk but NVRTC, which
+ * the process does not see change: its memoized key is served without a
+ * stat() (here: after the NVRTC file changed, the memo still gives the
+ * key; computed afresh, the key differs, as a new process's would). */
+static void
+test_key_memo_no_files (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *fake = g_build_filename (tmp, "libnvrtc.so.13.0.0", NULL);
+  g_auto(GStrv) env = g_get_environ ();
+  const char *args[] = { "--child-key-nvrtc-edit", fake, NULL };
+  g_autofree char *out = NULL;
+
+  write_file (fake, "not really a library");
+  env = g_environ_setenv (env, "GCUDA_NVRTC_LIBRARY", fake, TRUE);
+  out = child_run (args, (const char * const *) env);
+  g_assert_cmpstr (out, ==, "memo-same hit fresh-different");
+  rm_rf (tmp);
 }
 
 /* In place, same size, the mtime set back to what it was (touch -d): only
@@ -2688,6 +2729,7 @@ main (int    argc,
     g_test_add_func ("/compile-cache/key/toolkit-headers", test_key_toolkit_headers);
   g_test_add_func ("/compile-cache/key/nvrtc-identity", test_key_nvrtc_identity);
   g_test_add_func ("/compile-cache/key/memo-hit", test_key_memo_hit);
+  g_test_add_func ("/compile-cache/key/memo-no-files", test_key_memo_no_files);
   g_test_add_func ("/compile-cache/key/memo-same-size-same-mtime", test_key_memo_same_size_same_mtime);
   g_test_add_func ("/compile-cache/key/memo-racy", test_key_memo_racy);
   g_test_add_func ("/compile-cache/key/memo-created-header", test_key_memo_created_header);

@@ -363,6 +363,31 @@ test_mock_launches (void)
   g_assert_false (gcuda_function_launch_with_number (f, config, NULL, 1, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_cmpuint (last (NULL, NULL), ==, count);
+
+  /* a buffer argument made by hand (no memory), or freed: refused before
+   * the driver, by every path that takes KernelArgs */
+  {
+    g_autoptr(GCudaBuffer) by_hand = g_object_new (GCUDA_TYPE_BUFFER, NULL);
+    g_autoptr(GCudaBuffer) freed = gcuda_buffer_new (context, 64, &error);
+    g_autoptr(GCudaKernelArgs) bad = gcuda_kernel_args_new ();
+
+    g_assert_no_error (error);
+    gcuda_kernel_args_add_buffer (bad, by_hand);
+    gcuda_kernel_args_add_float (bad, 0);
+    gcuda_kernel_args_add_int32 (bad, 0);
+    gcuda_kernel_args_add_double (bad, 1);
+    gcuda_kernel_args_add_uint8 (bad, 1);
+    g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    g_assert_true (gcuda_kernel_args_set_buffer (bad, 0, freed, &error));
+    g_assert_no_error (error);
+    g_assert_true (gcuda_buffer_free (freed, &error));
+    g_assert_false (gcuda_function_launch_with_config (f, config, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+    g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+    g_assert_cmpuint (last (NULL, NULL), ==, count);
+  }
   g_assert_true (gcuda_function_launch_with_config (f, config, args, &error));
   g_assert_no_error (error);
   assert_last_launch (last, ++count, &want);

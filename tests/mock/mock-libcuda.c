@@ -17,8 +17,9 @@
  * host can address, as all of the mock's is. Everything else (streams,
  * events, modules, launches, arrays, prefetch and advice, IPC, peer copies
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
- * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing and
- * streams, see "kernels" below). It is no substitute for the real run on a GPU host;
+ * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
+ * streams, host functions and the stream-ordered allocator's pools, see
+ * "kernels" below). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -566,12 +567,17 @@ mock_cuCtxGetFlags (unsigned int *flags)
   return res;
 }
 
+static void wait_host_fns (void);
+
 static CUresult
 mock_cuCtxSynchronize (void)
 {
   CUcontext ctx;
+  CUresult res = current (&ctx);
 
-  return current (&ctx);
+  if (res == CUDA_SUCCESS)
+    wait_host_fns ();
+  return res;
 }
 
 static CUresult
@@ -729,6 +735,7 @@ typedef struct {
   CUcontext ctx;
   int host;          /* page-locked (cuMemHostAlloc, cuMemAllocHost) */
   int device;
+  struct CUmemPoolHandle_st *pool;  /* cuMemAllocFromPoolAsync's, or NULL */
 } Allocation;
 
 static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -875,6 +882,7 @@ allocate (void **out, size_t size, int host)
       a->ctx = ctx;
       a->host = host;
       a->device = ctx->device;
+      a->pool = NULL;
       if (!host)
         device_used[ctx->device] += size;
       *out = (void *) (uintptr_t) a->address;
@@ -1068,7 +1076,11 @@ check_stream (CUstream stream)
 static CUresult
 mock_cuStreamSynchronize (CUstream stream)
 {
-  return check_stream (stream);
+  CUresult res = check_stream (stream);
+
+  if (res == CUDA_SUCCESS)
+    wait_host_fns ();
+  return res;
 }
 
 /* Copies @size bytes; a side that is device memory (@dst_dev, @src_dev)
@@ -1533,6 +1545,246 @@ mock_cuStreamDestroy (CUstream stream)
   return CUDA_SUCCESS;
 }
 
+/* The stream-ordered allocator: a pool's allocations are ordinary ones
+ * (each stream's work is done when a call returns), counted in the pool;
+ * freed bytes count as reserved (kept) until trimmed, though the memory
+ * itself goes back at once. */
+#define MOCK_POOL_MAGIC 0x504f4f4cU
+struct CUmemPoolHandle_st {
+  unsigned int magic;
+  int device;
+  cuuint64_t release_threshold;
+  size_t used;   /* under mem_lock */
+  size_t kept;   /* under mem_lock */
+};
+
+static CUresult
+mock_cuMemPoolCreate (CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (pool == NULL || props == NULL || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || props->location.id < 0 ||
+      props->location.id >= n_devices)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool = calloc (1, sizeof **pool);
+  (*pool)->magic = MOCK_POOL_MAGIC;
+  (*pool)->device = props->location.id;
+  return CUDA_SUCCESS;
+}
+
+static int
+is_mock_pool (CUmemoryPool pool)
+{
+  return pool != NULL && pool->magic == MOCK_POOL_MAGIC;
+}
+
+static CUresult
+mock_cuMemPoolDestroy (CUmemoryPool pool)
+{
+  if (!is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  /* the driver releases the pool once its allocations are freed: here its
+   * allocations forget it (their frees still count nowhere) */
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = 0; i < n_allocations; i++)
+    if (allocations[i].pool == pool)
+      allocations[i].pool = NULL;
+  pthread_mutex_unlock (&mem_lock);
+  pool->magic = 0;
+  free (pool);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolSetAttribute (CUmemoryPool pool, CUmemPool_attribute attribute, void *value)
+{
+  if (!is_mock_pool (pool) || value == NULL || attribute != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    return CUDA_ERROR_INVALID_VALUE;
+  pool->release_threshold = *(cuuint64_t *) value;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolGetAttribute (CUmemoryPool pool, CUmemPool_attribute attribute, void *value)
+{
+  if (!is_mock_pool (pool) || value == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  switch ((int) attribute)
+    {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+      *(cuuint64_t *) value = pool->release_threshold;
+      break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+      *(cuuint64_t *) value = pool->used + pool->kept;
+      break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+      *(cuuint64_t *) value = pool->used;
+      break;
+    default:
+      pthread_mutex_unlock (&mem_lock);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  pthread_mutex_unlock (&mem_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolTrimTo (CUmemoryPool pool, size_t keep)
+{
+  if (!is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  if (pool->used + pool->kept > keep)
+    pool->kept = keep > pool->used ? keep - pool->used : 0;
+  pthread_mutex_unlock (&mem_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemAllocFromPoolAsync (CUdeviceptr *ptr, size_t size, CUmemoryPool pool, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  void *p = NULL;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (ptr == NULL || !is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((res = allocate (&p, size, 0)) != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  {
+    long i = find_allocation ((CUdeviceptr) (uintptr_t) p, 0);
+
+    allocations[i].pool = pool;
+    pool->used += size;
+  }
+  pthread_mutex_unlock (&mem_lock);
+  *ptr = (CUdeviceptr) (uintptr_t) p;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemFreeAsync (CUdeviceptr ptr, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  long i;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  i = find_allocation (ptr, 0);
+  if (i < 0)
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    {
+      if (allocations[i].pool != NULL)
+        {
+          allocations[i].pool->used -= allocations[i].size;
+          allocations[i].pool->kept += allocations[i].size;
+        }
+      remove_allocation ((size_t) i);
+    }
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+/* Host functions run in order on one thread of the mock's, as the
+ * driver's do; a synchronization waits for those queued before it. */
+typedef struct HostFn {
+  CUhostFn fn;
+  void *data;
+  struct HostFn *next;
+} HostFn;
+
+static pthread_mutex_t host_fn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t host_fn_queued = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t host_fn_done = PTHREAD_COND_INITIALIZER;
+static HostFn *host_fn_head, *host_fn_tail;
+static unsigned long long host_fn_enqueued, host_fn_completed;
+static int host_fn_thread_started;
+
+static void *
+host_fn_thread (void *unused)
+{
+  (void) unused;
+  pthread_mutex_lock (&host_fn_lock);
+  for (;;)
+    {
+      HostFn *call;
+
+      while (host_fn_head == NULL)
+        pthread_cond_wait (&host_fn_queued, &host_fn_lock);
+      call = host_fn_head;
+      host_fn_head = call->next;
+      if (host_fn_head == NULL)
+        host_fn_tail = NULL;
+      pthread_mutex_unlock (&host_fn_lock);
+      call->fn (call->data);
+      free (call);
+      pthread_mutex_lock (&host_fn_lock);
+      host_fn_completed++;
+      pthread_cond_broadcast (&host_fn_done);
+    }
+  return NULL;
+}
+
+static CUresult
+mock_cuLaunchHostFunc (CUstream stream, CUhostFn fn, void *data)
+{
+  CUresult res = check_stream (stream);
+  HostFn *call;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (fn == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  call = calloc (1, sizeof *call);
+  call->fn = fn;
+  call->data = data;
+  pthread_mutex_lock (&host_fn_lock);
+  if (!host_fn_thread_started)
+    {
+      pthread_t thread;
+
+      if (pthread_create (&thread, NULL, host_fn_thread, NULL) != 0)
+        {
+          pthread_mutex_unlock (&host_fn_lock);
+          free (call);
+          return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+      pthread_detach (thread);
+      host_fn_thread_started = 1;
+    }
+  if (host_fn_tail != NULL)
+    host_fn_tail->next = call;
+  else
+    host_fn_head = call;
+  host_fn_tail = call;
+  host_fn_enqueued++;
+  pthread_cond_signal (&host_fn_queued);
+  pthread_mutex_unlock (&host_fn_lock);
+  return CUDA_SUCCESS;
+}
+
+/* Waits for the host functions queued so far (not from one of them). */
+static void
+wait_host_fns (void)
+{
+  pthread_mutex_lock (&host_fn_lock);
+  {
+    unsigned long long target = host_fn_enqueued;
+
+    while (host_fn_completed < target)
+      pthread_cond_wait (&host_fn_done, &host_fn_lock);
+  }
+  pthread_mutex_unlock (&host_fn_lock);
+}
+
 static CUresult
 launch (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
         unsigned int bz, CUstream stream, void **params, void **extra)
@@ -1681,6 +1933,14 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
   ENTRY (cuStreamDestroy),
   ENTRY (cuLaunchKernel),
   ENTRY (cuLaunchKernelEx),
+  ENTRY (cuLaunchHostFunc),
+  ENTRY (cuMemPoolCreate),
+  ENTRY (cuMemPoolDestroy),
+  ENTRY (cuMemPoolSetAttribute),
+  ENTRY (cuMemPoolGetAttribute),
+  ENTRY (cuMemPoolTrimTo),
+  ENTRY (cuMemAllocFromPoolAsync),
+  ENTRY (cuMemFreeAsync),
 #undef ENTRY
 };
 

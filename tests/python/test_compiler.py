@@ -860,6 +860,64 @@ def test_std_headers_kernel_runs(capfd):
     assert 'gcuda printf 7 -2147483648 2.5' in capfd.readouterr().out
 
 
+def test_source_module_memo_only_for_text_that_names_no_file():
+    from gcuda._override import compiler as impl
+
+    def key(source, options=(), headers=None):
+        return (source, tuple(options), False, None, None, None, (),
+                tuple((headers or {}).items()), (), 0, None, None)
+
+    plain = '__global__ void k(int *o) { *o = 1; }'
+    assert impl._memoizable(key(plain))
+    assert impl._memoizable(key(plain, ['-DN=4'], {'a.h': '#define A 1'}))
+    for source in ('#include <a.h>\n' + plain, '#  include "a.h"\n' + plain, '#inc\\\nlude "a.h"\n' + plain,
+                   '#inc\\\r\nlude "a.h"\n' + plain, '#if __has_include("a.h")\n#endif\n' + plain,
+                   '#import "a.h"\n' + plain, '#embed "a.h"\n' + plain, '??/\n' + plain):
+        assert not impl._memoizable(key(source)), source
+    assert not impl._memoizable(key(plain, ['-include=a.h']))
+    assert not impl._memoizable(key(plain, ['--pre-include', 'a.h']))
+    assert not impl._memoizable(key(plain, headers={'a.h': '#include "b.h"'}))
+
+
+@gpu
+@nvrtc
+def test_source_module_repeated_is_a_lookup(tmp_path, monkeypatch):
+    """The same source (naming no file) again: the module and program of the
+    previous hit, the library not asked; one that includes a file is
+    compiled again each time, and a header edit is seen."""
+    import numpy as np
+    from gcuda._override import compiler as impl
+    cache = str(tmp_path / 'cache')
+    value = int(np.random.randint(1, 1 << 20))
+    source = '__global__ void k(int *o) { o[threadIdx.x] = %d + threadIdx.x; }' % value
+    first = compiler.SourceModule(source, cache_dir=cache)
+    second = compiler.SourceModule(source, cache_dir=cache)
+    assert second is first and second.program.is_from_cache()
+    compiles = []
+    real_compile = impl.compile_program
+    monkeypatch.setattr(impl, 'compile_program', lambda *a, **kw: compiles.append(a) or real_compile(*a, **kw))
+    third = compiler.SourceModule(source, cache_dir=cache)
+    assert third is first and third.program is second.program and compiles == []
+    out = GCuda.to_device(np.zeros(32, np.int32))
+    third.get_function('k')(out, block=(32, 1, 1))
+    np.testing.assert_array_equal(GCuda.from_device(out, 32, np.int32), value + np.arange(32))
+    # other options: another program
+    other = compiler.SourceModule(source, options=['-DUNUSED=%d' % value], cache_dir=cache)
+    assert other is not first and len(compiles) == 1
+
+    headers = tmp_path / 'inc'
+    headers.mkdir()
+    (headers / 'value.h').write_text('#define VALUE %d\n' % value)
+    included = '#include "value.h"\n__global__ void k(int *o) { o[threadIdx.x] = VALUE; }'
+    for expected in (value, value, value + 1000000):
+        if expected != value:
+            (headers / 'value.h').write_text('#define VALUE %d\n' % expected)
+        module = compiler.SourceModule(included, cache_dir=cache, include_dirs=[str(headers)])
+        module.get_function('k')(out, block=(32, 1, 1))
+        np.testing.assert_array_equal(GCuda.from_device(out, 32, np.int32), np.full(32, expected))
+    assert len(compiles) == 4
+
+
 @gpu
 @nvrtc
 def test_source_module_again_shares_the_loaded_module(tmp_path):
