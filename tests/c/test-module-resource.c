@@ -665,8 +665,12 @@ test_compile_tool_prefixes (void)
   };
   g_autofree char *gcr = g_find_program_in_path ("glib-compile-resources");
 
-  /* the build used it (gnome.compile_resources): it is there */
-  g_assert_nonnull (gcr);
+  /* the build machine has it (gnome.compile_resources); a GPU host may not */
+  if (gcr == NULL)
+    {
+      g_test_skip ("glib-compile-resources is not on PATH (Debian: libglib2.0-bin)");
+      return;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *dir = g_dir_make_tmp ("gcuda-bundle-XXXXXX", NULL);

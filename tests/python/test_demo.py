@@ -7,6 +7,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
+import shlex
 import subprocess
 import sys
 
@@ -21,19 +22,37 @@ DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'exa
                     'device-info.py')
 
 
+def _without_pygobject(path):
+    """PYTHONPATH's entries but those holding a real PyGObject (the GPU
+    host's runtime puts one there): the demo's interpreter must not find it."""
+    return os.pathsep.join(p for p in path.split(os.pathsep)
+                           if p and not os.path.exists(os.path.join(p, 'gi', '__init__.py')))
+
+
 def run_demo(extra_env, python_args=('-S',)):
     # `-S`: this Python without its site-packages, so without PyGObject, as a
     # pyenv build; GCuda's override directory stays on PYTHONPATH (as under
     # `meson devenv`), so `import gi` finds only a bare namespace package.
     env = dict(os.environ, **extra_env)
+    env['PYTHONPATH'] = _without_pygobject(os.environ.get('PYTHONPATH', ''))
     if 'GCUDA_EXAMPLE_REEXEC' not in extra_env:
         env.pop('GCUDA_EXAMPLE_REEXEC', None)
     return subprocess.run([sys.executable, *python_args, DEMO], env=env, capture_output=True, text=True,
                           timeout=60)
 
 
-def test_without_pygobject_runs_again_with_a_python_that_has_it():
-    done = run_demo({'GCUDA_PYTHON': sys.executable})
+def python_with_pygobject(tmp_path):
+    """This Python with the PYTHONPATH it was started with (its PyGObject
+    may come from there), as a program the demo can run."""
+    wrapper = tmp_path / 'python-with-gi'
+    wrapper.write_text('#!/bin/sh\nPYTHONPATH=%s exec %s "$@"\n'
+                       % (shlex.quote(os.environ.get('PYTHONPATH', '')), shlex.quote(sys.executable)))
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def test_without_pygobject_runs_again_with_a_python_that_has_it(tmp_path):
+    done = run_demo({'GCUDA_PYTHON': python_with_pygobject(tmp_path)})
     assert done.returncode == 1, done
     assert 'Traceback' not in done.stderr, done.stderr
     assert done.stderr.startswith('device-info: The CUDA driver library could not be loaded'), done.stderr
