@@ -321,7 +321,6 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
  * gcuda_memory_pool_allocate_address:
  * @self: a [class@GCuda.MemoryPool]
  * @size: the size in bytes, at least 1
- * @address: (out): return location for the block's device address
  * @error: return location for a [struct@GLib.Error]
  *
  * [method@GCuda.MemoryPool.allocate] without a [class@GCuda.Buffer]: a block's
@@ -335,22 +334,22 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
  * releases the blocks still handed out by address. Errors are those of
  * [method@GCuda.MemoryPool.allocate].
  *
- * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ * Returns: the block's device address, or 0 with @error set (no block is at 0)
  *
  * Since: 1.0
  */
-gboolean
+guint64
 gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
                                     guint64           size,
-                                    guint64          *address,
                                     GError          **error)
 {
-  g_return_val_if_fail (address != NULL, FALSE);
+  guint64 address = 0;
 
-  *address = 0;
-  return check_pool (self, error) &&
-         _gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
-                                            address, error);
+  if (!check_pool (self, error) ||
+      !_gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
+                                          &address, error))
+    return 0;
+  return address;
 }
 
 /**
