@@ -56,6 +56,32 @@
  * ctx.synchronize()
  * ```
  *
+ * In GJS the out values come back as an array, and a [struct@GLib.Error] is
+ * thrown:
+ *
+ * ```js
+ * try {
+ *     const ctx = GCuda.Context.get_default();
+ *     const [free, total] = ctx.get_memory_info();
+ *     print(`${free} of ${total} bytes free`);
+ * } catch (e) {
+ *     printerr(e.message);  // e.matches(GCuda.error_quark(), GCuda.Error.DRIVER_NOT_FOUND), ...
+ * }
+ * ```
+ *
+ * In Vala they are `out` arguments, and errors are exceptions:
+ *
+ * ```vala
+ * try {
+ *     var ctx = GCuda.Context.get_default ();
+ *     uint64 free, total;
+ *     ctx.get_memory_info (out free, out total);
+ *     print ("%" + uint64.FORMAT + " of %" + uint64.FORMAT + " bytes free\n", free, total);
+ * } catch (GLib.Error e) {
+ *     printerr ("%s\n", e.message);
+ * }
+ * ```
+ *
  * GCuda has no context stack for users to manage: every object that lives in
  * a context holds a reference to its `GCudaContext`, and every method makes
  * that context current on the calling thread for the duration of its driver

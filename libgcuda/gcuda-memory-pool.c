@@ -49,6 +49,15 @@
  * print(pool.held_blocks, pool.active_blocks)
  * ```
  *
+ * In GJS and Vala, [method@GCuda.MemoryPool.allocate_address] returns the
+ * address itself (a number; a `uint64`):
+ *
+ * ```js
+ * const pool = GCuda.MemoryPool.new(null);
+ * const address = pool.allocate_address(4096);
+ * pool.free_address(address);
+ * ```
+ *
  * Sizes are rounded up with PyCUDA's bin scheme: a bin is a size's
  * exponent followed by the 4 bits after its leading 1, and every block of
  * a bin has the bin's largest size, so less than 1/16 (6.25 %) of a block
