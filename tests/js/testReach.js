@@ -221,4 +221,85 @@ Tap.test('pools: addresses as numbers, counters, a callback on free', () => {
     Tap.assertEqual(hostPool.get_held_blocks(), 0);
 });
 
+Tap.test('descriptions by hand: out arrays, nullable stream, boxed copies', () => {
+    const config = new GCuda.LaunchConfig();
+    config.set_grid(4, 2, 3);
+    config.set_block(128, 2, 1);
+    config.set_cluster(2, 1, 1);
+    Tap.assertEqual(JSON.stringify(config.get_grid()), '[4,2,3]', 'get_grid: [x, y, z]');
+    Tap.assertEqual(JSON.stringify(config.get_block()), '[128,2,1]');
+    Tap.assertEqual(JSON.stringify(config.get_cluster()), '[2,1,1]');
+    Tap.assertEqual(config.get_stream(), null, 'nullable: the default stream');
+    config.set_cooperative(true);
+    Tap.assertEqual(config.get_cooperative(), true);
+    config.set_shared_bytes(1024);
+    Tap.assertEqual(config.get_shared_bytes(), 1024);
+
+    const jit = new GCuda.JitOptions();
+    Tap.assertEqual(jit.get_optimization_level(), -1, 'the driver default');
+    jit.set_optimization_level(3);
+    jit.set_max_registers(64);
+    jit.set_threads_per_block(256);
+    jit.set_generate_debug_info(true);
+    jit.set_generate_line_info(true);
+    jit.set_log_verbose(true);
+    Tap.assertEqual(jit.get_optimization_level(), 3);
+    Tap.assertEqual(jit.get_max_registers(), 64);
+    Tap.assertEqual(jit.get_threads_per_block(), 256);
+    Tap.assert(jit.get_generate_debug_info() && jit.get_generate_line_info() && jit.get_log_verbose());
+
+    const desc = GCuda.ArrayDescriptor.new(16, 8, 0, GCuda.ArrayFormat.FLOAT, 2, 0);
+    Tap.assertEqual(desc.get_element_size(), 8);
+    Tap.assertEqual(desc.get_size(), 16 * 8 * 8);
+    Tap.assert(desc.validate());
+    Tap.assertEqual(desc.copy().width, 16);
+    const bad = GCuda.ArrayDescriptor.new(16, 8, 0, GCuda.ArrayFormat.FLOAT, 3, 0);
+    Tap.assertThrowsGError(() => bad.validate(), GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT);
+
+    const tex = GCuda.TextureDescriptor.new();
+    tex.set_address_mode(GCuda.AddressMode.MIRROR);
+    Tap.assertEqual(tex.address_mode_x, GCuda.AddressMode.MIRROR);
+    Tap.assertEqual(tex.address_mode_z, GCuda.AddressMode.MIRROR);
+    Tap.assertEqual(tex.copy().address_mode_y, GCuda.AddressMode.MIRROR);
+});
+
+Tap.test('copies: 2D and 3D between host and device', () => {
+    Tap.requireGpu();
+    if (GLib.getenv('GCUDA_MOCK_DEVICES') !== null)
+        Tap.skip('the mock driver has no 2D/3D copies');
+    const ctx = GCuda.Context.get_default();
+    const data = randomBytes(64);
+    const host = GCuda.HostBuffer.new_aligned(64, 64);
+    host.write(0, new GLib.Bytes(data));
+    const dev = GCuda.Buffer.new(ctx, 32);
+    // 4 rows of 8 bytes from a host pitch of 16 into a packed device buffer
+    const c2 = new GCuda.Copy2D();
+    c2.set_src_host_buffer(host);
+    c2.set_dst_buffer(dev);
+    c2.width_in_bytes = 8;
+    c2.height = 4;
+    c2.src_pitch = 16;
+    c2.dst_pitch = 8;
+    c2.execute(null, false);
+    const got = dev.download(0, 32).toArray();
+    for (let row = 0; row < 4; row++) {
+        for (let i = 0; i < 8; i++)
+            Tap.assertEqual(got[row * 8 + i], data[row * 16 + i], `row ${row} byte ${i}`);
+    }
+    // back as a 2 x 2 x 8 box into the host buffer's second half
+    const out = GCuda.HostBuffer.new_aligned(32, 64);
+    const c3 = new GCuda.Copy3D();
+    c3.set_src_buffer(dev);
+    c3.set_dst_host_buffer(out);
+    c3.width_in_bytes = 8;
+    c3.height = 2;
+    c3.depth = 2;
+    c3.src_pitch = 8;
+    c3.src_height = 2;
+    c3.dst_pitch = 8;
+    c3.dst_height = 2;
+    c3.execute(null);
+    Tap.assert(sameBytes(out.read(0, 32), got), 'the box back');
+});
+
 Tap.run();
