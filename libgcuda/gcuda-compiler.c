@@ -62,6 +62,28 @@
  * scale = mod.get_function('scale')
  * ```
  *
+ * In GJS, string arrays are JavaScript arrays, and an `_async` form made a
+ * promise with `Gio._promisify()` is awaited:
+ *
+ * ```js
+ * Gio._promisify(GCuda.Compiler.prototype, 'compile_async', 'compile_finish');
+ * const compiler = GCuda.Compiler.new(null);
+ * compiler.options = ['-use_fast_math'];
+ * const program = await compiler.compile_async(SOURCE, null);
+ * const module = GCuda.Module.new_from_program(null, program);
+ * ```
+ *
+ * In Vala, `yield` in an `async` method:
+ *
+ * ```vala
+ * async GCuda.Module compile_scale (GLib.Cancellable? cancellable) throws GLib.Error {
+ *     var compiler = new GCuda.Compiler (null);
+ *     compiler.options = { "-use_fast_math" };
+ *     var program = yield compiler.compile_async (SOURCE, cancellable);
+ *     return new GCuda.Module.from_program (null, program);
+ * }
+ * ```
+ *
  * PyCUDA's knobs are properties: [property@GCuda.Compiler:options],
  * [property@GCuda.Compiler:include-dirs], [property@GCuda.Compiler:arch],
  * [property@GCuda.Compiler:code], [property@GCuda.Compiler:no-extern-c] (by

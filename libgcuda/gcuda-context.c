@@ -28,11 +28,17 @@
  * print_free_memory (GError **error)
  * {
  *   g_autoptr(GCudaContext) context = gcuda_context_get_default (error);
+ *   GError *local_error = NULL;
  *   guint64 free_bytes, total_bytes;
  *
- *   if (context == NULL ||
- *       !gcuda_context_get_memory_info (context, &free_bytes, &total_bytes, error))
+ *   if (context == NULL)
  *     return FALSE;
+ *   gcuda_context_get_memory_info (context, &free_bytes, &total_bytes, &local_error);
+ *   if (local_error != NULL)
+ *     {
+ *       g_propagate_error (error, local_error);
+ *       return FALSE;
+ *     }
  *   g_print ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes free\n",
  *            gcuda_device_get_name (gcuda_context_get_device (context)),
  *            free_bytes, total_bytes);
@@ -48,6 +54,32 @@
  * free, total = ctx.get_memory_info()
  * ctx.set_limit(GCuda.Limit.STACK_SIZE, 4096)
  * ctx.synchronize()
+ * ```
+ *
+ * In GJS the out values come back as an array, and a [struct@GLib.Error] is
+ * thrown:
+ *
+ * ```js
+ * try {
+ *     const ctx = GCuda.Context.get_default();
+ *     const [free, total] = ctx.get_memory_info();
+ *     print(`${free} of ${total} bytes free`);
+ * } catch (e) {
+ *     printerr(e.message);  // e.matches(GCuda.error_quark(), GCuda.Error.DRIVER_NOT_FOUND), ...
+ * }
+ * ```
+ *
+ * In Vala they are `out` arguments, and errors are exceptions:
+ *
+ * ```vala
+ * try {
+ *     var ctx = GCuda.Context.get_default ();
+ *     uint64 free, total;
+ *     ctx.get_memory_info (out free, out total);
+ *     print ("%" + uint64.FORMAT + " of %" + uint64.FORMAT + " bytes free\n", free, total);
+ * } catch (GLib.Error e) {
+ *     printerr ("%s\n", e.message);
+ * }
  * ```
  *
  * GCuda has no context stack for users to manage: every object that lives in
@@ -907,11 +939,11 @@ gcuda_context_set_cache_config (GCudaContext      *self,
  *
  * Free and total memory of the context's device (PyCUDA's `mem_get_info()`).
  *
- * Returns: (skip): %TRUE on success
+ * On failure @error is set and the out values are 0.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_context_get_memory_info (GCudaContext  *self,
                                guint64       *free,
                                guint64       *total,
@@ -919,14 +951,18 @@ gcuda_context_get_memory_info (GCudaContext  *self,
 {
   size_t f = 0, t = 0;
 
-  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  if (free != NULL)
+    *free = 0;
+  if (total != NULL)
+    *total = 0;
+
+  g_return_if_fail (GCUDA_IS_CONTEXT (self));
   if (!GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuMemGetInfo (&f, &t), "cuMemGetInfo", error))
-    return FALSE;
+    return;
   if (free)
     *free = f;
   if (total)
     *total = t;
-  return TRUE;
 }
 
 /**
@@ -939,11 +975,11 @@ gcuda_context_get_memory_info (GCudaContext  *self,
  * The range of stream priorities. Greater priority is a numerically
  * smaller value, so @greatest ≤ @least.
  *
- * Returns: (skip): %TRUE on success
+ * On failure @error is set and the out values are 0.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_context_get_stream_priority_range (GCudaContext  *self,
                                          int           *least,
                                          int           *greatest,
@@ -951,15 +987,19 @@ gcuda_context_get_stream_priority_range (GCudaContext  *self,
 {
   int l = 0, g = 0;
 
-  g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
+  if (least != NULL)
+    *least = 0;
+  if (greatest != NULL)
+    *greatest = 0;
+
+  g_return_if_fail (GCUDA_IS_CONTEXT (self));
   if (!GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxGetStreamPriorityRange (&l, &g),
                            "cuCtxGetStreamPriorityRange", error))
-    return FALSE;
+    return;
   if (least)
     *least = l;
   if (greatest)
     *greatest = g;
-  return TRUE;
 }
 
 /**
@@ -1501,11 +1541,11 @@ _gcuda_context_resolve (GCudaContext  *context,
  * [GCUDA_DRIVER_ERROR_NOT_FOUND][error@GCuda.DriverError] (or
  * [GCUDA_DRIVER_ERROR_INVALID_VALUE][error@GCuda.DriverError]).
  *
- * Returns: (skip): %TRUE on success
+ * On failure @error is set and the out values are 0.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_context_get_address_range (GCudaContext  *self,
                                  guint64        address,
                                  guint64       *base,
@@ -1516,14 +1556,18 @@ gcuda_context_get_address_range (GCudaContext  *self,
   CUdeviceptr b = 0;
   size_t s = 0;
 
+  if (base != NULL)
+    *base = 0;
+  if (size != NULL)
+    *size = 0;
+
   if (ctx == NULL ||
       !GCUDA_CONTEXT_CALL (ctx, GCUDA_DRV->fn_cuMemGetAddressRange (&b, &s, address), "cuMemGetAddressRange", error))
-    return FALSE;
+    return;
   if (base)
     *base = b;
   if (size)
     *size = s;
-  return TRUE;
 }
 
 /**
@@ -1540,11 +1584,13 @@ gcuda_context_get_address_range (GCudaContext  *self,
  * host memory is [GCUDA_MEMORY_TYPE_UNKNOWN][enum@GCuda.MemoryType], not an
  * error.
  *
- * Returns: (skip): %TRUE on success
+ * On failure @error is set, the type is
+ * [GCUDA_MEMORY_TYPE_UNKNOWN][enum@GCuda.MemoryType], the ordinal -1, the
+ * context %NULL.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_context_get_pointer_info (guint64           address,
                                 GCudaMemoryType  *memory_type,
                                 int              *device_ordinal,
@@ -1562,13 +1608,22 @@ gcuda_context_get_pointer_info (guint64           address,
   CUcontext handle = NULL;
   void *data[] = { &type, &ordinal, &managed, &handle };
 
+  if (memory_type != NULL)
+    *memory_type = GCUDA_MEMORY_TYPE_UNKNOWN;
+  if (device_ordinal != NULL)
+    *device_ordinal = -1;
+  if (is_managed != NULL)
+    *is_managed = FALSE;
+  if (context != NULL)
+    *context = NULL;
+
   if (_gcuda_driver_get (error) == NULL)
-    return FALSE;
+    return;
   /* cuPointerGetAttributes (unlike the singular form) succeeds for memory
    * CUDA does not know, leaving the type 0. */
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuPointerGetAttributes (G_N_ELEMENTS (attrs), attrs, data, address),
                     "cuPointerGetAttributes", error))
-    return FALSE;
+    return;
   if (memory_type)
     *memory_type = (GCudaMemoryType) type;
   if (device_ordinal)
@@ -1577,7 +1632,6 @@ gcuda_context_get_pointer_info (guint64           address,
     *is_managed = managed != 0;
   if (context)
     *context = handle ? registry_lookup (handle) : NULL;
-  return TRUE;
 }
 
 GCudaContext *

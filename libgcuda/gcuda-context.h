@@ -74,12 +74,12 @@ gboolean          gcuda_context_set_cache_config          (GCudaContext     *sel
                                                            GCudaCacheConfig  config,
                                                            GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean          gcuda_context_get_memory_info           (GCudaContext     *self,
+void              gcuda_context_get_memory_info           (GCudaContext     *self,
                                                            guint64          *free,
                                                            guint64          *total,
                                                            GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean          gcuda_context_get_stream_priority_range (GCudaContext     *self,
+void              gcuda_context_get_stream_priority_range (GCudaContext     *self,
                                                            int              *least,
                                                            int              *greatest,
                                                            GError          **error);
@@ -106,13 +106,13 @@ GCUDA_AVAILABLE_IN_1_0
 GCudaContext     *gcuda_context_get_thread_default        (GError          **error);
 
 GCUDA_AVAILABLE_IN_1_0
-gboolean          gcuda_context_get_address_range         (GCudaContext     *self,
+void              gcuda_context_get_address_range         (GCudaContext     *self,
                                                            guint64           address,
                                                            guint64          *base,
                                                            guint64          *size,
                                                            GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean          gcuda_context_get_pointer_info          (guint64           address,
+void              gcuda_context_get_pointer_info          (guint64           address,
                                                            GCudaMemoryType  *memory_type,
                                                            int              *device_ordinal,
                                                            gboolean         *is_managed,

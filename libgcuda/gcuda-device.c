@@ -1080,11 +1080,11 @@ gcuda_device_set_primary_context_flags (GCudaDevice        *self,
  *
  * The state of the device's primary context, whoever retained it.
  *
- * Returns: (skip): %TRUE on success
+ * On failure @error is set and the out values are 0 and %FALSE.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_device_get_primary_context_state (GCudaDevice        *self,
                                         GCudaContextFlags  *flags,
                                         gboolean           *active,
@@ -1093,19 +1093,23 @@ gcuda_device_get_primary_context_state (GCudaDevice        *self,
   unsigned int f = 0;
   int a = 0;
 
-  g_return_val_if_fail (GCUDA_IS_DEVICE (self), FALSE);
+  if (flags != NULL)
+    *flags = 0;
+  if (active != NULL)
+    *active = FALSE;
+
+  g_return_if_fail (GCUDA_IS_DEVICE (self));
 
   if (!device_check (self, error))
-    return FALSE;
+    return;
 
   if (!GCUDA_CHECK (GCUDA_DRV->fn_cuDevicePrimaryCtxGetState (self->handle, &f, &a),
                     "cuDevicePrimaryCtxGetState", error))
-    return FALSE;
+    return;
   if (flags)
     *flags = (GCudaContextFlags) f;
   if (active)
     *active = a != 0;
-  return TRUE;
 }
 
 /**

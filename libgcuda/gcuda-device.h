@@ -91,7 +91,7 @@ gboolean          gcuda_device_set_primary_context_flags  (GCudaDevice         *
                                                            GCudaContextFlags    flags,
                                                            GError             **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean          gcuda_device_get_primary_context_state  (GCudaDevice         *self,
+void              gcuda_device_get_primary_context_state  (GCudaDevice         *self,
                                                            GCudaContextFlags   *flags,
                                                            gboolean            *active,
                                                            GError             **error);

@@ -1053,11 +1053,11 @@ gcuda_function_set_attribute (GCudaFunction           *self,
  * The driver's occupancy calculator (`cuOccupancyMaxPotentialBlockSize`):
  * the block size that keeps the most warps resident.
  *
- * Returns: %TRUE on success
+ * On failure @error is set and the out values are 0.
  *
  * Since: 1.0
  */
-gboolean
+void
 gcuda_function_get_potential_block_size (GCudaFunction  *self,
                                          guint64         dynamic_shared_bytes,
                                          guint           block_size_limit,
@@ -1067,28 +1067,32 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
 {
   g_auto(GCudaContextScope) scope = GCUDA_CONTEXT_SCOPE_INIT;
   int grid = 0, block = 0;
-  gboolean ok;
 
-  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), FALSE);
+  if (min_grid_size != NULL)
+    *min_grid_size = 0;
+  if (block_size != NULL)
+    *block_size = 0;
+
+  g_return_if_fail (GCUDA_IS_FUNCTION (self));
 
   if (!function_check (self, error))
-    return FALSE;
+    return;
   if (dynamic_shared_bytes > G_MAXSIZE || block_size_limit > G_MAXINT)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                            _("Shared memory size or block size limit out of range"));
-      return FALSE;
+      return;
     }
   if (!_gcuda_context_enter (self->context, &scope, error))
-    return FALSE;
-  ok = GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxPotentialBlockSize (&grid, &block, self->handle, NULL,
+    return;
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuOccupancyMaxPotentialBlockSize (&grid, &block, self->handle, NULL,
                                                                     dynamic_shared_bytes, (int) block_size_limit),
-                    "cuOccupancyMaxPotentialBlockSize", error);
+                    "cuOccupancyMaxPotentialBlockSize", error))
+    return;
   if (min_grid_size != NULL)
     *min_grid_size = grid;
   if (block_size != NULL)
     *block_size = block;
-  return ok;
 }
 
 /**

@@ -119,7 +119,7 @@ gboolean     gcuda_function_set_attribute            (GCudaFunction    *self,
                                                       int               value,
                                                       GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean     gcuda_function_get_potential_block_size (GCudaFunction    *self,
+void         gcuda_function_get_potential_block_size (GCudaFunction    *self,
                                                       guint64           dynamic_shared_bytes,
                                                       guint             block_size_limit,
                                                       int              *min_grid_size,

@@ -328,7 +328,6 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
  * gcuda_host_memory_pool_allocate_address:
  * @self: a [class@GCuda.HostMemoryPool]
  * @size: the size in bytes, at least 1
- * @address: (out): return location for the block's host address
  * @error: return location for a [struct@GLib.Error]
  *
  * [method@GCuda.HostMemoryPool.allocate] without a [class@GCuda.HostBuffer]: a
@@ -339,22 +338,22 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
  * the context is destroyed: the pool holds the context, which goes after it
  * (see [method@GCuda.Context.destroy]).
  *
- * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ * Returns: the block's host address, or 0 with @error set (no block is at 0)
  *
  * Since: 1.0
  */
-gboolean
+guint64
 gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
                                          guint64               size,
-                                         guint64              *address,
                                          GError              **error)
 {
-  g_return_val_if_fail (address != NULL, FALSE);
+  guint64 address = 0;
 
-  *address = 0;
-  return check_pool (self, error) &&
-         _gcuda_pool_core_allocate_address (&self->core, size,
-                                            N_("The host memory pool's context was destroyed"), address, error);
+  if (!check_pool (self, error) ||
+      !_gcuda_pool_core_allocate_address (&self->core, size, N_("The host memory pool's context was destroyed"),
+                                          &address, error))
+    return 0;
+  return address;
 }
 
 /**

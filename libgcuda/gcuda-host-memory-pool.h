@@ -39,9 +39,8 @@ GCudaHostBuffer     *gcuda_host_memory_pool_allocate           (GCudaHostMemoryP
                                                                 guint64               size,
                                                                 GError              **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean             gcuda_host_memory_pool_allocate_address   (GCudaHostMemoryPool  *self,
+guint64              gcuda_host_memory_pool_allocate_address   (GCudaHostMemoryPool  *self,
                                                                 guint64               size,
-                                                                guint64              *address,
                                                                 GError              **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean             gcuda_host_memory_pool_free_address       (GCudaHostMemoryPool  *self,

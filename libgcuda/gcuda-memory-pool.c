@@ -49,6 +49,15 @@
  * print(pool.held_blocks, pool.active_blocks)
  * ```
  *
+ * In GJS and Vala, [method@GCuda.MemoryPool.allocate_address] returns the
+ * address itself (a number; a `uint64`):
+ *
+ * ```js
+ * const pool = GCuda.MemoryPool.new(null);
+ * const address = pool.allocate_address(4096);
+ * pool.free_address(address);
+ * ```
+ *
  * Sizes are rounded up with PyCUDA's bin scheme: a bin is a size's
  * exponent followed by the 4 bits after its leading 1, and every block of
  * a bin has the bin's largest size, so less than 1/16 (6.25 %) of a block
@@ -299,7 +308,6 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
  * gcuda_memory_pool_allocate_address:
  * @self: a [class@GCuda.MemoryPool]
  * @size: the size in bytes, at least 1
- * @address: (out): return location for the block's device address
  * @error: return location for a [struct@GLib.Error]
  *
  * [method@GCuda.MemoryPool.allocate] without a [class@GCuda.Buffer]: a block's
@@ -313,22 +321,22 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
  * releases the blocks still handed out by address. Errors are those of
  * [method@GCuda.MemoryPool.allocate].
  *
- * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ * Returns: the block's device address, or 0 with @error set (no block is at 0)
  *
  * Since: 1.0
  */
-gboolean
+guint64
 gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
                                     guint64           size,
-                                    guint64          *address,
                                     GError          **error)
 {
-  g_return_val_if_fail (address != NULL, FALSE);
+  guint64 address = 0;
 
-  *address = 0;
-  return check_pool (self, error) &&
-         _gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
-                                            address, error);
+  if (!check_pool (self, error) ||
+      !_gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
+                                          &address, error))
+    return 0;
+  return address;
 }
 
 /**

@@ -37,9 +37,8 @@ GCudaBuffer     *gcuda_memory_pool_allocate           (GCudaMemoryPool  *self,
                                                        guint64           size,
                                                        GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean         gcuda_memory_pool_allocate_address   (GCudaMemoryPool  *self,
+guint64          gcuda_memory_pool_allocate_address   (GCudaMemoryPool  *self,
                                                        guint64           size,
-                                                       guint64          *address,
                                                        GError          **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_memory_pool_free_address       (GCudaMemoryPool  *self,

@@ -281,6 +281,7 @@ gcuda_stream_new (GCudaContext      *context,
   GCudaStream *self;
   CUstream handle = NULL;
   int least = 0, greatest = 0;
+  GError *local_error = NULL;
 
   if (ctx == NULL)
     return NULL;
@@ -291,8 +292,12 @@ gcuda_stream_new (GCudaContext      *context,
                    _("Unknown stream flags 0x%x"), flags & ~GCUDA_STREAM_FLAGS_NON_BLOCKING);
       return NULL;
     }
-  if (!gcuda_context_get_stream_priority_range (ctx, &least, &greatest, error))
-    return NULL;
+  gcuda_context_get_stream_priority_range (ctx, &least, &greatest, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
   if (priority < greatest || priority > least)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,

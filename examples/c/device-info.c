@@ -21,6 +21,7 @@ print_device_info (GError **error)
   g_autoptr(GCudaContext) context = NULL;
   guint major, minor, revision;
   guint64 free_memory, total_memory;
+  GError *local_error = NULL;
   int driver_version;
 
   gcuda_get_cuda_version (&major, &minor, &revision);
@@ -60,8 +61,12 @@ print_device_info (GError **error)
   context = gcuda_context_get_default (error);
   if (context == NULL)
     return FALSE;
-  if (!gcuda_context_get_memory_info (context, &free_memory, &total_memory, error))
-    return FALSE;
+  gcuda_context_get_memory_info (context, &free_memory, &total_memory, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
 
   printf ("\nDefault context: device %d, %.2f GiB free of %.2f GiB\n",
           gcuda_device_get_ordinal (gcuda_context_get_device (context)),

@@ -33,9 +33,7 @@ function main() {
     // The primary context of the device chosen by CUDA_DEVICE,
     // ~/.cuda_device or the first device that works.
     const ctx = GCuda.Context.get_default();
-    // The last two values are free and total bytes (some GJS versions also
-    // return the call's boolean result first).
-    const [free, total] = ctx.get_memory_info().slice(-2);
+    const [free, total] = ctx.get_memory_info();
     print('');
     print(`Default context: device ${ctx.device.ordinal}, ` +
           `${(free / GIB).toFixed(2)} GiB free of ${(total / GIB).toFixed(2)} GiB`);

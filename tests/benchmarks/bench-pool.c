@@ -198,9 +198,9 @@ run (Kind              kind,
           break;
         case POOL_ADDRESS:
           {
-            guint64 address;
+            guint64 address = gcuda_memory_pool_allocate_address (pool, size, &error);
 
-            if (G_UNLIKELY (!gcuda_memory_pool_allocate_address (pool, size, &address, &error) ||
+            if (G_UNLIKELY (address == 0 ||
                             !gcuda_memory_pool_free_address (pool, address, &error)))
               bench_gcuda_check (FALSE, error, "gcuda_memory_pool_allocate/free_address");
           }
@@ -268,9 +268,9 @@ run (Kind              kind,
           break;
         case HOST_POOL_ADDRESS:
           {
-            guint64 address;
+            guint64 address = gcuda_host_memory_pool_allocate_address (host_pool, size, &error);
 
-            if (G_UNLIKELY (!gcuda_host_memory_pool_allocate_address (host_pool, size, &address, &error) ||
+            if (G_UNLIKELY (address == 0 ||
                             !gcuda_host_memory_pool_free_address (host_pool, address, &error)))
               bench_gcuda_check (FALSE, error, "gcuda_host_memory_pool_allocate/free_address");
           }

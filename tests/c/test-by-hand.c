@@ -104,7 +104,7 @@ CALL (Function, get_max_active_blocks_per_multiprocessor,
 CALL (Function, set_cache_config, gcuda_function_set_cache_config (self, GCUDA_CACHE_CONFIG_PREFER_L1, error))
 CALL (Function, set_max_dynamic_shared_size, gcuda_function_set_max_dynamic_shared_size (self, 1024, error))
 CALL (Function, get_potential_block_size,
-      gcuda_function_get_potential_block_size (self, 0, 0, NULL, NULL, error))
+      (gcuda_function_get_potential_block_size (self, 0, 0, NULL, NULL, error), error && *error == NULL))
 CALL (Function, launch, gcuda_function_launch (self, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, error))
 CALL (Function, launch_packed, gcuda_function_launch_packed (self, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, 0, error))
 CALL (Function, launch_timed, gcuda_function_launch_timed (self, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, error) >= 0)
@@ -199,15 +199,15 @@ CALL (Context, get_limit, (gcuda_context_get_limit (self, GCUDA_LIMIT_STACK_SIZE
 CALL (Context, set_limit, gcuda_context_set_limit (self, GCUDA_LIMIT_STACK_SIZE, 4096, error))
 CALL (Context, get_cache_config, (gcuda_context_get_cache_config (self, error), error && *error == NULL))
 CALL (Context, set_cache_config, gcuda_context_set_cache_config (self, GCUDA_CACHE_CONFIG_PREFER_L1, error))
-CALL (Context, get_memory_info, gcuda_context_get_memory_info (self, NULL, NULL, error))
-CALL (Context, get_stream_priority_range, gcuda_context_get_stream_priority_range (self, NULL, NULL, error))
+CALL (Context, get_memory_info, (gcuda_context_get_memory_info (self, NULL, NULL, error), error && *error == NULL))
+CALL (Context, get_stream_priority_range, (gcuda_context_get_stream_priority_range (self, NULL, NULL, error), error && *error == NULL))
 CALL (Context, get_api_version, gcuda_context_get_api_version (self, error) != 0)
 CALL (Context, enable_peer_access, ({ g_autoptr(GCudaContext) c = by_hand (GCUDA_TYPE_CONTEXT);
                                       gcuda_context_enable_peer_access (self, c, error); }))
 CALL (Context, disable_peer_access, ({ g_autoptr(GCudaContext) c = by_hand (GCUDA_TYPE_CONTEXT);
                                        gcuda_context_disable_peer_access (self, c, error); }))
 CALL (Context, push, gcuda_context_push (self, error))
-CALL (Context, get_address_range, gcuda_context_get_address_range (self, 0x1000, NULL, NULL, error))
+CALL (Context, get_address_range, (gcuda_context_get_address_range (self, 0x1000, NULL, NULL, error), error && *error == NULL))
 CALL (Context, destroy, gcuda_context_destroy (self, error))
 
 CALL (Device, get_attribute, gcuda_device_get_attribute (self, GCUDA_DEVICE_ATTRIBUTE_WARP_SIZE, error) != 0)
@@ -218,7 +218,7 @@ CALL (Device, can_access_peer, ({ g_autoptr(GCudaDevice) d = by_hand (GCUDA_TYPE
                                   gcuda_device_can_access_peer (self, d, error) || (error && *error == NULL); }))
 CALL (Device, get_primary_context, got (gcuda_device_get_primary_context (self, error)))
 CALL (Device, set_primary_context_flags, gcuda_device_set_primary_context_flags (self, 0, error))
-CALL (Device, get_primary_context_state, gcuda_device_get_primary_context_state (self, NULL, NULL, error))
+CALL (Device, get_primary_context_state, (gcuda_device_get_primary_context_state (self, NULL, NULL, error), error && *error == NULL))
 CALL (Device, create_context, got (gcuda_device_create_context (self, 0, error)))
 
 CALL (DeviceData, occupancy, got (gcuda_occupancy_new (self, 128, 0, 0, error)))
@@ -646,7 +646,6 @@ test_mock_arguments (void)
     g_autoptr(GCudaContext) context = gcuda_device_create_context (device, 0, &error);
     g_autoptr(GCudaMemoryPool) pool = NULL;
     g_autoptr(GCudaHostMemoryPool) host_pool = NULL;
-    guint64 address = 0;
 
     g_assert_no_error (error);
     g_assert_true (gcuda_context_destroy (context, &error));
@@ -655,7 +654,7 @@ test_mock_arguments (void)
     host_pool = gcuda_host_memory_pool_new (context, 0);
     g_assert_false (got (gcuda_memory_pool_allocate (pool, 64, &error)));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
-    g_assert_false (gcuda_memory_pool_allocate_address (pool, 64, &address, &error));
+    g_assert_cmpuint (gcuda_memory_pool_allocate_address (pool, 64, &error), ==, 0);
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
     g_assert_false (got (gcuda_host_memory_pool_allocate (host_pool, 64, &error)));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);

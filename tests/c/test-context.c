@@ -74,10 +74,10 @@ test_primary_shared (void)
   g_assert_true (gcuda_context_is_primary (p1));
   g_assert_true (gcuda_context_get_device (p1) == device);
 
-  g_assert_true (gcuda_device_get_primary_context_state (device, &flags, &active, &error));
+  gcuda_device_get_primary_context_state (device, &flags, &active, &error);
   g_assert_no_error (error);
   g_assert_true (active);
-  g_assert_true (gcuda_device_get_primary_context_state (device, NULL, NULL, &error));
+  gcuda_device_get_primary_context_state (device, NULL, NULL, &error);
   g_assert_no_error (error);
 
   g_assert_true (gcuda_context_synchronize (p1, &error));
@@ -97,7 +97,7 @@ test_primary_flags (void)
     return;
 
   device = gcuda_test_get_device ();
-  g_assert_true (gcuda_device_get_primary_context_state (device, &before, &active, &error));
+  gcuda_device_get_primary_context_state (device, &before, &active, &error);
   g_assert_no_error (error);
 
   g_test_message ("primary context flags 0x%x, %s", before, active ? "active" : "inactive");
@@ -107,7 +107,7 @@ test_primary_flags (void)
   g_assert_true (gcuda_device_set_primary_context_flags (device, (before & 0xf8) | GCUDA_CONTEXT_FLAGS_SCHED_BLOCKING_SYNC,
                                                          &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_device_get_primary_context_state (device, &flags, &active, &error));
+  gcuda_device_get_primary_context_state (device, &flags, &active, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (flags & 0x7, ==, GCUDA_CONTEXT_FLAGS_SCHED_BLOCKING_SYNC);
 
@@ -138,9 +138,9 @@ assert_destroyed_everywhere (GCudaContext *context,
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
   g_assert_false (gcuda_context_set_cache_config (context, GCUDA_CACHE_CONFIG_PREFER_L1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
-  g_assert_false (gcuda_context_get_memory_info (context, &free_mem, &total, &error));
+  gcuda_context_get_memory_info (context, &free_mem, &total, &error);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
-  g_assert_false (gcuda_context_get_stream_priority_range (context, &least, &greatest, &error));
+  gcuda_context_get_stream_priority_range (context, &least, &greatest, &error);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
   g_assert_cmpuint (gcuda_context_get_api_version (context, &error), ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
@@ -183,7 +183,7 @@ test_dedicated (void)
 
   g_assert_true (gcuda_context_synchronize (dedicated, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_context_get_memory_info (dedicated, &free_mem, &total, &error));
+  gcuda_context_get_memory_info (dedicated, &free_mem, &total, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (free_mem, <=, total);
   g_assert_cmpuint (gcuda_context_get_api_version (dedicated, &error), >, 0);
@@ -210,7 +210,7 @@ test_dedicated (void)
   g_assert_false (gcuda_context_is_destroyed (primary));
   g_assert_true (gcuda_context_synchronize (primary, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_context_get_memory_info (primary, &free_mem, &total, &error));
+  gcuda_context_get_memory_info (primary, &free_mem, &total, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (free_mem, <=, total);
   gcuda_test_assert_no_current_context ();
@@ -361,7 +361,7 @@ test_memory_info (void)
   context = get_default ();
   device_total = gcuda_device_get_total_memory (gcuda_context_get_device (context));
 
-  g_assert_true (gcuda_context_get_memory_info (context, &free_mem, &total, &error));
+  gcuda_context_get_memory_info (context, &free_mem, &total, &error);
   g_assert_no_error (error);
   g_test_message ("free %" G_GUINT64_FORMAT ", total %" G_GUINT64_FORMAT ", device %" G_GUINT64_FORMAT,
                   free_mem, total, device_total);
@@ -372,7 +372,7 @@ test_memory_info (void)
   g_assert_cmpuint (total, >=, device_total - device_total / 50);
 
   /* out arguments are optional */
-  g_assert_true (gcuda_context_get_memory_info (context, NULL, NULL, &error));
+  gcuda_context_get_memory_info (context, NULL, NULL, &error);
   g_assert_no_error (error);
   gcuda_test_assert_no_current_context ();
 }
@@ -388,7 +388,7 @@ test_stream_priority_range (void)
     return;
 
   context = get_default ();
-  g_assert_true (gcuda_context_get_stream_priority_range (context, &least, &greatest, &error));
+  gcuda_context_get_stream_priority_range (context, &least, &greatest, &error);
   g_assert_no_error (error);
   g_test_message ("least %d, greatest %d", least, greatest);
   g_assert_cmpint (greatest, <=, least);
@@ -452,7 +452,7 @@ test_push_pop (void)
   /* GCuda calls on another context leave the caller's current one alone */
   g_assert_true (gcuda_context_synchronize (primary, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_context_get_memory_info (primary, &free_mem, NULL, &error));
+  gcuda_context_get_memory_info (primary, &free_mem, NULL, &error);
   g_assert_no_error (error);
   gcuda_context_get_limit (primary, GCUDA_LIMIT_STACK_SIZE, &error);
   g_assert_no_error (error);
@@ -580,7 +580,7 @@ test_destroy_primary (void)
   pooled = gcuda_memory_pool_allocate (pool, 1000, &error);
   g_assert_no_error (error);
   host_pool = gcuda_host_memory_pool_new (primary, GCUDA_HOST_ALLOC_FLAGS_DEFAULT);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (host_pool, 1000, &block, &error));
+  block = gcuda_host_memory_pool_allocate_address (host_pool, 1000, &error);
   g_assert_no_error (error);
 
   g_assert_true (gcuda_context_destroy (primary, &error));
@@ -621,7 +621,7 @@ test_destroy_primary (void)
   host = new_pagelocked (fresh, 4096);
   g_assert_true (gcuda_context_destroy (fresh, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_device_get_primary_context_state (device, &flags, &active, &error));
+  gcuda_device_get_primary_context_state (device, &flags, &active, &error);
   g_assert_no_error (error);
   g_assert_true (active);  /* still retained, by fresh */
   memset (host_ptr (host), 1, 4096);
@@ -631,7 +631,7 @@ test_destroy_primary (void)
   g_assert_cmpuint (live, ==, live0);
   g_assert_cmpuint (leaks, ==, leaks0);
   g_object_unref (fresh);  /* the last retain */
-  g_assert_true (gcuda_device_get_primary_context_state (device, &flags, &active, &error));
+  gcuda_device_get_primary_context_state (device, &flags, &active, &error);
   g_assert_no_error (error);
   g_assert_false (active);
   mock_memory_counts (&live, &leaks);

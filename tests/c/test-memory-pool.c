@@ -127,7 +127,7 @@ total_memory (GCudaContext *context)
   guint64 free_bytes = 0, total = 0;
   GError *error = NULL;
 
-  g_assert_true (gcuda_context_get_memory_info (context, &free_bytes, &total, &error));
+  gcuda_context_get_memory_info (context, &free_bytes, &total, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (total, >, 0);
   return total;
@@ -336,7 +336,7 @@ test_churn (void)
     return;
 
   context = get_default ();
-  g_assert_true (gcuda_context_get_memory_info (context, &free_bytes, &total, &error));
+  gcuda_context_get_memory_info (context, &free_bytes, &total, &error);
   g_assert_no_error (error);
   sizes[0] = free_bytes / 64;
   sizes[1] = free_bytes / 32;
@@ -655,12 +655,12 @@ test_by_address (void)
   g_assert_no_error (error);
   pool = gcuda_memory_pool_new (context);
 
-  g_assert_true (gcuda_memory_pool_allocate_address (pool, 1000, &address, &error));
+  address = gcuda_memory_pool_allocate_address (pool, 1000, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (address, !=, 0);
   assert_counters (pool, 0, 1, block_size (1000), 1000);
   /* a real allocation of the bin's size */
-  g_assert_true (gcuda_context_get_address_range (context, address, &base, &size, &error));
+  gcuda_context_get_address_range (context, address, &base, &size, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (base, ==, address);
   g_assert_cmpuint (size, ==, block_size (1000));
@@ -676,7 +676,7 @@ test_by_address (void)
   assert_counters (pool, 1, 0, block_size (1000), 0);
 
   /* the same bins as buffers: LIFO across both forms */
-  g_assert_true (gcuda_memory_pool_allocate_address (pool, 995, &again, &error));
+  again = gcuda_memory_pool_allocate_address (pool, 995, &error);
   g_assert_cmpuint (again, ==, address);
   g_assert_false (gcuda_memory_pool_free_address (pool, again + 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
@@ -691,7 +691,7 @@ test_by_address (void)
   assert_counters (pool, 1, 0, block_size (1000), 0);
 
   /* adopted by a buffer, which then owns the block */
-  g_assert_true (gcuda_memory_pool_allocate_address (pool, 1000, &address, &error));
+  address = gcuda_memory_pool_allocate_address (pool, 1000, &error);
   object = gcuda_memory_pool_adopt_address (pool, address, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (gcuda_buffer_get_address (object), ==, address);
@@ -709,26 +709,25 @@ test_by_address (void)
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
   /* bad sizes as for allocate() */
-  g_assert_false (gcuda_memory_pool_allocate_address (pool, 0, &address, &error));
+  g_assert_cmpuint (gcuda_memory_pool_allocate_address (pool, 0, &error), ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_cmpuint (address, ==, 0);
-  g_assert_false (gcuda_memory_pool_allocate_address (pool, G_MAXUINT64 / 2, &address, &error));
+  g_assert_cmpuint (gcuda_memory_pool_allocate_address (pool, G_MAXUINT64 / 2, &error), ==, 0);
   g_assert_nonnull (error);
   g_assert_cmpint (gcuda_driver_error_get_category (error->code), ==, GCUDA_ERROR_CATEGORY_MEMORY);
   g_clear_error (&error);
-  g_assert_false (gcuda_memory_pool_allocate_address (NULL, 1, &address, &error));
+  g_assert_cmpuint (gcuda_memory_pool_allocate_address (NULL, 1, &error), ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_object_unref (pool);
 
   /* the pool releases the blocks still out by address when it goes */
-  g_assert_true (gcuda_context_get_memory_info (context, &free_before, &total, &error));
+  gcuda_context_get_memory_info (context, &free_before, &total, &error);
   pool = gcuda_memory_pool_new (context);
-  g_assert_true (gcuda_memory_pool_allocate_address (pool, 64 * MiB, &address, &error));
+  address = gcuda_memory_pool_allocate_address (pool, 64 * MiB, &error);
   g_assert_no_error (error);
-  g_assert_true (gcuda_context_get_memory_info (context, &free_after, &total, &error));
+  gcuda_context_get_memory_info (context, &free_after, &total, &error);
   g_assert_cmpuint (free_after + 60 * MiB, <=, free_before);
   g_object_unref (pool);
-  g_assert_true (gcuda_context_get_memory_info (context, &free_after, &total, &error));
+  gcuda_context_get_memory_info (context, &free_after, &total, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (free_after + 4 * MiB, >=, free_before);
   gcuda_test_assert_no_current_context ();
@@ -747,7 +746,7 @@ test_host_by_address (void)
     return;
 
   pool = gcuda_host_memory_pool_new (NULL, 0);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &address, &error));
+  address = gcuda_host_memory_pool_allocate_address (pool, 5000, &error);
   g_assert_no_error (error);
   memcpy (GSIZE_TO_POINTER (address), data, 5000);
   g_assert_cmpmem (GSIZE_TO_POINTER (address), 5000, data, 5000);
@@ -759,7 +758,7 @@ test_host_by_address (void)
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 4990, &again, &error));
+  again = gcuda_host_memory_pool_allocate_address (pool, 4990, &error);
   g_assert_cmpuint (again, ==, address);
   /* adopted by a host buffer, which then owns the block */
   {
@@ -779,8 +778,8 @@ test_host_by_address (void)
   }
   g_assert_cmpuint (gcuda_host_memory_pool_get_held_blocks (pool), ==, 1);
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 0);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 4990, &again, &error));
-  g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 0, &again, &error));
+  again = gcuda_host_memory_pool_allocate_address (pool, 4990, &error);
+  g_assert_cmpuint (gcuda_host_memory_pool_allocate_address (pool, 0, &error), ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_object_unref (pool);  /* with a block still out: released */
   gcuda_test_assert_no_current_context ();
@@ -807,16 +806,16 @@ test_host_by_address_destroyed_context (void)
 
   dedicated = create_dedicated (NULL, 0);
   pool = gcuda_host_memory_pool_new (dedicated, 0);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &a, &error));
+  a = gcuda_host_memory_pool_allocate_address (pool, 5000, &error);
   g_assert_no_error (error);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 100, &b, &error));
+  b = gcuda_host_memory_pool_allocate_address (pool, 100, &error);
   g_assert_no_error (error);
   host = gcuda_host_memory_pool_adopt_address (pool, b, &error);
   g_assert_no_error (error);
 
   g_assert_true (gcuda_context_destroy (dedicated, &error));
   g_assert_no_error (error);
-  g_assert_false (gcuda_host_memory_pool_allocate_address (pool, 100, &b, &error));
+  g_assert_cmpuint (gcuda_host_memory_pool_allocate_address (pool, 100, &error), ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
   g_assert_null (gcuda_host_buffer_read (host, 0, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
@@ -841,7 +840,7 @@ test_host_by_address_destroyed_context (void)
   /* a block still out when the pool goes: the pool releases it */
   dedicated = create_dedicated (NULL, 0);
   pool = gcuda_host_memory_pool_new (dedicated, 0);
-  g_assert_true (gcuda_host_memory_pool_allocate_address (pool, 5000, &a, &error));
+  a = gcuda_host_memory_pool_allocate_address (pool, 5000, &error);
   g_assert_no_error (error);
   g_assert_true (gcuda_context_destroy (dedicated, &error));
   g_assert_no_error (error);
@@ -891,8 +890,8 @@ churn_thread (gpointer user_data)
             }
           else
             {
-              g_assert_true (gcuda_memory_pool_allocate_address (data->pool, (guint64) g_random_int_range (1, 1 << 16),
-                                                                 address, &error));
+              *address = gcuda_memory_pool_allocate_address (data->pool, (guint64) g_random_int_range (1, 1 << 16),
+                                                             &error);
               g_assert_no_error (error);
               g_mutex_lock (&data->lock);
               g_assert_true (g_hash_table_add (data->live, GSIZE_TO_POINTER (*address)));

@@ -444,7 +444,6 @@ allocate_block (const char       *name,
   guint64 size = 0, address = 0;
   PyObject *block;
   void *pool_ptr;
-  gboolean ok;
   int parsed, kind;
 
   if (!check_nargs (name, nargs, 4) || (kind = block_kind (args[0], name)) < 0)
@@ -462,16 +461,16 @@ allocate_block (const char       *name,
       /* A new block is a cuMemHostAlloc, which can take milliseconds:
        * other threads run meanwhile. */
       Py_BEGIN_ALLOW_THREADS
-      ok = gcuda_host_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
+      address = gcuda_host_memory_pool_allocate_address (pool_ptr, size, NULL);
       Py_END_ALLOW_THREADS
     }
   else
     {
       /* With the GIL, as CuPy's and PyCUDA's pools: a held block takes a
        * tenth of a microsecond, less than releasing and taking the GIL. */
-      ok = gcuda_memory_pool_allocate_address (pool_ptr, size, &address, NULL);
+      address = gcuda_memory_pool_allocate_address (pool_ptr, size, NULL);
     }
-  if (!ok)
+  if (address == 0)
     Py_RETURN_NONE;
   block = block_new (args[0], args[1], pool_ptr, address, size, host);
   if (block == NULL)  /* not to lose the block */
