@@ -280,7 +280,8 @@ Tap.test('copies: 2D and 3D between host and device', () => {
     c2.height = 4;
     c2.src_pitch = 16;
     c2.dst_pitch = 8;
-    c2.execute(null, false);
+    c2.aligned = false;
+    c2.execute(null);
     const got = dev.download(0, 32).toArray();
     for (let row = 0; row < 4; row++) {
         for (let i = 0; i < 8; i++)

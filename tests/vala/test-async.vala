@@ -174,7 +174,7 @@ static void test_buffer_async () {
 }
 
 /* ------------------------------------------------------------ Module.from_source_async, Module.from_data_async,
- * Stream.synchronize_async, Event.wait_async, Context.synchronize_async */
+ * Stream.synchronize_async, Event.synchronize_async, Context.synchronize_async */
 
 static async void module_body () throws GLib.Error {
     const int N = 1000;
@@ -195,7 +195,7 @@ static async void module_body () throws GLib.Error {
     }
     var event = new GCuda.Event (ctx, GCuda.EventFlags.DEFAULT);
     event.record (stream);
-    assert_true (yield event.wait_async (null));
+    assert_true (yield event.synchronize_async (null));
     assert_true (yield stream.synchronize_async (null));
     assert_true (yield ctx.synchronize_async (null));
     var back = buffer.download (0, N * 4).get_data ();
@@ -210,8 +210,8 @@ static async void module_body () throws GLib.Error {
     try { yield new GCuda.Module.from_data_async (ctx, program.get_image (), null, cancelled ()); } catch (GLib.Error e) { got = e; }
     expect_cancelled (got, "Module.from_data_async");
     got = null;
-    try { yield event.wait_async (cancelled ()); } catch (GLib.Error e) { got = e; }
-    expect_cancelled (got, "Event.wait_async");
+    try { yield event.synchronize_async (cancelled ()); } catch (GLib.Error e) { got = e; }
+    expect_cancelled (got, "Event.synchronize_async");
     got = null;
     try { yield stream.synchronize_async (cancelled ()); } catch (GLib.Error e) { got = e; }
     expect_cancelled (got, "Stream.synchronize_async");
