@@ -2,7 +2,7 @@
  *
  * N threads (GCUDA_SOAK_THREADS, default 16) each run a bounded number of
  * iterations (GCUDA_SOAK_ITERATIONS per thread, default 2000) of random
- * operations, for at most GCUDA_SOAK_SECONDS (default 5), on objects the
+ * operations, for at most GCUDA_SOAK_SECONDS (default 3), on objects the
  * threads share and replace under each other: buffers allocated and freed
  * while others use them, views, streams and events, memory pools and stream
  * pools, page-locked host memory and its pool, kernel launches, contexts
@@ -1534,7 +1534,7 @@ main (int argc, char **argv)
 
   config.n_threads = (guint) CLAMP (env_number ("GCUDA_SOAK_THREADS", 16), 1, MAX_THREADS);
   config.iterations = env_number ("GCUDA_SOAK_ITERATIONS", 2000);
-  config.seconds = (double) env_number ("GCUDA_SOAK_SECONDS", 5);
+  config.seconds = (double) env_number ("GCUDA_SOAK_SECONDS", 3);
   config.seed = (guint32) env_number ("GCUDA_SOAK_SEED", g_random_int ());
   config.watchdog = MAX (1, env_number ("GCUDA_SOAK_WATCHDOG", 120));
   /* first, so that a crash still tells how to reproduce it */
