@@ -809,6 +809,7 @@ op_stream_pool (Worker *w)
   g_autoptr(GBytes) data = NULL;
   g_autoptr(GBytes) back = NULL;
   guint64 size = 1 + rand_below (w, MAX_BUFFER);
+  gboolean ok;
 
   if (!config.have_stream_pools)
     {
@@ -822,7 +823,7 @@ op_stream_pool (Worker *w)
     return;
   if (rand_below (w, 8) == 0)
     {
-      gboolean ok = gcuda_stream_pool_trim (pool, rand_below (w, 2) ? 0 : MAX_BUFFER, &error);
+      ok = gcuda_stream_pool_trim (pool, rand_below (w, 2) ? 0 : MAX_BUFFER, &error);
 
       check (w, OP_STREAM_POOL, ok, &error, ALLOW_DESTROYED, "gcuda_stream_pool_trim");
       return;
@@ -831,12 +832,19 @@ op_stream_pool (Worker *w)
   if (!check (w, OP_STREAM_POOL, buffer != NULL, &error, ALLOW_DESTROYED | ALLOW_MISMATCH,
               "gcuda_stream_pool_allocate"))
     return;
+  /* the memory is the stream's from its allocation on: transfers on it */
   data = pattern (w, size);
-  if (check (w, OP_STREAM_POOL, gcuda_buffer_upload_bytes (buffer, 0, data, &error), &error, ALLOW_DESTROYED,
-             "gcuda_buffer_upload_bytes"))
+  back = g_bytes_new_take (g_malloc0 (size), size);
+  ok = gcuda_buffer_upload_from_address_on_stream (buffer, 0, (guint64) (guintptr) g_bytes_get_data (data, NULL),
+                                                   size, stream, &error);
+  if (check (w, OP_STREAM_POOL, ok, &error, ALLOW_DESTROYED, "upload_from_address_on_stream"))
     {
-      back = gcuda_buffer_download (buffer, 0, size, &error);
-      if (check (w, OP_STREAM_POOL, back != NULL, &error, ALLOW_DESTROYED, "gcuda_buffer_download"))
+      ok = gcuda_buffer_download_to_address_on_stream (buffer, 0, (guint64) (guintptr) g_bytes_get_data (back, NULL),
+                                                       size, stream, &error);
+      check (w, OP_STREAM_POOL, ok, &error, ALLOW_DESTROYED, "download_to_address_on_stream");
+      /* whatever is queued reads or writes data and back: wait for it */
+      if (check (w, OP_STREAM_POOL, gcuda_stream_synchronize (stream, &error), &error, ALLOW_DESTROYED,
+                 "gcuda_stream_synchronize") && ok)
         check_bytes (w, OP_STREAM_POOL, back, data, "a stream-ordered buffer");
     }
   if (rand_below (w, 2))
