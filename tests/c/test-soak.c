@@ -730,8 +730,10 @@ op_event (Worker *w)
     return;
   if (!gcuda_event_query (end, &error))
     {
-      if (check (w, OP_EVENT, FALSE, &error, ALLOW_DESTROYED, "gcuda_event_query") || error == NULL)
+      if (error == NULL)
         fail (w, OP_EVENT, "a synchronized event is not done");
+      else
+        check (w, OP_EVENT, FALSE, &error, ALLOW_DESTROYED, "gcuda_event_query");
       return;
     }
   ms = gcuda_event_elapsed (start, end, &error);
@@ -946,7 +948,6 @@ op_host_pool (Worker *w)
 static void
 op_launch (Worker *w)
 {
-  guint i = rand_below (w, N_CONTEXTS);
   g_autoptr(GCudaModule) module = NULL;
   g_autoptr(GCudaFunction) function = NULL;
   g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
@@ -967,15 +968,17 @@ op_launch (Worker *w)
     }
   if (buffer == NULL)
     return;
-  /* mostly the module of the buffer's context (another one: CONTEXT_MISMATCH) */
+  /* the module of the buffer's context: a kernel cannot reach memory of
+   * another context (GCuda does not check buffers, the GPU would fault) */
   g_mutex_lock (&shared.lock);
-  for (guint j = 0; j < N_CONTEXTS && rand_below (w, 4) != 0; j++)
-    if (shared.contexts[j].context == gcuda_buffer_get_context (buffer))
-      i = j;
-  module = shared.contexts[i].module ? g_object_ref (shared.contexts[i].module) : NULL;
+  for (guint i = 0; i < N_CONTEXTS; i++)
+    if (shared.contexts[i].context == gcuda_buffer_get_context (buffer) && shared.contexts[i].module != NULL)
+      module = g_object_ref (shared.contexts[i].module);
   g_mutex_unlock (&shared.lock);
+  /* the buffer's context was destroyed and replaced, with its module */
   if (module == NULL)
     return;
+  /* a stream of another context is CONTEXT_MISMATCH, checked by GCuda */
   if (rand_below (w, 2))
     stream = take_stream_for (w, gcuda_buffer_get_context (buffer));
   function = gcuda_module_get_function (module, "soak_fill", &error);
@@ -996,8 +999,6 @@ op_launch (Worker *w)
   gcuda_kernel_args_add_buffer (args, view);
   gcuda_kernel_args_add_uint32 (args, value);
   gcuda_kernel_args_add_uint32 (args, n);
-  /* the module's context and the buffer's (and the stream's) may differ:
-   * CONTEXT_MISMATCH, as GCuda checks before the driver sees them */
   ok = gcuda_function_launch (function, (n + config.block - 1) / config.block, 1, 1, config.block, 1, 1, 0,
                               stream, args, &error);
   if (!check (w, OP_LAUNCH, ok, &error, ALLOW_RACES | ALLOW_MISMATCH, "gcuda_function_launch"))
