@@ -209,6 +209,9 @@ parse_line (GCudaBundle  *bundle,
         return bad_line (error, line, _("“nvrtc” takes one field"));
       if (bundle->nvrtc_major != 0)
         return bad_line (error, line, _("“nvrtc” given twice"));
+      /* one order, the writer's: a manifest has one text */
+      if (bundle->source == NULL)
+        return bad_line (error, line, _("“nvrtc” before “source”"));
       parts = g_strsplit (fields[1], ".", 3);
       if (g_strv_length (parts) != 2 || !parse_number (parts[0], 3, &major) || major == 0 ||
           !parse_number (parts[1], 3, &minor))

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  *   end
  *
  * The first line is the format and its version; "source" and "nvrtc" come
- * once each, then one "image" line per image (kind cubin with sm_XY, or ptx
+ * once each, in this order, then one "image" line per image (kind cubin with sm_XY, or ptx
  * with compute_XY; at most one image per kind and architecture; file names
  * of [A-Za-z0-9._+-], not starting with '.', unique), and "end" last (a
  * manifest cut at a line's end is refused too). Anything else is refused

@@ -189,6 +189,8 @@ static const struct {
   { "gcuda-kernel-bundle 1\nsource a.cu\nnvrtc 13.0\n"
     "image ptx compute_75 a.ptx 1 a0590ddd3d7f8a347488fe6918a1ee8b1d6041b9a4f82e215443a6be799002b0\n", 0, "“end”" },
   { "gcuda-kernel-bundle 1\nsource a.cu\nsource b.cu\n", 3, "twice" },
+  /* one order: what gcuda-compile writes, so that a manifest has one text */
+  { "gcuda-kernel-bundle 1\nnvrtc 13.0\nsource a.cu\n", 2, "before" },
   { "gcuda-kernel-bundle 1\nsource a.cu\nnvrtc 13.0\nnvrtc 12.0\n", 4, "twice" },
   { "gcuda-kernel-bundle 1\nsource a.cu\nnvrtc 13\n", 3, "MAJOR.MINOR" },
   { "gcuda-kernel-bundle 1\nsource a.cu\nnvrtc 0.1\n", 3, "MAJOR.MINOR" },

@@ -89,6 +89,7 @@ struct CUctx_st {
   size_t limits[N_LIMITS];
   CUfunc_cache cache;
   int peers[MAX_DEVICES];  /* peer access enabled to the device's primary */
+  struct CUctx_st *next;   /* every context made, see new_context() */
 };
 
 typedef struct {
@@ -142,12 +143,23 @@ current (CUcontext *out)
   return CUDA_SUCCESS;
 }
 
+/* Contexts are never freed, so that a destroyed one is still recognised
+ * (CUDA_ERROR_CONTEXT_IS_DESTROYED, not a read of freed memory); the list
+ * keeps them reachable for LeakSanitizer. */
+static pthread_mutex_t contexts_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUcontext all_contexts;
+
 static CUcontext
 new_context (int device,
              unsigned int flags,
              int primary)
 {
   CUcontext ctx = calloc (1, sizeof *ctx);
+
+  pthread_mutex_lock (&contexts_lock);
+  ctx->next = all_contexts;
+  all_contexts = ctx;
+  pthread_mutex_unlock (&contexts_lock);
 
   ctx->device = device;
   ctx->flags = flags;
