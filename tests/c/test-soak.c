@@ -1032,7 +1032,8 @@ op_context (Worker *w)
       check (w, OP_CONTEXT, ok, &error, ALLOW_DESTROYED, "gcuda_context_synchronize");
       break;
     case 1:
-      ok = gcuda_context_get_memory_info (context, &free_mem, &total, &error);
+      gcuda_context_get_memory_info (context, &free_mem, &total, &error);
+      ok = error == NULL;
       if (check (w, OP_CONTEXT, ok, &error, ALLOW_DESTROYED, "gcuda_context_get_memory_info") && free_mem > total)
         fail (w, OP_CONTEXT, "free memory %" G_GUINT64_FORMAT " > total %" G_GUINT64_FORMAT, free_mem, total);
       break;
