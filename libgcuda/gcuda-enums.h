@@ -613,9 +613,9 @@ typedef enum /*< flags >*/ {
 
 /**
  * GCudaGraphicsResourceKind:
- * @GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER: an OpenGL buffer object, mapped as
+ * @GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER: an OpenGL buffer object, mapped as
  *   a [class@GCuda.Buffer]
- * @GCUDA_GRAPHICS_RESOURCE_KIND_GL_IMAGE: an OpenGL texture or renderbuffer,
+ * @GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE: an OpenGL texture or renderbuffer,
  *   mapped as [class@GCuda.Array]s
  *
  * What a [class@GCuda.GraphicsResource] was registered from.
@@ -623,8 +623,8 @@ typedef enum /*< flags >*/ {
  * Since: 1.0
  */
 typedef enum {
-  GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER,
-  GCUDA_GRAPHICS_RESOURCE_KIND_GL_IMAGE,
+  GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER,
+  GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE,
 } GCudaGraphicsResourceKind;
 
 /**

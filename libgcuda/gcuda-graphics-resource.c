@@ -255,7 +255,7 @@ gcuda_graphics_resource_class_init (GCudaGraphicsResourceClass *klass)
    * Since: 1.0
    */
   properties[PROP_KIND] = g_param_spec_enum ("kind", NULL, NULL, GCUDA_TYPE_GRAPHICS_RESOURCE_KIND,
-                                             GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER, ro);
+                                             GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER, ro);
 
   /**
    * GCudaGraphicsResource:gl-name: (getter get_gl_name)
@@ -477,7 +477,7 @@ gcuda_graphics_resource_new_for_gl_buffer (GCudaContext                *context,
       explain (local, hint, error);
       return NULL;
     }
-  return resource_new (g_steal_pointer (&ctx), handle, GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER, buffer, 0, flags);
+  return resource_new (g_steal_pointer (&ctx), handle, GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER, buffer, 0, flags);
 }
 
 /**
@@ -571,7 +571,7 @@ gcuda_graphics_resource_new_for_gl_image (GCudaContext                *context,
       explain (local, hint, error);
       return NULL;
     }
-  return resource_new (g_steal_pointer (&ctx), handle, GCUDA_GRAPHICS_RESOURCE_KIND_GL_IMAGE, image, target,
+  return resource_new (g_steal_pointer (&ctx), handle, GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE, image, target,
                        flags);
 }
 
@@ -608,7 +608,7 @@ gcuda_graphics_resource_get_context (GCudaGraphicsResource *self)
 GCudaGraphicsResourceKind
 gcuda_graphics_resource_get_kind (GCudaGraphicsResource *self)
 {
-  g_return_val_if_fail (GCUDA_IS_GRAPHICS_RESOURCE (self), GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER);
+  g_return_val_if_fail (GCUDA_IS_GRAPHICS_RESOURCE (self), GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER);
   return self->kind;
 }
 
@@ -983,7 +983,7 @@ gcuda_graphics_resource_get_mapped_buffer (GCudaGraphicsResource  *self,
   G_LOCK (graphics);
   if (!check_mapped (self, error))
     goto out;
-  if (self->kind != GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER)
+  if (self->kind != GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER)
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NOT_MAPPED_AS_POINTER,
                    _("OpenGL object %u is an image, mapped as arrays: use "
@@ -1057,7 +1057,7 @@ gcuda_graphics_resource_get_mapped_array (GCudaGraphicsResource  *self,
   G_LOCK (graphics);
   if (!check_mapped (self, error))
     goto out;
-  if (self->kind != GCUDA_GRAPHICS_RESOURCE_KIND_GL_IMAGE)
+  if (self->kind != GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE)
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NOT_MAPPED_AS_ARRAY,
                    _("OpenGL object %u is a buffer object, mapped as a buffer: use "

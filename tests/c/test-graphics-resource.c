@@ -94,7 +94,7 @@ test_buffer_round_trip (void)
   g_assert_cmpuint (gl.get_registered (), ==, registered + 1);
   g_assert_cmpuint (gcuda_graphics_resource_get_gl_name (res), ==, name);
   g_assert_cmpuint (gcuda_graphics_resource_get_gl_target (res), ==, 0);
-  g_assert_cmpint (gcuda_graphics_resource_get_kind (res), ==, GCUDA_GRAPHICS_RESOURCE_KIND_GL_BUFFER);
+  g_assert_cmpint (gcuda_graphics_resource_get_kind (res), ==, GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER);
   g_assert_cmpint (gcuda_graphics_resource_get_flags (res), ==, GCUDA_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD);
   g_assert_nonnull (gcuda_graphics_resource_get_context (res));
   g_assert_true (gcuda_graphics_resource_is_registered (res));
@@ -183,7 +183,7 @@ test_image (void)
   res = gcuda_graphics_resource_new_for_gl_image (NULL, name, GL_TEXTURE_2D,
                                                   GCUDA_GRAPHICS_REGISTER_FLAGS_SURFACE_LOAD_STORE, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (gcuda_graphics_resource_get_kind (res), ==, GCUDA_GRAPHICS_RESOURCE_KIND_GL_IMAGE);
+  g_assert_cmpint (gcuda_graphics_resource_get_kind (res), ==, GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE);
   g_assert_cmpuint (gcuda_graphics_resource_get_gl_target (res), ==, GL_TEXTURE_2D);
 
   g_assert_null (gcuda_graphics_resource_get_mapped_array (res, 0, 0, &error));
