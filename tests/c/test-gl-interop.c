@@ -559,22 +559,31 @@ test_bad_input (void)
   g_autoptr(GCudaDevice) device = NULL;
   GCudaGraphicsResource *none;
   GError *error = NULL;
-  unsigned int buffer, texture, unused = 0;
+  unsigned int buffer, texture;
+  const unsigned int never_made = 0x7fffff00;  /* no object of any kind has it */
   const int no_context_codes[] = { GCUDA_DRIVER_ERROR_INVALID_GRAPHICS_CONTEXT, GCUDA_DRIVER_ERROR_INVALID_CONTEXT,
                                    GCUDA_DRIVER_ERROR_INVALID_VALUE, GCUDA_DRIVER_ERROR_INVALID_HANDLE, 0 };
 
   if ((gl = require_gl ()) == NULL)
     return;
   buffer = make_gl_buffer (gl, zeros, sizeof zeros);
+  /* buffers and textures have names of their own: the texture's must not
+   * be the buffer's, or "a texture as a buffer" would be the buffer */
   texture = make_gl_texture (gl, TEST_GL_R32F, TEST_GL_RED, TEST_GL_FLOAT, 8, 8, zeros);
-  gl->GenBuffers (1, &unused);  /* a name, but no object behind it yet */
+  while (texture == buffer)
+    {
+      unsigned int collided = texture;
+
+      texture = make_gl_texture (gl, TEST_GL_R32F, TEST_GL_RED, TEST_GL_FLOAT, 8, 8, zeros);
+      gl->DeleteTextures (1, &collided);
+    }
 
   /* not a buffer object; not a texture; not of that target */
   none = gcuda_graphics_resource_new_for_gl_buffer (NULL, texture, GCUDA_GRAPHICS_REGISTER_FLAGS_NONE, &error);
   g_assert_null (none);
   assert_driver_error_one_of (error, bad_object_codes, "not a buffer object");
   g_clear_error (&error);
-  none = gcuda_graphics_resource_new_for_gl_buffer (NULL, unused, GCUDA_GRAPHICS_REGISTER_FLAGS_NONE, &error);
+  none = gcuda_graphics_resource_new_for_gl_buffer (NULL, never_made, GCUDA_GRAPHICS_REGISTER_FLAGS_NONE, &error);
   g_assert_null (none);
   assert_driver_error_one_of (error, NULL, NULL);
   g_clear_error (&error);
@@ -649,7 +658,6 @@ test_bad_input (void)
   g_clear_object (&res);
   g_clear_object (&image);
   gl->DeleteBuffers (1, &buffer);
-  gl->DeleteBuffers (1, &unused);
   gl->DeleteTextures (1, &texture);
   gcuda_test_assert_no_current_context ();
 }

@@ -338,6 +338,7 @@ test_map_errors (void)
 {
   g_autoptr(GCudaGraphicsResource) res = NULL;
   g_autoptr(GCudaGraphicsResource) by_hand = NULL;
+  g_autoptr(GObject) not_a_stream = NULL;
   GError *error = NULL;
 
   if (!require_mock_gl ())
@@ -361,7 +362,8 @@ test_map_errors (void)
   g_assert_true (gcuda_graphics_resource_is_mapped (res));
 
   /* not a stream */
-  g_assert_false (gcuda_graphics_resource_unmap (res, (GCudaStream *) g_object_new (G_TYPE_OBJECT, NULL), &error));
+  not_a_stream = g_object_new (G_TYPE_OBJECT, NULL);
+  g_assert_false (gcuda_graphics_resource_unmap (res, (GCudaStream *) not_a_stream, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_true (gcuda_graphics_resource_unmap (res, NULL, &error));
   g_assert_no_error (error);
