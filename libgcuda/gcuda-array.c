@@ -30,7 +30,7 @@
  *   g_autoptr(GCudaArray) array = gcuda_array_new (NULL, descriptor, error);
  *
  *   if (array == NULL ||
- *       !gcuda_array_upload (array, (const guint8 *) pixels,
+ *       !gcuda_array_upload (array, 0, (const guint8 *) pixels,
  *                            width * height * sizeof (float), error))
  *     return NULL;
  *   return g_steal_pointer (&array);
@@ -45,17 +45,19 @@
  * assert (array.to_numpy() == image).all()
  * ```
  *
- * Arrays have no address: data goes in and out by copies. The whole array is
- * copied from and to tightly packed host memory ([method@GCuda.Array.upload],
- * [method@GCuda.Array.download]), device buffers
- * ([method@GCuda.Array.copy_from_buffer], [method@GCuda.Array.copy_to_buffer])
- * and other arrays ([method@GCuda.Array.copy_from_array]); part of it with
- * [class@GCuda.Copy2D] and [class@GCuda.Copy3D]
- * ([method@GCuda.Copy3D.set_src_array]). In the packed layout, x (the width)
- * varies fastest, then y, then z (or the layer). A byte range of a 1D array is
- * copied from and to host memory, buffers and other 1D arrays with
- * [method@GCuda.Array.upload_range] and its siblings (PyCUDA's `memcpy_htoa()`,
- * `memcpy_atoh()`, `memcpy_dtoa()`, `memcpy_atod()`, `memcpy_atoa()`).
+ * Arrays have no address: data goes in and out by copies, with the arguments
+ * of the [class@GCuda.Buffer] methods of the same names (an offset and a size
+ * in bytes, the other side's offset after it): from and to tightly packed host
+ * memory ([method@GCuda.Array.upload], [method@GCuda.Array.download]), device
+ * buffers ([method@GCuda.Array.copy_from_buffer],
+ * [method@GCuda.Array.copy_to_buffer]) and other arrays
+ * ([method@GCuda.Array.copy_from_array]), as PyCUDA's `memcpy_htoa()`,
+ * `memcpy_atoh()`, `memcpy_dtoa()`, `memcpy_atod()` and `memcpy_atoa()`. In
+ * the packed layout, x (the width) varies fastest, then y, then z (or the
+ * layer). Any array is copied as a whole (offset 0,
+ * [method@GCuda.Array.get_size] bytes), a byte range of it only if it is 1D;
+ * part of a 2D or 3D array is copied with [class@GCuda.Copy2D] and
+ * [class@GCuda.Copy3D] ([method@GCuda.Copy3D.set_src_array]).
  *
  * The array is destroyed when the last reference goes, or at once with
  * [method@GCuda.Array.free]; every later use is
@@ -87,6 +89,7 @@ enum {
   PROP_0,
   PROP_CONTEXT,
   PROP_DESCRIPTOR,
+  PROP_SIZE,
   N_PROPS
 };
 
@@ -122,7 +125,7 @@ _gcuda_array_format_check (GCudaArrayFormat   format,
   if (_gcuda_array_format_size (format) == 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a GCudaArrayFormat"), (int) format);
+                   _("%d is not a GCuda.ArrayFormat"), (int) format);
       return FALSE;
     }
   if (num_channels != 1 && num_channels != 2 && num_channels != 4)
@@ -360,6 +363,9 @@ gcuda_array_get_property (GObject    *object,
     case PROP_DESCRIPTOR:
       g_value_set_boxed (value, &self->desc);
       break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, gcuda_array_get_size (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -394,6 +400,16 @@ gcuda_array_class_init (GCudaArrayClass *klass)
   properties[PROP_DESCRIPTOR] =
     g_param_spec_boxed ("descriptor", NULL, NULL, GCUDA_TYPE_ARRAY_DESCRIPTOR,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * GCudaArray:size: (getter get_size)
+   *
+   * The array's size in bytes, tightly packed: what a whole-array copy moves.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SIZE] =
+    g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -490,7 +506,7 @@ gcuda_array_get_descriptor (GCudaArray *self)
 }
 
 /**
- * gcuda_array_get_size:
+ * gcuda_array_get_size: (get-property size)
  * @self: a [class@GCuda.Array]
  *
  * The size of the array's data tightly packed; see
@@ -527,21 +543,34 @@ gcuda_array_is_freed (GCudaArray *self)
 /**
  * gcuda_array_free:
  * @self: a [class@GCuda.Array]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Destroys the array now instead of when the last reference goes (PyCUDA's
- * `Array.free()`). Freeing twice is harmless; any other later use is
- * [GCUDA_ERROR_FREED][error@GCuda.Error]. Do not free an array that queued GPU
- * work, a texture or a surface still uses.
+ * `Array.free()`); any later use is [GCUDA_ERROR_FREED][error@GCuda.Error].
+ * As for [method@GCuda.Buffer.free], freeing an array that is freed already is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error] (two owners of one array is a mistake
+ * the second call must not hide), and an array made without
+ * [ctor@GCuda.Array.new] is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
+ * Do not free an array that queued GPU work, a texture or a surface still uses.
+ *
+ * Returns: %TRUE if the array was destroyed, %FALSE with @error set
  *
  * Since: 1.0
  */
-void
-gcuda_array_free (GCudaArray *self)
+gboolean
+gcuda_array_free (GCudaArray  *self,
+                  GError     **error)
 {
-  g_return_if_fail (GCUDA_IS_ARRAY (self));
-
-  if (self->context != NULL && g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
-    release_array (self);
+  /* made by hand: nothing to free, as every other call says */
+  if (!GCUDA_IS_ARRAY (self) || self->context == NULL)
+    return _gcuda_array_check (self, error);
+  if (!g_atomic_int_compare_and_exchange (&self->freed, FALSE, TRUE))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The array was freed already"));
+      return FALSE;
+    }
+  release_array (self);
+  return TRUE;
 }
 
 gboolean
@@ -551,7 +580,7 @@ _gcuda_array_check (GCudaArray  *self,
   if (!GCUDA_IS_ARRAY (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaArray made by gcuda_array_new()"));
+                           _("Expected a GCuda.Array made by its constructor"));
       return FALSE;
     }
   if (g_atomic_int_get (&self->freed))
@@ -603,7 +632,7 @@ _gcuda_array_get_extent (GCudaArray *self,
   *slices = MAX (self->desc.depth, 1);
 }
 
-/* ------------------------------------------------------------ whole-array copies */
+/* ------------------------------------------------------------ copies */
 
 typedef enum {
   SIDE_HOST,
@@ -661,25 +690,14 @@ whole_copy (GCudaArray   *self,
          _gcuda_legacy_stream_synchronize (error);
 }
 
+/* A non-NULL host address for a copy of @size bytes (a range of 0 bytes
+ * may have none). */
 static gboolean
-check_host (GCudaArray  *self,
-            guint64      address,
-            guint64      size,
-            GError     **error)
+check_host_address (guint64   address,
+                    guint64   size,
+                    GError  **error)
 {
-  guint64 need;
-
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
-  need = gcuda_array_get_size (self);
-  if (size != need)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The host data has %" PRIu64 " bytes; the array holds %" PRIu64),
-                   size, need);
-      return FALSE;
-    }
-  if (address == 0)
+  if (size != 0 && address == 0)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
       return FALSE;
@@ -697,7 +715,7 @@ check_buffer_bytes (GCudaArray   *self,
 {
   if (!GCUDA_IS_BUFFER (buffer))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   /* made by hand: INVALID_ARGUMENT before any context comparison; freed: FREED */
@@ -712,221 +730,16 @@ check_buffer_bytes (GCudaArray   *self,
   return _gcuda_check_range (offset, size, gcuda_buffer_get_size (buffer), _("the buffer"), error);
 }
 
+/* Whether [@offset, @offset + @size) is all of @self, which is copied as a
+ * whole whatever its dimensions; any other range needs a 1D array. */
 static gboolean
-check_buffer (GCudaArray   *self,
-              GCudaBuffer  *buffer,
-              guint64       offset,
-              GError      **error)
+is_whole (GCudaArray *self,
+          guint64     offset,
+          guint64     size)
 {
-  return _gcuda_array_check (self, error) &&
-         check_buffer_bytes (self, buffer, offset, gcuda_array_get_size (self), error);
+  return offset == 0 && size == gcuda_array_get_size (self);
 }
 
-/**
- * gcuda_array_upload:
- * @self: a [class@GCuda.Array]
- * @data: (array length=size): the whole array's data, tightly packed
- * @size: the number of bytes: exactly [method@GCuda.Array.get_size]
- * @error: return location for a [struct@GLib.Error]
- *
- * Fills the array from host memory (PyCUDA's `memcpy_htoa()` for the whole
- * array) and returns when the copy is done. A size other than the array's
- * is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_upload (GCudaArray    *self,
-                    const guint8  *data,
-                    gsize          size,
-                    GError       **error)
-{
-  return gcuda_array_upload_from_address (self, (guint64) GPOINTER_TO_SIZE (data), size, error);
-}
-
-/**
- * gcuda_array_upload_from_address:
- * @self: a [class@GCuda.Array]
- * @address: the host address of the data, tightly packed
- * @size: the number of bytes: exactly [method@GCuda.Array.get_size]
- * @error: return location for a [struct@GLib.Error]
- *
- * [method@GCuda.Array.upload] from an address (a numpy array's data, without a
- * copy in the binding).
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_upload_from_address (GCudaArray  *self,
-                                 guint64      address,
-                                 guint64      size,
-                                 GError     **error)
-{
-  if (!check_host (self, address, size, error))
-    return FALSE;
-  return whole_copy (self, TRUE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
-}
-
-/**
- * gcuda_array_download:
- * @self: a [class@GCuda.Array]
- * @error: return location for a [struct@GLib.Error]
- *
- * Reads the whole array into host memory (PyCUDA's `memcpy_atoh()`),
- * tightly packed.
- *
- * Returns: (transfer full): the data, [method@GCuda.Array.get_size] bytes, or
- *   %NULL with @error set
- *
- * Since: 1.0
- */
-GBytes *
-gcuda_array_download (GCudaArray  *self,
-                      GError     **error)
-{
-  guint64 size;
-  guint8 *data;
-
-  if (!_gcuda_array_check (self, error))
-    return NULL;
-  size = gcuda_array_get_size (self);
-  data = g_malloc (size);
-  if (!gcuda_array_download_to_address (self, (guint64) GPOINTER_TO_SIZE (data), size, error))
-    {
-      g_free (data);
-      return NULL;
-    }
-  return g_bytes_new_take (data, size);
-}
-
-/**
- * gcuda_array_download_to_address:
- * @self: a [class@GCuda.Array]
- * @address: the host address to write to
- * @size: the number of bytes there: exactly [method@GCuda.Array.get_size]
- * @error: return location for a [struct@GLib.Error]
- *
- * [method@GCuda.Array.download] into memory the caller owns (a numpy array).
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_download_to_address (GCudaArray  *self,
-                                 guint64      address,
-                                 guint64      size,
-                                 GError     **error)
-{
-  if (!check_host (self, address, size, error))
-    return FALSE;
-  return whole_copy (self, FALSE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
-}
-
-/**
- * gcuda_array_copy_from_buffer:
- * @self: a [class@GCuda.Array]
- * @buffer: the device buffer holding the data, tightly packed
- * @offset: where the data starts in @buffer, in bytes
- * @error: return location for a [struct@GLib.Error]
- *
- * Fills the array from device memory (PyCUDA's `memcpy_dtoa()` for the whole
- * array). The buffer must hold [method@GCuda.Array.get_size] bytes from @offset
- * (else [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]) and belong to the
- * array's context (else [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]).
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_copy_from_buffer (GCudaArray   *self,
-                              GCudaBuffer  *buffer,
-                              guint64       offset,
-                              GError      **error)
-{
-  if (!check_buffer (self, buffer, offset, error))
-    return FALSE;
-  return whole_copy (self, TRUE, SIDE_DEVICE, NULL,
-                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + offset), NULL, error);
-}
-
-/**
- * gcuda_array_copy_to_buffer:
- * @self: a [class@GCuda.Array]
- * @buffer: the device buffer to write to
- * @offset: where to write in @buffer, in bytes
- * @error: return location for a [struct@GLib.Error]
- *
- * Copies the whole array into device memory, tightly packed (PyCUDA's
- * `memcpy_atod()`); the checks are those of
- * [method@GCuda.Array.copy_from_buffer].
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_copy_to_buffer (GCudaArray   *self,
-                            GCudaBuffer  *buffer,
-                            guint64       offset,
-                            GError      **error)
-{
-  if (!check_buffer (self, buffer, offset, error))
-    return FALSE;
-  return whole_copy (self, FALSE, SIDE_DEVICE, NULL,
-                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + offset), NULL, error);
-}
-
-/**
- * gcuda_array_copy_from_array:
- * @self: the destination array
- * @source: the source array
- * @error: return location for a [struct@GLib.Error]
- *
- * Copies all of @source into @self (PyCUDA's `memcpy_atoa()`). Both must
- * have the same extent in bytes, rows and slices (else
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and the same context (else
- * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]).
- *
- * Returns: %TRUE on success
- *
- * Since: 1.0
- */
-gboolean
-gcuda_array_copy_from_array (GCudaArray  *self,
-                             GCudaArray  *source,
-                             GError     **error)
-{
-  guint64 w1, h1, d1, w2, h2, d2;
-
-  if (!_gcuda_array_check (self, error) || !_gcuda_array_check (source, error))
-    return FALSE;
-  if (source->context != self->context)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
-                           _("The two arrays belong to different contexts"));
-      return FALSE;
-    }
-  _gcuda_array_get_extent (self, &w1, &h1, &d1);
-  _gcuda_array_get_extent (source, &w2, &h2, &d2);
-  if (w1 != w2 || h1 != h2 || d1 != d2)
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The source array (%" PRIu64 " bytes × %" PRIu64 " × %"
-                     PRIu64 ") and the destination array (%" PRIu64 " bytes × %"
-                     PRIu64 " × %" PRIu64 ") differ in extent"),
-                   w2, h2, d2, w1, h1, d1);
-      return FALSE;
-    }
-  return whole_copy (self, TRUE, SIDE_ARRAY, NULL, 0, source, error);
-}
-
-/* ------------------------------------------------------------ byte ranges of 1D arrays */
 
 typedef enum {
   RANGE_HTOA,
@@ -936,8 +749,9 @@ typedef enum {
   RANGE_ATOA,
 } RangeDirection;
 
-/* @self is a live 1D array and @offset + @size lies within its bytes, both
- * multiples of the element size (the driver copies whole elements). */
+/* Byte ranges other than the whole array: @self is a live 1D array and
+ * @offset + @size lies within its bytes, both multiples of the element size
+ * (the driver copies whole elements). */
 static gboolean
 check_array_range (GCudaArray   *self,
                    const char   *what,
@@ -953,11 +767,10 @@ check_array_range (GCudaArray   *self,
   if (self->desc.height != 0 || self->desc.depth != 0)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("Byte-range copies need a 1D array (height and depth 0), but %s is %" PRIu64
-                     " × %" PRIu64 " × %" PRIu64 ": copy all of it with "
-                     "gcuda_array_upload() and the other whole-array copies, or part of it with "
-                     "GCudaCopy2D or GCudaCopy3D"),
-                   what, self->desc.width, self->desc.height, self->desc.depth);
+                   _("A copy reaches %s, a %" PRIu64 " × %" PRIu64 " × %" PRIu64 " array, only as a whole "
+                     "(offset 0, %" PRIu64 " bytes): byte ranges need a 1D array (height and depth 0); "
+                     "copy part of a 2D or 3D array with GCuda.Copy2D or GCuda.Copy3D"),
+                   what, self->desc.width, self->desc.height, self->desc.depth, gcuda_array_get_size (self));
       return FALSE;
     }
   _gcuda_array_get_extent (self, &row_bytes, &rows, &slices);
@@ -1055,13 +868,9 @@ host_range_copy (GCudaArray      *self,
                  guint64          size,
                  GError         **error)
 {
-  if (!check_array_range (self, _("the array"), offset, size, error))
+  if (!check_array_range (self, _("the array"), offset, size, error) ||
+      !check_host_address (address, size, error))
     return FALSE;
-  if (size != 0 && address == 0)
-    {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("The host address is NULL"));
-      return FALSE;
-    }
   return range_copy (self, direction, offset, GSIZE_TO_POINTER (address), 0, NULL, 0, size, error);
 }
 
@@ -1082,99 +891,108 @@ buffer_range_copy (GCudaArray      *self,
 }
 
 /**
- * gcuda_array_upload_range:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_upload:
+ * @self: a [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
- * @data: (array length=size) (nullable): the bytes to write
+ * @data: (array length=size) (nullable): the bytes to write, tightly packed
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * Copies host data into part of a 1D array (PyCUDA's
- * `memcpy_htoa(ary, index, src)`, the driver's `cuMemcpyHtoA()`) and
- * returns when the copy is done.
+ * Copies host data into the array (PyCUDA's `memcpy_htoa(ary, index, src)`)
+ * and returns when the copy is done. The arguments are those of
+ * [method@GCuda.Buffer.upload]; the whole array is offset 0 and
+ * [method@GCuda.Array.get_size] bytes.
  *
- * The byte-range copies (this one, [method@GCuda.Array.download_range],
- * [method@GCuda.Array.copy_range_from_buffer],
- * [method@GCuda.Array.copy_range_to_buffer] and
- * [method@GCuda.Array.copy_range_from_array]) work on 1D arrays only: height
- * and depth 0, else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] (copy all
- * of another array with [method@GCuda.Array.upload] & co, part of it with
- * [class@GCuda.Copy2D] or [class@GCuda.Copy3D]). @offset and @size count bytes,
- * must be multiples of the array's element size (else
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and must lie within the
+ * The array's copies (this one, [method@GCuda.Array.download],
+ * [method@GCuda.Array.copy_from_buffer], [method@GCuda.Array.copy_to_buffer]
+ * and [method@GCuda.Array.copy_from_array]) reach an array of any
+ * dimensions as a whole, in its packed layout (x varies fastest, then y, then z
+ * or the layer). Any other byte range needs a 1D array (height and depth 0),
+ * else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] (copy part of a 2D or
+ * 3D array with [class@GCuda.Copy2D] or [class@GCuda.Copy3D]): @offset and
+ * @size must then be multiples of the array's element size (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]) and lie within the
  * array's width × element size bytes (else
- * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]). A freed array is
- * [GCUDA_ERROR_FREED][error@GCuda.Error]. A size of 0 copies nothing and
- * succeeds once these checks pass.
+ * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]); a size of 0 copies nothing
+ * and succeeds once these checks pass. A freed array is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_upload_range (GCudaArray    *self,
-                          guint64        offset,
-                          const guint8  *data,
-                          gsize          size,
-                          GError       **error)
+gcuda_array_upload (GCudaArray    *self,
+                    guint64        offset,
+                    const guint8  *data,
+                    gsize          size,
+                    GError       **error)
 {
-  return host_range_copy (self, RANGE_HTOA, offset, (guint64) GPOINTER_TO_SIZE (data), size, error);
+  return gcuda_array_upload_from_address (self, offset, (guint64) GPOINTER_TO_SIZE (data), size, error);
 }
 
 /**
- * gcuda_array_upload_range_from_address:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_upload_from_address:
+ * @self: a [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
- * @address: the host address of the data
+ * @address: the host address of the data, tightly packed
  * @size: the number of bytes there
  * @error: return location for a [struct@GLib.Error]
  *
- * [method@GCuda.Array.upload_range] from an address (a numpy array's data,
- * without a copy in the binding).
+ * [method@GCuda.Array.upload] from an address (a numpy array's data, without a
+ * copy in the binding).
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_upload_range_from_address (GCudaArray  *self,
-                                       guint64      offset,
-                                       guint64      address,
-                                       guint64      size,
-                                       GError     **error)
+gcuda_array_upload_from_address (GCudaArray  *self,
+                                 guint64      offset,
+                                 guint64      address,
+                                 guint64      size,
+                                 GError     **error)
 {
-  return host_range_copy (self, RANGE_HTOA, offset, address, size, error);
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (!is_whole (self, offset, size))
+    return host_range_copy (self, RANGE_HTOA, offset, address, size, error);
+  return check_host_address (address, size, error) &&
+         whole_copy (self, TRUE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
 }
 
 /**
- * gcuda_array_download_range:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_download:
+ * @self: a [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * Reads part of a 1D array into host memory (PyCUDA's
- * `memcpy_atoh(dest, ary, index)`, the driver's `cuMemcpyAtoH()`); the
- * checks are those of [method@GCuda.Array.upload_range].
+ * Reads the array into host memory, tightly packed (PyCUDA's
+ * `memcpy_atoh(dest, ary, index)`); the arguments are those of
+ * [method@GCuda.Buffer.download] and the checks those of
+ * [method@GCuda.Array.upload].
  *
  * Returns: (transfer full): the @size bytes, or %NULL with @error set
  *
  * Since: 1.0
  */
 GBytes *
-gcuda_array_download_range (GCudaArray  *self,
-                            guint64      offset,
-                            guint64      size,
-                            GError     **error)
+gcuda_array_download (GCudaArray  *self,
+                      guint64      offset,
+                      guint64      size,
+                      GError     **error)
 {
   guint8 *data;
 
-  if (!check_array_range (self, _("the array"), offset, size, error))
+  /* checked before the allocation, which a wrong size could make huge */
+  if (!_gcuda_array_check (self, error) ||
+      (!is_whole (self, offset, size) && !check_array_range (self, _("the array"), offset, size, error)))
     return NULL;
   if (size == 0)
     return g_bytes_new (NULL, 0);
   data = g_malloc (size);
-  if (!range_copy (self, RANGE_ATOH, offset, data, 0, NULL, 0, size, error))
+  if (!gcuda_array_download_to_address (self, offset, (guint64) GPOINTER_TO_SIZE (data), size, error))
     {
       g_free (data);
       return NULL;
@@ -1183,126 +1001,143 @@ gcuda_array_download_range (GCudaArray  *self,
 }
 
 /**
- * gcuda_array_download_range_to_address:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_download_to_address:
+ * @self: a [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @address: the host address to write to
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * [method@GCuda.Array.download_range] into memory the caller owns (a numpy
- * array).
+ * [method@GCuda.Array.download] into memory the caller owns (a numpy array).
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_download_range_to_address (GCudaArray  *self,
-                                       guint64      offset,
-                                       guint64      address,
-                                       guint64      size,
-                                       GError     **error)
+gcuda_array_download_to_address (GCudaArray  *self,
+                                 guint64      offset,
+                                 guint64      address,
+                                 guint64      size,
+                                 GError     **error)
 {
-  return host_range_copy (self, RANGE_ATOH, offset, address, size, error);
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (!is_whole (self, offset, size))
+    return host_range_copy (self, RANGE_ATOH, offset, address, size, error);
+  return check_host_address (address, size, error) &&
+         whole_copy (self, FALSE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
 }
 
 /**
- * gcuda_array_copy_range_from_buffer:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_copy_from_buffer:
+ * @self: a [class@GCuda.Array]
  * @offset: where to write, in bytes from the start of the array
- * @buffer: the device buffer to read
+ * @buffer: the device buffer to read, tightly packed
  * @buffer_offset: where to read in @buffer, in bytes
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * Copies device memory into part of a 1D array (PyCUDA's `memcpy_dtoa(ary,
- * index, src, len)`, the driver's `cuMemcpyDtoA()`) and returns when the copy
- * is done. Besides the checks of [method@GCuda.Array.upload_range]:
- * @buffer_offset + @size must lie within the buffer (else
- * [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]), the buffer's address at
- * @buffer_offset must be a multiple of the array's element size (else
- * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]), a freed buffer is
- * [GCUDA_ERROR_FREED][error@GCuda.Error] and one of another context
- * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error].
+ * Copies device memory into the array (PyCUDA's `memcpy_dtoa(ary, index, src,
+ * len)`) and returns when the copy is done; the arguments are those of
+ * [method@GCuda.Buffer.copy_from]. Besides the checks of
+ * [method@GCuda.Array.upload]: @buffer_offset + @size must lie within the
+ * buffer (else [GCUDA_ERROR_OUT_OF_BOUNDS][error@GCuda.Error]), a freed buffer
+ * is [GCUDA_ERROR_FREED][error@GCuda.Error] and one of another context
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]; for a byte range of a 1D
+ * array (not the whole array), the buffer's address at @buffer_offset must also
+ * be a multiple of the array's element size (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]).
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_copy_range_from_buffer (GCudaArray   *self,
-                                    guint64       offset,
-                                    GCudaBuffer  *buffer,
-                                    guint64       buffer_offset,
-                                    guint64       size,
-                                    GError      **error)
+gcuda_array_copy_from_buffer (GCudaArray   *self,
+                              guint64       offset,
+                              GCudaBuffer  *buffer,
+                              guint64       buffer_offset,
+                              guint64       size,
+                              GError      **error)
 {
-  return buffer_range_copy (self, RANGE_DTOA, offset, buffer, buffer_offset, size, error);
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (!is_whole (self, offset, size))
+    return buffer_range_copy (self, RANGE_DTOA, offset, buffer, buffer_offset, size, error);
+  return check_buffer_bytes (self, buffer, buffer_offset, size, error) &&
+         whole_copy (self, TRUE, SIDE_DEVICE, NULL,
+                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, error);
 }
 
 /**
- * gcuda_array_copy_range_to_buffer:
- * @self: a 1D [class@GCuda.Array]
+ * gcuda_array_copy_to_buffer:
+ * @self: a [class@GCuda.Array]
  * @offset: where to read, in bytes from the start of the array
  * @buffer: the device buffer to write to
  * @buffer_offset: where to write in @buffer, in bytes
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * Copies part of a 1D array into device memory (PyCUDA's
- * `memcpy_atod(dest, ary, index, len)`, the driver's `cuMemcpyAtoD()`) and
- * returns when the copy is done; the checks are those of
- * [method@GCuda.Array.copy_range_from_buffer].
+ * Copies the array into device memory, tightly packed (PyCUDA's
+ * `memcpy_atod(dest, ary, index, len)`), and returns when the copy is done;
+ * the checks are those of [method@GCuda.Array.copy_from_buffer].
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_copy_range_to_buffer (GCudaArray   *self,
-                                  guint64       offset,
-                                  GCudaBuffer  *buffer,
-                                  guint64       buffer_offset,
-                                  guint64       size,
-                                  GError      **error)
+gcuda_array_copy_to_buffer (GCudaArray   *self,
+                            guint64       offset,
+                            GCudaBuffer  *buffer,
+                            guint64       buffer_offset,
+                            guint64       size,
+                            GError      **error)
 {
-  return buffer_range_copy (self, RANGE_ATOD, offset, buffer, buffer_offset, size, error);
+  if (!_gcuda_array_check (self, error))
+    return FALSE;
+  if (!is_whole (self, offset, size))
+    return buffer_range_copy (self, RANGE_ATOD, offset, buffer, buffer_offset, size, error);
+  return check_buffer_bytes (self, buffer, buffer_offset, size, error) &&
+         whole_copy (self, FALSE, SIDE_DEVICE, NULL,
+                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, error);
 }
 
 /**
- * gcuda_array_copy_range_from_array:
- * @self: the destination, a 1D [class@GCuda.Array]
+ * gcuda_array_copy_from_array:
+ * @self: the destination array
  * @offset: where to write, in bytes from the start of @self
- * @source: the source, a 1D [class@GCuda.Array]
+ * @source: the source array
  * @source_offset: where to read, in bytes from the start of @source
  * @size: the number of bytes
  * @error: return location for a [struct@GLib.Error]
  *
- * Copies part of one 1D array into another (PyCUDA's `memcpy_atoa(dest,
- * dest_index, src, src_index, len)`, the driver's `cuMemcpyAtoA()`) and returns
- * when the copy is done. Both arrays go through the checks of
- * [method@GCuda.Array.upload_range]; their formats may differ but their element
- * sizes must be equal (else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]),
- * and they must share a context (else
- * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]). @source may be @self.
+ * Copies @source, or part of it, into @self (PyCUDA's `memcpy_atoa(dest,
+ * dest_index, src, src_index, len)`) and returns when the copy is done; the
+ * arguments are those of [method@GCuda.Buffer.copy_from]. Both arrays must
+ * share a context (else [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error]).
+ * All of one array into all of another needs the same extent in bytes, rows
+ * and slices (else [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]); any
+ * other range goes through the checks of [method@GCuda.Array.upload] on both
+ * arrays, whose element sizes must then be equal (else
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error]). @source may be @self.
  *
  * Returns: %TRUE on success
  *
  * Since: 1.0
  */
 gboolean
-gcuda_array_copy_range_from_array (GCudaArray  *self,
-                                   guint64      offset,
-                                   GCudaArray  *source,
-                                   guint64      source_offset,
-                                   guint64      size,
-                                   GError     **error)
+gcuda_array_copy_from_array (GCudaArray  *self,
+                             guint64      offset,
+                             GCudaArray  *source,
+                             guint64      source_offset,
+                             guint64      size,
+                             GError     **error)
 {
   guint dst_element, src_element;
 
-  if (!check_array_range (self, _("the destination array"), offset, size, error) ||
-      !check_array_range (source, _("the source array"), source_offset, size, error))
+  if (!_gcuda_array_check (self, error) || !_gcuda_array_check (source, error))
     return FALSE;
   if (source->context != self->context)
     {
@@ -1310,6 +1145,26 @@ gcuda_array_copy_range_from_array (GCudaArray  *self,
                            _("The two arrays belong to different contexts"));
       return FALSE;
     }
+  if (is_whole (self, offset, size) && is_whole (source, source_offset, size))
+    {
+      guint64 w1, h1, d1, w2, h2, d2;
+
+      _gcuda_array_get_extent (self, &w1, &h1, &d1);
+      _gcuda_array_get_extent (source, &w2, &h2, &d2);
+      if (w1 != w2 || h1 != h2 || d1 != d2)
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The source array (%" PRIu64 " bytes × %" PRIu64 " × %"
+                         PRIu64 ") and the destination array (%" PRIu64 " bytes × %"
+                         PRIu64 " × %" PRIu64 ") differ in extent"),
+                       w2, h2, d2, w1, h1, d1);
+          return FALSE;
+        }
+      return whole_copy (self, TRUE, SIDE_ARRAY, NULL, 0, source, error);
+    }
+  if (!check_array_range (self, _("the destination array"), offset, size, error) ||
+      !check_array_range (source, _("the source array"), source_offset, size, error))
+    return FALSE;
   dst_element = gcuda_array_descriptor_get_element_size (&self->desc);
   src_element = gcuda_array_descriptor_get_element_size (&source->desc);
   if (dst_element != src_element)

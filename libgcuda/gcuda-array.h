@@ -94,80 +94,48 @@ guint64               gcuda_array_get_size                (GCudaArray           
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_is_freed                (GCudaArray                  *self);
 GCUDA_AVAILABLE_IN_1_0
-void                  gcuda_array_free                    (GCudaArray                  *self);
+gboolean              gcuda_array_free                    (GCudaArray                  *self,
+                                                           GError                     **error);
 
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_upload                  (GCudaArray                  *self,
+                                                           guint64                      offset,
                                                            const guint8                *data,
                                                            gsize                        size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_upload_from_address     (GCudaArray                  *self,
+                                                           guint64                      offset,
                                                            guint64                      address,
                                                            guint64                      size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 GBytes               *gcuda_array_download                (GCudaArray                  *self,
+                                                           guint64                      offset,
+                                                           guint64                      size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_download_to_address     (GCudaArray                  *self,
+                                                           guint64                      offset,
                                                            guint64                      address,
                                                            guint64                      size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_copy_from_buffer        (GCudaArray                  *self,
-                                                           GCudaBuffer                 *buffer,
                                                            guint64                      offset,
+                                                           GCudaBuffer                 *buffer,
+                                                           guint64                      buffer_offset,
+                                                           guint64                      size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_copy_to_buffer          (GCudaArray                  *self,
-                                                           GCudaBuffer                 *buffer,
                                                            guint64                      offset,
+                                                           GCudaBuffer                 *buffer,
+                                                           guint64                      buffer_offset,
+                                                           guint64                      size,
                                                            GError                     **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean              gcuda_array_copy_from_array         (GCudaArray                  *self,
-                                                           GCudaArray                  *source,
-                                                           GError                     **error);
-
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_upload_range            (GCudaArray                  *self,
-                                                           guint64                      offset,
-                                                           const guint8                *data,
-                                                           gsize                        size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_upload_range_from_address (GCudaArray                *self,
-                                                           guint64                      offset,
-                                                           guint64                      address,
-                                                           guint64                      size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-GBytes               *gcuda_array_download_range          (GCudaArray                  *self,
-                                                           guint64                      offset,
-                                                           guint64                      size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_download_range_to_address (GCudaArray                *self,
-                                                           guint64                      offset,
-                                                           guint64                      address,
-                                                           guint64                      size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_copy_range_from_buffer  (GCudaArray                  *self,
-                                                           guint64                      offset,
-                                                           GCudaBuffer                 *buffer,
-                                                           guint64                      buffer_offset,
-                                                           guint64                      size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_copy_range_to_buffer    (GCudaArray                  *self,
-                                                           guint64                      offset,
-                                                           GCudaBuffer                 *buffer,
-                                                           guint64                      buffer_offset,
-                                                           guint64                      size,
-                                                           GError                     **error);
-GCUDA_AVAILABLE_IN_1_0
-gboolean              gcuda_array_copy_range_from_array   (GCudaArray                  *self,
                                                            guint64                      offset,
                                                            GCudaArray                  *source,
                                                            guint64                      source_offset,

@@ -3,9 +3,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#define _GNU_SOURCE 1  /* syscall */
+
 #include "config.h"
 
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-async-private.h"
@@ -32,22 +36,135 @@ host_call_init (HostCall       *call,
   call->notify = notify;
 }
 
+/* Handing over to a main context: one source per main context, attached
+ * once and kept, with a queue of the calls the driver's thread handed over.
+ * A call queues its entry and, when the queue was empty, marks the source
+ * ready (g_source_set_ready_time (0), which wakes the context up): no
+ * source to make, attach, destroy and free per call. The calls run in
+ * order, one per dispatch. */
+typedef struct {
+  GSourceFunc    dispatch;
+  GDestroyNotify finish;
+  gpointer       data;
+} Handover;
+
+typedef struct {
+  GSource  source;
+  GMutex   lock;
+  GArray  *queue;     /* Handover, under @lock */
+} HandoverSource;
+
+static GMutex handover_lock;
+static GHashTable *handover_sources;  /* GMainContext * -> HandoverSource * (no references), under handover_lock */
+
+static gboolean
+handover_source_dispatch (GSource     *source,
+                          GSourceFunc  callback,
+                          gpointer     user_data)
+{
+  HandoverSource *self = (HandoverSource *) source;
+  Handover call;
+
+  /* One call per dispatch, as with a source per call: a callback that
+   * runs a main loop of its own (a modal dialog, or waiting for the next
+   * callback) sees the calls after it dispatched in that loop. */
+  g_mutex_lock (&self->lock);
+  if (self->queue->len == 0)
+    {
+      g_source_set_ready_time (source, -1);
+      g_mutex_unlock (&self->lock);
+      return G_SOURCE_CONTINUE;
+    }
+  call = g_array_index (self->queue, Handover, 0);
+  g_array_remove_index (self->queue, 0);
+  if (self->queue->len == 0)
+    g_source_set_ready_time (source, -1);
+  g_mutex_unlock (&self->lock);
+
+  if (call.dispatch (call.data) == G_SOURCE_CONTINUE)
+    {
+      /* called again, after the others queued by now, as an idle source's is */
+      g_mutex_lock (&self->lock);
+      g_array_append_val (self->queue, call);
+      g_source_set_ready_time (source, 0);
+      g_mutex_unlock (&self->lock);
+    }
+  else if (call.finish != NULL)
+    call.finish (call.data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+is_source (gpointer key,
+           gpointer value,
+           gpointer source)
+{
+  return value == source;
+}
+
+static void
+handover_source_finalize (GSource *source)
+{
+  HandoverSource *self = (HandoverSource *) source;
+
+  /* Its main context went (every queued call holds the context: none is
+   * left); the next call for another context at this address makes anew. */
+  g_mutex_lock (&handover_lock);
+  if (handover_sources != NULL)
+    g_hash_table_foreach_remove (handover_sources, is_source, source);
+  g_mutex_unlock (&handover_lock);
+  for (guint i = 0; self->queue != NULL && i < self->queue->len; i++)
+    {
+      Handover *call = &g_array_index (self->queue, Handover, i);
+
+      if (call->finish != NULL)
+        call->finish (call->data);
+    }
+  g_clear_pointer (&self->queue, g_array_unref);
+  g_mutex_clear (&self->lock);
+}
+
+static GSourceFuncs handover_source_funcs = {
+  NULL, NULL, handover_source_dispatch, handover_source_finalize, NULL, NULL
+};
+
 /* The driver's thread: only wakes the main context up, to run @dispatch
  * and then @finish (with @data) there. */
 static void
 host_call_attach (HostCall       *call,
                   GSourceFunc     dispatch,
                   GDestroyNotify  finish,
-                  gpointer        data,
-                  const char     *name)
+                  gpointer        data)
 {
-  GSource *source = g_idle_source_new ();
+  Handover handover = { dispatch, finish, data };
+  HandoverSource *source;
 
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, dispatch, data, finish);
-  g_source_set_static_name (source, name);
-  g_source_attach (source, call->main_context);
-  g_source_unref (source);
+  g_mutex_lock (&handover_lock);
+  if (handover_sources == NULL)
+    handover_sources = g_hash_table_new (NULL, NULL);
+  source = g_hash_table_lookup (handover_sources, call->main_context);
+  if (source == NULL)
+    {
+      source = (HandoverSource *) g_source_new (&handover_source_funcs, sizeof (HandoverSource));
+      g_mutex_init (&source->lock);
+      source->queue = g_array_new (FALSE, FALSE, sizeof (Handover));
+      g_source_set_priority (&source->source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (&source->source, "[gcuda] stream callbacks");
+      /* a callback that runs a main loop of its own (a modal dialog) still
+       * sees the calls queued after it, as with a source per call */
+      g_source_set_can_recurse (&source->source, TRUE);
+      g_source_set_ready_time (&source->source, -1);
+      g_source_attach (&source->source, call->main_context);
+      /* the main context holds it, for its life */
+      g_source_unref (&source->source);
+      g_hash_table_insert (handover_sources, call->main_context, source);
+    }
+  g_mutex_lock (&source->lock);
+  g_mutex_unlock (&handover_lock);
+  g_array_append_val (source->queue, handover);
+  if (source->queue->len == 1)
+    g_source_set_ready_time (&source->source, 0);
+  g_mutex_unlock (&source->lock);
 }
 
 static gboolean
@@ -75,7 +192,7 @@ host_call_trampoline (void *user_data)
 {
   HostCall *call = user_data;
 
-  host_call_attach (call, host_call_dispatch, host_call_free, call, "[gcuda] stream callback");
+  host_call_attach (call, host_call_dispatch, host_call_free, call);
 }
 
 gboolean
@@ -156,8 +273,7 @@ blocking_call_trampoline (void *user_data)
 {
   BlockingCall *call = user_data;
 
-  host_call_attach (&call->call, blocking_call_dispatch, blocking_call_finish, call,
-                    "[gcuda] blocking stream callback");
+  host_call_attach (&call->call, blocking_call_dispatch, blocking_call_finish, call);
   g_mutex_lock (&call->lock);
   while (!call->finished)
     g_cond_wait (&call->cond, &call->lock);
@@ -441,12 +557,29 @@ work_cancelled (GCancellable *cancellable,
 
 /* Jobs still running, cancelled ones included: exit() waits for them.
  * A job left in NVRTC or the driver while exit() runs their libraries'
- * static destructors crashes the process (seen with NVRTC). exit() runs
- * atexit handlers in reverse order of registration, so the handler is
- * registered twice: at the first job's start (after whatever loaded NVRTC
- * or the driver before) and at the first job's end (after what the first
- * job loaded); it waits until no job runs, at most 30 s (a job stuck on
- * something the exiting thread holds must not hang the exit). */
+ * static destructors crashes the process (seen with NVRTC after a
+ * cancelled compile: the user cancels and quits). Those destructors are
+ * atexit handlers (__cxa_atexit()), which exit() runs newest first, and
+ * NVRTC registers some while it loads and more during its first compile
+ * (function-local statics): no atexit handler of ours can be newer than
+ * those of a compile still running. So the wait is, first, a thread-local
+ * destructor of the main thread: exit() runs the exiting thread's before
+ * any atexit handler (glibc; C++ requires that order of thread_local
+ * objects). It is registered when the library loads on the main thread and
+ * when the main thread starts a job. For exit() from another thread it is
+ * also an atexit handler, registered at the first job's start and again
+ * right after GCuda loads NVRTC or the driver (on the thread that loaded
+ * it, a job's included) and at the first job's end: newer than the
+ * destructors registered while they loaded, though not than those of a
+ * first compile still running then. The wait lasts until no job runs, at
+ * most 30 s (a job stuck on something the exiting thread holds must not
+ * hang the exit).
+ *
+ * An exit() from the main thread while a job is inside dlopen() is safe:
+ * the wait runs before every atexit handler, and glibc runs the handlers
+ * registered during it after it. Left open: exit() from another thread
+ * while a job runs the process's first compile or is between loading a
+ * library and registering the wait after it. */
 static GMutex jobs_lock;
 static GCond jobs_cond;
 static guint jobs_running;
@@ -463,14 +596,50 @@ jobs_wait_at_exit (void)
   g_mutex_unlock (&jobs_lock);
 }
 
+/* glibc's (2.18 and later), what C++ thread_local destructors use; weak:
+ * elsewhere only the atexit handler is there. */
+extern int __cxa_thread_atexit_impl (void (*func) (void *), void *obj, void *dso_symbol) __attribute__ ((weak));
+extern void *__dso_handle __attribute__ ((visibility ("hidden")));
+
 static void
-jobs_register_exit_hook (gsize *once)
+jobs_wait_at_thread_exit (void *data)
 {
-  if (g_once_init_enter (once))
+  /* Only the main thread has it: its thread-local destructors run at
+   * exit() (or a pthread_exit() of main, where waiting is harmless). */
+  jobs_wait_at_exit ();
+}
+
+static gboolean
+on_main_thread (void)
+{
+  return getpid () == (pid_t) syscall (SYS_gettid);
+}
+
+static void
+exit_wait_register_main_thread (void)
+{
+  static gsize once;
+
+  if (__cxa_thread_atexit_impl == NULL || !on_main_thread ())
+    return;
+  if (g_once_init_enter (&once))
     {
-      atexit (jobs_wait_at_exit);
-      g_once_init_leave (once, 1);
+      /* &__dso_handle keeps libgcuda loaded until it has run */
+      __cxa_thread_atexit_impl (jobs_wait_at_thread_exit, NULL, &__dso_handle);
+      g_once_init_leave (&once, 1);
     }
+}
+
+__attribute__ ((constructor)) static void
+exit_wait_register_at_load (void)
+{
+  exit_wait_register_main_thread ();
+}
+
+void
+_gcuda_exit_wait_register (void)
+{
+  atexit (jobs_wait_at_exit);
 }
 
 static void
@@ -478,7 +647,12 @@ jobs_end (void)
 {
   static gsize after_first_job;
 
-  jobs_register_exit_hook (&after_first_job);
+  /* after what the first job made NVRTC or the driver register */
+  if (g_once_init_enter (&after_first_job))
+    {
+      _gcuda_exit_wait_register ();
+      g_once_init_leave (&after_first_job, 1);
+    }
   g_mutex_lock (&jobs_lock);
   if (--jobs_running == 0)
     g_cond_broadcast (&jobs_cond);
@@ -542,7 +716,12 @@ _gcuda_task_run_worker (GTask          *task,
   g_autoptr(GError) error = NULL;
   Work *work;
 
-  jobs_register_exit_hook (&at_first_start);
+  exit_wait_register_main_thread ();
+  if (g_once_init_enter (&at_first_start))
+    {
+      _gcuda_exit_wait_register ();
+      g_once_init_leave (&at_first_start, 1);
+    }
   work = g_new0 (Work, 1);
   g_atomic_ref_count_init (&work->ref_count);
   work->task = g_object_ref (task);

@@ -82,4 +82,9 @@ void     _gcuda_task_run_worker  (GTask          *task,
                                   GDestroyNotify  work_data_free,
                                   GDestroyNotify  result_free);
 
+/* Makes exit() wait for running jobs before the static destructors
+ * registered so far (atexit() again): called right after GCuda loads NVRTC
+ * or the driver, whose destructors a job may otherwise meet. */
+void     _gcuda_exit_wait_register (void);
+
 G_END_DECLS

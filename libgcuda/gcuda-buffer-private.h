@@ -27,17 +27,24 @@ GCudaBuffer *_gcuda_buffer_new_graphics (GCudaContext          *context,
 
 /* Pooled memory (gcuda-memory-pool.c, gcuda-host-memory-pool.c,
  * gcuda-stream-pool.c): instead of the driver's free, @release (@pool,
- * address, size) runs exactly once, on free() or finalization, even after
- * the context was destroyed; the buffer keeps @pool alive. */
+ * address, size, @data) runs exactly once, on free() or finalization, even
+ * after the context was destroyed; the buffer keeps @pool alive, and
+ * @data is the pool's (@release owns it). */
 typedef void (*GCudaPoolReleaseFunc) (GObject  *pool,
                                       guint64   address,
-                                      guint64   size);
+                                      guint64   size,
+                                      gpointer  data);
 
 GCudaBuffer *_gcuda_buffer_new_pooled   (GCudaContext          *context,
                                          CUdeviceptr            ptr,
                                          guint64                size,
                                          GObject               *pool,
-                                         GCudaPoolReleaseFunc   release);
+                                         GCudaPoolReleaseFunc   release,
+                                         gpointer               data);
+
+/* Whether @self (a #GCudaBuffer, not checked) has memory and was not
+ * freed: the launch path's test of a kernel argument. */
+gboolean     _gcuda_buffer_is_usable    (GCudaBuffer           *self);
 
 /* A buffer given as an argument: made by a constructor (else
  * GCUDA_ERROR_INVALID_ARGUMENT) and not freed (else GCUDA_ERROR_FREED). */

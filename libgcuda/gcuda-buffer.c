@@ -96,6 +96,7 @@ struct _GCudaBuffer
   GCudaBufferKind kind;
   GObject *owner;        /* borrowed memory: what owns it (kept alive) */
   GCudaPoolReleaseFunc release;  /* pooled memory: gives it back to @owner */
+  gpointer release_data;         /* @release's */
   GCudaBufferNotify notify;  /* foreign memory: tells its owner GCuda is done */
   gpointer notify_data;
   int freed;             /* atomic: free() was called */
@@ -135,7 +136,7 @@ release_memory (GCudaBuffer *self)
     }
   if (self->release != NULL)
     {
-      self->release (self->owner, self->ptr, self->size);
+      self->release (self->owner, self->ptr, self->size, g_steal_pointer (&self->release_data));
       return;
     }
   if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->kind == GCUDA_BUFFER_KIND_GRAPHICS ||
@@ -318,11 +319,13 @@ _gcuda_buffer_new_pooled (GCudaContext          *context,
                           CUdeviceptr            ptr,
                           guint64                size,
                           GObject               *pool,
-                          GCudaPoolReleaseFunc   release)
+                          GCudaPoolReleaseFunc   release,
+                          gpointer               data)
 {
   GCudaBuffer *self = _gcuda_buffer_new_borrowed (context, ptr, size, GCUDA_BUFFER_KIND_DEVICE, pool);
 
   self->release = release;
+  self->release_data = data;
   return self;
 }
 
@@ -624,7 +627,7 @@ buffer_check (GCudaBuffer  *self,
   if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+                           _("Expected a GCuda.Buffer made by one of its constructors"));
       return FALSE;
     }
   if (buffer_is_freed (self))
@@ -864,6 +867,12 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
   return buffer_is_freed (self);
 }
 
+gboolean
+_gcuda_buffer_is_usable (GCudaBuffer *self)
+{
+  return self->context != NULL && !buffer_is_freed (self);
+}
+
 /**
  * gcuda_buffer_free:
  * @self: a [class@GCuda.Buffer]
@@ -896,7 +905,7 @@ gcuda_buffer_free (GCudaBuffer  *self,
 {
   if (!GCUDA_IS_BUFFER (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   /* made by hand: nothing to free, as every other call says */
@@ -936,7 +945,7 @@ buffer_check_export (GCudaBuffer  *self,
   if (gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The buffer's context was destroyed (gcuda_context_destroy())"));
+                           _("The buffer's context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -1012,7 +1021,7 @@ gcuda_buffer_export_end (GCudaBuffer  *self,
   if (!GCUDA_IS_BUFFER (self) || self->context == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaBuffer made by a gcuda_buffer constructor"));
+                           _("Expected a GCuda.Buffer made by one of its constructors"));
       return FALSE;
     }
   root = buffer_root (self);
@@ -1957,7 +1966,7 @@ check_managed (GCudaBuffer  *self,
   if (root->kind != GCUDA_BUFFER_KIND_MANAGED)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Only managed memory (gcuda_buffer_new_managed()) can be attached, prefetched or advised"));
+                           _("Only managed memory (a buffer made by Buffer.new_managed()) can be attached, prefetched or advised"));
       return FALSE;
     }
   return TRUE;
@@ -2053,7 +2062,7 @@ gcuda_buffer_prefetch (GCudaBuffer  *self,
   if (device != NULL && !GCUDA_IS_DEVICE (device))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaDevice, or NULL for the host"));
+                           _("Expected a GCuda.Device, or NULL for the host"));
       return FALSE;
     }
   return check_stream (self, stream, error) &&
@@ -2087,13 +2096,13 @@ gcuda_buffer_advise (GCudaBuffer        *self,
   if (advice < GCUDA_MEMORY_ADVICE_SET_READ_MOSTLY || advice > GCUDA_MEMORY_ADVICE_UNSET_ACCESSED_BY)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a memory advice (see GCudaMemoryAdvice)"), (int) advice);
+                   _("%d is not a memory advice (see GCuda.MemoryAdvice)"), (int) advice);
       return FALSE;
     }
   if (device != NULL && !GCUDA_IS_DEVICE (device))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaDevice, or NULL for the host"));
+                           _("Expected a GCuda.Device, or NULL for the host"));
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self->context,

@@ -68,6 +68,7 @@
 #include <gio/gio.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-nvrtc-private.h"
@@ -218,8 +219,10 @@ _gcuda_compile_cache_default_dir (void)
    * program itself sets GCudaCompiler:cache-dir. */
   if (_gcuda_is_secure_execution ())
     return NULL;
-  disable = _gcuda_secure_getenv ("GCUDA_DISABLE_CACHE");
-  dir = _gcuda_secure_getenv ("GCUDA_CACHE_DIR");
+  /* the test _gcuda_secure_getenv() makes is the one just made: read
+   * plainly (every compile comes here) */
+  disable = g_getenv ("GCUDA_DISABLE_CACHE");
+  dir = g_getenv ("GCUDA_CACHE_DIR");
   if (disable != NULL && *disable != '\0' && !g_str_equal (disable, "0"))
     return NULL;
   if (dir != NULL && *dir != '\0')
@@ -914,23 +917,23 @@ disk_lookup (const char  *dir,
       return NULL;
     }
 
-  /* O_NOFOLLOW: a symlink in the entry's place is not followed to a file
-   * elsewhere (and, not being a regular file, is never deleted either).
-   * O_NONBLOCK: a FIFO there would block open() until someone writes to
-   * it; opened at once, it fails the regular-file check below. O_NOCTTY:
-   * a terminal there never becomes the process's. */
-  fd = openat (dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  /* Nofollow: a symlink in the entry's place is not followed to a file
+   * elsewhere (and, not being a regular file, is never deleted either). A
+   * FIFO there is opened without waiting and refused, from fstat() of what
+   * was opened, not of the name: no race between check and read. */
+  fd = _gcuda_file_open_regular (dir_fd, name, TRUE, &st, &error);
   if (fd < 0)
     {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_debug ("compile cache entry %s/%s ignored: %s", dir, name, error->message);
       close (dir_fd);
       return NULL;
     }
-  /* fstat() of what was opened, not of the name: no race between check and
-   * read. Another user's file (root's: no one else can create files in a
+  /* Another user's file (root's: no one else can create files in a
    * directory that is the user's and 0700) could be anyone's code. */
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
+  if (st.st_uid != geteuid ())
     {
-      g_debug ("compile cache entry %s/%s ignored: not a regular file of the user's", dir, name);
+      g_debug ("compile cache entry %s/%s ignored: not the user's", dir, name);
       close (fd);
       close (dir_fd);
       return NULL;

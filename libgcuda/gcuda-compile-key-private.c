@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 #include "gcuda-error-private.h"
 #include "gcuda-compile-cache-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-nvrtc-private.h"
 #include "gcuda-std-headers-private.h"
 
@@ -157,6 +159,7 @@ typedef struct {
   GHashTable *seen;       /* paths recorded */
   gint64      start_ns;   /* CLOCK_REALTIME when the key computation began */
   gboolean    racy;       /* a recorded time too recent to trust */
+  guint       n_nvrtc;    /* how many of deps NVRTC's identity recorded (the first ones) */
 } DepRecorder;
 
 /* Timestamps within this much of the computation's start are not trusted:
@@ -218,6 +221,7 @@ dep_recorder_init (DepRecorder *rec)
   clock_gettime (CLOCK_REALTIME, &now);
   rec->start_ns = timespec_ns (&now);
   rec->racy = FALSE;
+  rec->n_nvrtc = 0;
 }
 
 static void
@@ -642,33 +646,45 @@ try_file (ScanState  *state,
   text = g_hash_table_lookup (state->contents, canonical);
   if (text == NULL)
     {
-      char *data = NULL;
+      gsize budget = MAX_INCLUDE_BYTES - state->total_read;
+      g_autoptr(GError) error = NULL;
+      struct stat opened;
+      const char *data;
       gsize len = 0;
-      GError *error = NULL;
 
-      if (!S_ISREG (st.st_mode) ||
-          (guint64) st.st_size > MAX_INCLUDE_BYTES - state->total_read)
+      if (!S_ISREG (st.st_mode) || (guint64) st.st_size > budget)
         {
           /* a device, a FIFO, or more than is reasonable to hash */
           state->indeterminate = TRUE;
           return TRUE;
         }
-      if (!g_file_get_contents (canonical, &data, &len, &error))
+      /* Opened without waiting and checked through the descriptor: the
+       * file may have become a FIFO since the stat() above (canonical
+       * names no symlink: one there now is such a change too). */
+      text = _gcuda_file_read_regular (AT_FDCWD, canonical, TRUE, budget, &opened, &error);
+      if (text == NULL)
         {
-          g_autofree char *what = g_strdup_printf ("%s %s %d", canonical,
-                                                   g_quark_to_string (error->domain), error->code);
+          g_autofree char *what = NULL;
+
+          if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT) ||
+              g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_LINKS))
+            {
+              state->indeterminate = TRUE;
+              return TRUE;
+            }
+          what = g_strdup_printf ("%s %s %d", canonical, g_quark_to_string (error->domain), error->code);
           hash_string (state->cs, "include-error", what);
-          g_error_free (error);
           return TRUE;
         }
+      data = g_bytes_get_data (text, &len);
       state->total_read += len;
-      if (state->total_read > MAX_INCLUDE_BYTES)
+      if (len > budget || opened.st_dev != st.st_dev || opened.st_ino != st.st_ino)
         {
-          g_free (data);
+          /* too much, or not the file the stat() recorded: replaced since */
+          g_bytes_unref (text);
           state->indeterminate = TRUE;
           return TRUE;
         }
-      text = g_bytes_new_take (data, len);
       hash_string (state->cs, "include-file", canonical);
       hash_field (state->cs, "include-content", data, len);
       g_hash_table_insert (state->contents, g_strdup (canonical), text);
@@ -1141,6 +1157,8 @@ compute_key (const GCudaCompileInputs *inputs,
 
   if (!hash_nvrtc_identity (cs, rec))
     return NULL;
+  if (rec != NULL)
+    rec->n_nvrtc = rec->deps->len;
   if (!hash_includes (cs, inputs, inputs->source, strlen (inputs->source), FALSE, NULL, rec))
     return NULL;
 
@@ -1162,6 +1180,11 @@ compute_key (const GCudaCompileInputs *inputs,
  * inode), even one that restores the size and mtime, changes the ctime,
  * which no one can set; and an identity recorded so recently that an edit
  * could share its timestamps is not memoized at all (racy_margin_ns).
+ * A key whose include scan stat()ed nothing (a source that includes no
+ * file: only NVRTC's built-in headers and GCuda's in-memory ones) reads
+ * nothing on disk but the NVRTC libraries, and those a process does not
+ * see change under it (CuPy's in-process cache does not look either): its
+ * memo entry is used without a stat(), the cost of the lookup alone.
  * What this does not see: a path whose directory is replaced by a symlink
  * to another directory holding a hard link of the very same file (same
  * inode, same times), whose own "..." includes would then be looked for
@@ -1169,9 +1192,10 @@ compute_key (const GCudaCompileInputs *inputs,
  * margin between the computation and an edit. */
 
 typedef struct {
-  char  *key;
-  Dep   *deps;
-  guint  n_deps;
+  char     *key;
+  Dep      *deps;
+  guint     n_deps;
+  gboolean  reads_files;  /* the include scan stat()ed something */
 } MemoEntry;
 
 #define MEMO_MAX_ENTRIES 4096
@@ -1252,11 +1276,89 @@ find_loaded_nvrtc_blob (struct dl_phdr_info *info,
   return 0;
 }
 
+/* The loaded NVRTC libraries' names, as blob fields: walked again only
+ * when the loader's counts of objects added and removed say the set of
+ * loaded objects changed (the walk costs more than the rest of a hit). */
+typedef struct {
+  GByteArray         *blob;
+  unsigned long long  adds;
+  unsigned long long  subs;
+  gboolean            changed;
+} LoadedWalk;
+
+static GMutex loaded_lock;
+static GByteArray *loaded_fields;   /* under loaded_lock */
+static unsigned long long loaded_adds, loaded_subs;
+
+static int
+check_loaded (struct dl_phdr_info *info,
+              size_t               size,
+              void                *data)
+{
+  LoadedWalk *walk = data;
+
+  /* the counts are the first object's; older loaders lack them */
+  if (size < offsetof (struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+    walk->changed = TRUE;
+  else
+    {
+      walk->adds = info->dlpi_adds;
+      walk->subs = info->dlpi_subs;
+      walk->changed = loaded_fields == NULL || walk->adds != loaded_adds || walk->subs != loaded_subs;
+    }
+  return 1;
+}
+
+static void
+blob_loaded_nvrtc (GByteArray *blob)
+{
+  LoadedWalk walk = { NULL, 0, 0, TRUE };
+
+  g_mutex_lock (&loaded_lock);
+  dl_iterate_phdr (check_loaded, &walk);
+  if (walk.changed)
+    {
+      g_clear_pointer (&loaded_fields, g_byte_array_unref);
+      loaded_fields = g_byte_array_new ();
+      dl_iterate_phdr (find_loaded_nvrtc_blob, loaded_fields);
+      loaded_adds = walk.adds;
+      loaded_subs = walk.subs;
+    }
+  g_byte_array_append (blob, loaded_fields->data, loaded_fields->len);
+  g_mutex_unlock (&loaded_lock);
+}
+
+/* The index's hash: 64-bit words (g_bytes_hash() goes a byte at a time,
+ * and the index holds the whole source) */
+static guint
+memo_index_hash (gconstpointer index)
+{
+  gsize len;
+  const guint8 *p = g_bytes_get_data ((GBytes *) index, &len);
+  guint64 h = 0xcbf29ce484222325ull ^ len;
+  gsize i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p + i, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+  for (; i < len; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return (guint) (h ^ (h >> 32));
+}
+
 static GBytes *
 memo_index (const GCudaCompileInputs *inputs)
 {
   GByteArray *blob = g_byte_array_sized_new (strlen (inputs->source) + 1024);
-  g_autofree char *cwd = g_get_current_dir ();
+  char cwd_buf[4096];
+  /* getcwd() and $PWD rather than g_get_current_dir(), which stat()s both
+   * to choose: the pair changes whenever its choice can */
+  const char *cwd = getcwd (cwd_buf, sizeof cwd_buf);
 
   blob_string (blob, "key-format", KEY_TAG);
   blob_string (blob, "name", inputs->source_name);
@@ -1287,14 +1389,17 @@ memo_index (const GCudaCompileInputs *inputs)
     blob_string (blob, "headers", NULL);
   blob_string (blob, "std-headers", _gcuda_std_headers_digest ());
   blob_string (blob, "cwd", cwd);
+  blob_string (blob, "pwd", g_getenv ("PWD"));
   blob_string (blob, "ld-library-path", _gcuda_secure_getenv ("LD_LIBRARY_PATH"));
-  dl_iterate_phdr (find_loaded_nvrtc_blob, blob);
+  blob_loaded_nvrtc (blob);
   return g_byte_array_free_to_bytes (blob);
 }
 
 static gboolean
 memo_entry_valid (const MemoEntry *entry)
 {
+  if (!entry->reads_files)
+    return TRUE;
   for (guint i = 0; i < entry->n_deps; i++)
     {
       const Dep *dep = &entry->deps[i];
@@ -1317,12 +1422,13 @@ memo_insert (GBytes      *index,
 
   entry->key = g_strdup (key);
   entry->n_deps = rec->deps->len;
+  entry->reads_files = rec->deps->len > rec->n_nvrtc;
   /* the array's elements, paths included, move to the entry */
   entry->deps = (Dep *) (gpointer) g_array_free (g_steal_pointer (&rec->deps), FALSE);
 
   g_mutex_lock (&memo_lock);
   if (memo == NULL)
-    memo = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+    memo = g_hash_table_new_full (memo_index_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
                                   (GDestroyNotify) memo_entry_unref);
   if (g_hash_table_size (memo) >= MEMO_MAX_ENTRIES)
     g_hash_table_remove_all (memo);  /* bounded, simply */

@@ -74,7 +74,9 @@
  * `GCUDA_DEFAULT_NVRTC_FLAGS` come before the compiler's own.
  *
  * NVRTC has no host headers; kernels written for nvcc often include some
- * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`.
+ * anyway (`<stdio.h>` for `printf`, `<cstdint>`, `<cmath>`) and use `uint`,
+ * `ushort` and `ulong` without any include, which every compile declares as
+ * nvcc's pre-included headers do (a source declaring them too still compiles).
  * GCuda gives NVRTC small device-side versions of `<assert.h>`, `<float.h>`,
  * `<inttypes.h>`, `<limits.h>`, `<math.h>`, `<stddef.h>`, `<stdint.h>`,
  * `<stdio.h>`, `<stdlib.h>`, `<string.h>` and their C++ names (`<cassert>`
@@ -342,8 +344,13 @@ gcuda_compiler_class_init (GCudaCompilerClass *klass)
    * `-U`, `-include`, `-arch`, `-Xptxas`, their long forms, …): that is
    * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error] when compiling, since
    * it would take the include directories or the architecture GCuda adds
-   * after the options. The architecture comes last, so it wins over one
-   * given among the options.
+   * after the options. An architecture among the options (`-arch=compute_90`,
+   * `--gpu-architecture=sm_90`, `-arch` and its value as the next option)
+   * is what the compile makes, as [property@GCuda.Compiler:arch] would be
+   * (a cubin for `sm_XY`, PTX for `compute_XY`), and needs no device; one
+   * that differs from [property@GCuda.Compiler:arch] or
+   * [property@GCuda.Compiler:code] is
+   * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
    *
    * Since: 1.0
    */
@@ -834,8 +841,8 @@ default_arch (Job     *job,
   /* a context made by hand has no device */
   if (context == NULL ||
       !GCUDA_CHECK_MADE (gcuda_context_get_device (context) != NULL, error,
-                         _("The compiler's GCudaContext has no CUDA context behind it: obtain contexts from "
-                           "gcuda_context_get_default() or a GCudaDevice")))
+                         _("The compiler's GCuda.Context has no CUDA context behind it: obtain contexts from "
+                           "Context.get_default() or from a device")))
     {
       g_prefix_error (error, _("No architecture was given and the device's cannot be found: "));
       return NULL;
@@ -927,23 +934,66 @@ compile_state_clear (CompileState *state)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CompileState, compile_state_clear)
 
-/* What to compile for: code wins over arch; neither means the device's own.
- * A virtual architecture has no cubin, so its @kind is PTX. */
+/* What to compile for: an architecture among the caller's options
+ * (@option_arch, as given there), else code, else arch, else the device's
+ * own. An option that names another architecture than the compiler's
+ * code or arch is refused rather than one of them silently ignored. A
+ * virtual architecture has no cubin, so its @kind is PTX. */
 static char *
 compile_arch (Job               *job,
+              const char        *option_arch,
+              const char        *option_text,
               GCudaProgramKind  *kind,
               GError           **error)
 {
+  const char *setting = NULL;
   char *arch;
 
   if (job->code != NULL && *job->code != '\0')
-    arch = g_strdup (job->code);
+    setting = job->code;
   else if (job->arch != NULL && *job->arch != '\0')
-    arch = g_strdup (job->arch);
+    setting = job->arch;
+  if (option_arch != NULL && setting != NULL && !g_str_equal (option_arch, setting))
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("The NVRTC option “%s” names another architecture than the compiler’s %s (%s): "
+                     "give the architecture once, as the compiler’s arch (arch= in Python) or as the option"),
+                   option_text, setting == job->code ? "code" : "arch", setting);
+      return NULL;
+    }
+  if (option_arch != NULL)
+    arch = g_strdup (option_arch);
+  else if (setting != NULL)
+    arch = g_strdup (setting);
   else if ((arch = default_arch (job, error)) == NULL)
     return NULL;
   *kind = g_str_has_prefix (arch, "compute_") ? GCUDA_PROGRAM_KIND_PTX : job->target;
   return arch;
+}
+
+/* The value of an architecture option at @options[*i] (-arch=X,
+ * --gpu-architecture=X, "-arch X", or -arch and --gpu-architecture with X
+ * as the next option, whose index *i then moves to), or NULL when it is
+ * not one. */
+static const char *
+arch_option_value (GPtrArray *options,
+                   guint     *i)
+{
+  static const char * const names[] = { "-arch", "--gpu-architecture" };
+  const char *option = g_ptr_array_index (options, *i);
+
+  for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+    {
+      gsize n = strlen (names[j]);
+
+      if (strncmp (option, names[j], n) != 0)
+        continue;
+      if (option[n] == '=' || option[n] == ' ')
+        return option + n + strspn (option + n + 1, " ") + 1;
+      if (option[n] == '\0' && *i + 1 < options->len)
+        return g_ptr_array_index (options, ++*i);
+    }
+  return NULL;
 }
 
 /* NVRTC options that take their value as the next option ("-I", "dir")
@@ -985,15 +1035,20 @@ check_dangling_option (GPtrArray  *options,
   return FALSE;
 }
 
-/* NVRTC's options, NULL-terminated: GCUDA_DEFAULT_NVRTC_FLAGS first, then
- * the compiler's options, its include directories and the architecture
- * (last, so that it wins over an architecture among the options). */
+/* NVRTC's options, not yet terminated: GCUDA_DEFAULT_NVRTC_FLAGS first,
+ * then the compiler's options and its include directories; the
+ * architecture is added by the caller. An architecture among the options
+ * is taken out (the last one wins) and returned in @option_arch, as it was
+ * written in @option_text, so that it decides what is made (a cubin, or PTX
+ * for a compute_XY) and is given to NVRTC once. */
 static GPtrArray *
 compile_options (Job         *job,
-                 const char  *arch,
+                 char       **option_arch,
+                 char       **option_text,
                  GError     **error)
 {
   g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
   const char *env_flags = _gcuda_secure_getenv ("GCUDA_DEFAULT_NVRTC_FLAGS");
 
   if (env_flags != NULL && *env_flags != '\0')
@@ -1014,14 +1069,44 @@ compile_options (Job         *job,
     g_ptr_array_add (options, g_strdup (job->options[i]));
   if (!check_dangling_option (options, options->len, error))
     return NULL;
+  for (guint i = 0; i < options->len; i++)
+    {
+      guint first = i;
+      const char *value = arch_option_value (options, &i);
+
+      if (value == NULL)
+        {
+          g_ptr_array_add (kept, g_strdup (g_ptr_array_index (options, i)));
+          continue;
+        }
+      if (*value == '\0')
+        {
+          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                       _("The NVRTC option “%s” names no architecture"), (char *) g_ptr_array_index (options, first));
+          return NULL;
+        }
+      g_free (*option_arch);
+      g_free (*option_text);
+      *option_arch = g_strdup (value);
+      *option_text = i == first ? g_strdup (g_ptr_array_index (options, i))
+                                : g_strdup_printf ("%s %s", (char *) g_ptr_array_index (options, first), value);
+    }
   if (job->relocatable)
-    g_ptr_array_add (options, g_strdup ("--relocatable-device-code=true"));
+    g_ptr_array_add (kept, g_strdup ("--relocatable-device-code=true"));
   for (guint i = 0; job->include_dirs[i] != NULL; i++)
-    g_ptr_array_add (options, g_strconcat ("-I", job->include_dirs[i], NULL));
-  g_ptr_array_add (options, g_strconcat ("--gpu-architecture=", arch, NULL));
-  g_ptr_array_add (options, NULL);
-  return g_steal_pointer (&options);
+    g_ptr_array_add (kept, g_strconcat ("-I", job->include_dirs[i], NULL));
+  return g_steal_pointer (&kept);
 }
+
+/* nvcc pre-includes its runtime header, which brings glibc's <sys/types.h>
+ * and with it `uint`, `ushort` and `ulong`: sources written for nvcc use
+ * them without an include, and NVRTC has no such header. Declaring a typedef
+ * again as the same type is valid C++, so a source (or a header) declaring
+ * them itself still compiles; a macro of the same name (-Duint=...) wins. */
+#define NVCC_TYPEDEFS \
+  "#ifndef ushort\ntypedef unsigned short ushort;\n#endif\n" \
+  "#ifndef uint\ntypedef unsigned int uint;\n#endif\n" \
+  "#ifndef ulong\ntypedef unsigned long ulong;\n#endif\n"
 
 /* What the job's settings come to: the target, NVRTC's options, the source
  * as NVRTC sees it and, when the cache is on, the key. */
@@ -1030,21 +1115,26 @@ compile_state_init (CompileState  *state,
                     GError       **error)
 {
   Job *job = state->job;
+  g_autofree char *option_arch = NULL;
+  g_autofree char *option_text = NULL;
 
   if (job->source == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("No source given"));
       return FALSE;
     }
-  if ((state->arch = compile_arch (job, &state->kind, error)) == NULL ||
-      (state->options = compile_options (job, state->arch, error)) == NULL)
+  if ((state->options = compile_options (job, &option_arch, &option_text, error)) == NULL ||
+      (state->arch = compile_arch (job, option_arch, option_text, &state->kind, error)) == NULL)
     return FALSE;
+  /* last, once: what the cache key covers is what NVRTC is given */
+  g_ptr_array_add (state->options, g_strconcat ("--gpu-architecture=", state->arch, NULL));
+  g_ptr_array_add (state->options, NULL);
 
   /* PyCUDA wraps the whole source, so kernels keep their plain names; the
    * #line keeps the log's line numbers those of the caller's source. */
-  state->source = job->no_extern_c ? g_strdup (job->source)
-                                   : g_strconcat ("extern \"C\" {\n#line 1 \"kernel.cu\"\n", job->source, "\n}\n",
-                                                  NULL);
+  state->source = job->no_extern_c ? g_strconcat (NVCC_TYPEDEFS "#line 1 \"kernel.cu\"\n", job->source, NULL)
+                                   : g_strconcat (NVCC_TYPEDEFS "extern \"C\" {\n#line 1 \"kernel.cu\"\n",
+                                                  job->source, "\n}\n", NULL);
 
   /* The cache: "" turns it off; NULL means the default (or none when the
    * environment says so). */
@@ -1432,9 +1522,26 @@ gcuda_compiler_compile_finish (GCudaCompiler  *self,
   if (!g_task_is_valid (result, self) || g_task_get_source_tag (G_TASK (result)) != gcuda_compiler_compile_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result does not come from gcuda_compiler_compile_async() on this compiler"));
+                           _("This result does not come from an asynchronous compile on this compiler"));
       return NULL;
     }
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * gcuda_compiler_get_context: (get-property context)
+ * @self: a [class@GCuda.Compiler]
+ *
+ * Gets [property@GCuda.Compiler:context].
+ *
+ * Returns: (transfer none) (nullable): the context, or %NULL for the default context
+ *
+ * Since: 1.0
+ */
+GCudaContext *
+gcuda_compiler_get_context (GCudaCompiler *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COMPILER (self), NULL);
+  return self->context;
 }

@@ -99,4 +99,7 @@ GCudaProgram     *gcuda_compiler_compile_finish      (GCudaCompiler        *self
                                                       GAsyncResult         *result,
                                                       GError              **error);
 
+GCUDA_AVAILABLE_IN_1_0
+GCudaContext     *gcuda_compiler_get_context          (GCudaCompiler        *self);
+
 G_END_DECLS

@@ -345,14 +345,14 @@ context_check (GCudaContext  *self,
   if (G_UNLIKELY (self->handle == NULL))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This GCudaContext has no CUDA context behind it: obtain contexts from "
-                             "gcuda_context_get_default() or a GCudaDevice"));
+                           _("This GCuda.Context has no CUDA context behind it: obtain contexts from "
+                             "Context.get_default() or from a device"));
       return FALSE;
     }
   if (G_UNLIKELY (g_atomic_int_get (&self->destroyed)))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The CUDA context was destroyed with gcuda_context_destroy()"));
+                           _("The CUDA context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -786,7 +786,7 @@ check_limit (GCudaLimit   limit,
   if ((guint) limit >= CU_LIMIT_MAX)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a context limit (see GCudaLimit)"), (int) limit);
+                   _("%d is not a context limit (see GCuda.Limit)"), (int) limit);
       return FALSE;
     }
   return TRUE;
@@ -891,7 +891,7 @@ gcuda_context_set_cache_config (GCudaContext      *self,
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+                   _("%d is not a cache configuration (see GCuda.CacheConfig)"), (int) config);
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxSetCacheConfig ((CUfunc_cache) config),
@@ -998,7 +998,7 @@ check_peer (GCudaContext  *self,
   if (!GCUDA_IS_CONTEXT (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The peer must be a GCudaContext"));
+                           _("The peer must be a GCuda.Context"));
       return FALSE;
     }
   if (!context_check (peer, error))
@@ -1011,11 +1011,40 @@ check_peer (GCudaContext  *self,
     }
   if (peer->device == self->device)
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Peer access is between contexts on different devices; both are on the same device"));
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Peer access is between contexts on different devices; both are on device %d"),
+                   gcuda_device_get_ordinal (self->device));
       return FALSE;
     }
   return TRUE;
+}
+
+/* cuCtxEnablePeerAccess/cuCtxDisablePeerAccess with @self current; the
+ * driver's errors (already enabled, not enabled, unsupported, too many
+ * peers) keep their code and name both devices. */
+static gboolean
+peer_access_call (GCudaContext  *self,
+                  GCudaContext  *peer,
+                  gboolean       enable,
+                  GError       **error)
+{
+  GError *local = NULL;
+  gboolean ok;
+
+  ok = enable
+    ? GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0),
+                          "cuCtxEnablePeerAccess", &local)
+    : GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle),
+                          "cuCtxDisablePeerAccess", &local);
+  if (!ok)
+    {
+      if (local->domain == GCUDA_DRIVER_ERROR)
+        g_prefix_error (&local, enable ? _("Enabling peer access from device %d to device %d: ")
+                                       : _("Disabling peer access from device %d to device %d: "),
+                        gcuda_device_get_ordinal (self->device), gcuda_device_get_ordinal (peer->device));
+      g_propagate_error (error, local);
+    }
+  return ok;
 }
 
 /**
@@ -1025,8 +1054,15 @@ check_peer (GCudaContext  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Lets @self access memory allocated in @peer (PyCUDA's
- * `Context.enable_peer_access()`). Enabling it twice is the driver's
- * [GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED][error@GCuda.DriverError].
+ * `Context.enable_peer_access()`): kernels in @self may then read and write
+ * @peer's memory, and copies between them go over the direct link. Enabling
+ * it twice is the driver's
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_ALREADY_ENABLED][error@GCuda.DriverError],
+ * devices without a link
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_UNSUPPORTED][error@GCuda.DriverError]
+ * (see [method@GCuda.Device.get_peer_attribute]); their messages name both
+ * devices. Two contexts on one device are
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
  *
  * Returns: %TRUE on success
  *
@@ -1039,9 +1075,7 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  return check_peer (self, peer, error) &&
-         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxEnablePeerAccess (peer->handle, 0),
-                             "cuCtxEnablePeerAccess", error);
+  return check_peer (self, peer, error) && peer_access_call (self, peer, TRUE, error);
 }
 
 /**
@@ -1050,7 +1084,10 @@ gcuda_context_enable_peer_access (GCudaContext  *self,
  * @peer: a context on another device
  * @error: return location for a [struct@GLib.Error]
  *
- * Revokes what [method@GCuda.Context.enable_peer_access] granted.
+ * Revokes what [method@GCuda.Context.enable_peer_access] granted. Access
+ * not enabled is the driver's
+ * [GCUDA_DRIVER_ERROR_PEER_ACCESS_NOT_ENABLED][error@GCuda.DriverError],
+ * whose message names both devices.
  *
  * Returns: %TRUE on success
  *
@@ -1063,9 +1100,7 @@ gcuda_context_disable_peer_access (GCudaContext  *self,
 {
   g_return_val_if_fail (GCUDA_IS_CONTEXT (self), FALSE);
 
-  return check_peer (self, peer, error) &&
-         GCUDA_CONTEXT_CALL (self, GCUDA_DRV->fn_cuCtxDisablePeerAccess (peer->handle),
-                             "cuCtxDisablePeerAccess", error);
+  return check_peer (self, peer, error) && peer_access_call (self, peer, FALSE, error);
 }
 
 /**
@@ -1438,7 +1473,7 @@ _gcuda_context_resolve (GCudaContext  *context,
         {
           g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
                                _("The context this thread made current with push() was destroyed: "
-                                 "pop it with gcuda_context_pop() (Context.pop()) to use the default "
+                                 "pop it with Context.pop() to use the default "
                                  "context again"));
           return NULL;
         }
@@ -1447,7 +1482,7 @@ _gcuda_context_resolve (GCudaContext  *context,
   if (!GCUDA_IS_CONTEXT (context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaContext or NULL for the default context"));
+                           _("Expected a GCuda.Context or NULL for the default context"));
       return NULL;
     }
   return g_object_ref (context);

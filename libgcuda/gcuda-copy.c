@@ -35,7 +35,7 @@
  *                 "width-in-bytes", width_in_bytes,
  *                 "height", rows,
  *                 NULL);
- *   return gcuda_copy_2d_execute (copy, NULL, TRUE, error);
+ *   return gcuda_copy_2d_execute (copy, NULL, error);
  * }
  * ```
  *
@@ -50,7 +50,7 @@
  * copy.props.src_pitch = copy.props.width_in_bytes = 50 * 4
  * copy.props.dst_pitch = pitch
  * copy.props.height = 100
- * copy.execute(None, True)
+ * copy.execute(None)
  * ```
  *
  * Describe the copy with properties and endpoints, then call
@@ -218,6 +218,7 @@ typedef struct {
   guint64 width_in_bytes;
   guint64 height;
   guint64 depth;                 /* always 1 for GCudaCopy2D */
+  gboolean unaligned;            /* GCudaCopy2D: !aligned */
 } CopySpec;
 
 typedef enum {
@@ -282,7 +283,8 @@ enum {
   PROP_DST_Z,
   PROP_DST_HEIGHT,
   PROP_DEPTH,
-  N_PROPS_3D
+  N_PROPS_3D,
+  PROP_ALIGNED = N_PROPS_3D,     /* GCudaCopy2D only */
 };
 
 static const char * const property_names[N_PROPS_3D] = {
@@ -302,6 +304,7 @@ static const char * const property_names[N_PROPS_3D] = {
 };
 
 static GParamSpec *properties_2d[N_PROPS_2D];
+static GParamSpec *aligned_pspec;
 static GParamSpec *properties_3d[N_PROPS_3D];
 static GParamSpec *properties_3d_peer[N_PROPS_3D];
 
@@ -373,7 +376,9 @@ copy_get_property (GObject    *object,
 {
   guint64 *field = spec_field (spec_of (object), prop_id);
 
-  if (field == NULL)
+  if (prop_id == PROP_ALIGNED && GCUDA_IS_COPY_2D (object))
+    g_value_set_boolean (value, gcuda_copy_2d_get_aligned (GCUDA_COPY_2D (object)));
+  else if (field == NULL)
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   else
     g_value_set_uint64 (value, *field);
@@ -388,6 +393,11 @@ copy_set_property (GObject      *object,
   guint64 *field = spec_field (spec_of (object), prop_id);
   guint64 v;
 
+  if (prop_id == PROP_ALIGNED && GCUDA_IS_COPY_2D (object))
+    {
+      gcuda_copy_2d_set_aligned (GCUDA_COPY_2D (object), g_value_get_boolean (value));
+      return;
+    }
   if (field == NULL)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -790,7 +800,7 @@ copy_plan (const CopySpec  *spec,
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                            _("The source and destination buffers belong to different contexts: "
-                             "use GCudaCopy3DPeer to copy between contexts"));
+                             "use GCuda.Copy3DPeer to copy between contexts"));
       return FALSE;
     }
   owner = dst_ctx != NULL ? dst_ctx : src_ctx;
@@ -848,7 +858,6 @@ static gboolean
 copy_execute (const CopySpec  *spec,
               CopyForm         form,
               GCudaStream     *stream,
-              gboolean         aligned,
               GError         **error)
 {
   g_autoptr(GCudaContext) context = NULL;  /* declared first: dropped after the scope is left */
@@ -875,7 +884,7 @@ copy_execute (const CopySpec  *spec,
         FILL_2D_FIELDS (d, plan, spec);
         if (stream != NULL)
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2DAsync (&d, h), "cuMemcpy2DAsync", error);
-        else if (aligned)
+        else if (!spec->unaligned)
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2D (&d), "cuMemcpy2D", error);
         else
           ok = GCUDA_CHECK (drv->fn_cuMemcpy2DUnaligned (&d), "cuMemcpy2DUnaligned", error);
@@ -974,10 +983,26 @@ copy_execute (const CopySpec  *spec,
  * Since: 1.0
  */
 
+/**
+ * GCudaCopy2D:aligned: (getter get_aligned) (setter set_aligned)
+ *
+ * Whether a synchronous device-to-device copy may assume the driver's
+ * alignment (`cuMemcpy2D`, the default, as PyCUDA's `aligned=True`); %FALSE
+ * tolerates misaligned regions at some cost in bandwidth
+ * (`cuMemcpy2DUnaligned`). Copies on a stream ignore it.
+ *
+ * Since: 1.0
+ */
+
 static void
 gcuda_copy_2d_class_init (GCudaCopy2DClass *klass)
 {
-  copy_class_setup (G_OBJECT_CLASS (klass), properties_2d, N_PROPS_2D);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  copy_class_setup (object_class, properties_2d, N_PROPS_2D);
+  aligned_pspec = g_param_spec_boolean ("aligned", NULL, NULL, TRUE,
+                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_property (object_class, PROP_ALIGNED, aligned_pspec);
 }
 
 static void
@@ -1200,13 +1225,12 @@ gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
  * @self: a [class@GCuda.Copy2D]
  * @stream: (nullable): the stream to order the copy on, or %NULL to copy
  *   synchronously
- * @aligned: %FALSE to tolerate misaligned device-to-device copies, at some
- *   cost in bandwidth (`cuMemcpy2DUnaligned`); ignored with a stream
  * @error: return location for a [struct@GLib.Error]
  *
  * Performs the copy (PyCUDA's `Memcpy2D.__call__()`). Without a stream it
- * returns once the copy is done; with one it queues the copy there
- * (`cuMemcpy2DAsync`) and the memory of both endpoints must stay valid
+ * returns once the copy is done (with `cuMemcpy2D`, or `cuMemcpy2DUnaligned`
+ * when [property@GCuda.Copy2D:aligned] is %FALSE); with one it queues the copy
+ * there (`cuMemcpy2DAsync`) and the memory of both endpoints must stay valid
  * until the stream has done it (host memory should be page-locked).
  *
  * The copy runs in the context of the device buffer (the destination's when
@@ -1222,11 +1246,47 @@ gcuda_copy_2d_set_dst_array (GCudaCopy2D *self,
 gboolean
 gcuda_copy_2d_execute (GCudaCopy2D  *self,
                        GCudaStream  *stream,
-                       gboolean      aligned,
                        GError      **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_2D (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_2D, stream, aligned, error);
+  return copy_execute (&self->spec, COPY_FORM_2D, stream, error);
+}
+
+/**
+ * gcuda_copy_2d_get_aligned: (get-property aligned)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:aligned].
+ *
+ * Returns: whether a synchronous device-to-device copy assumes alignment
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_copy_2d_get_aligned (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), TRUE);
+  return !self->spec.unaligned;
+}
+
+/**
+ * gcuda_copy_2d_set_aligned: (set-property aligned)
+ * @self: a [class@GCuda.Copy2D]
+ * @aligned: %FALSE to tolerate misaligned device-to-device copies
+ *
+ * Sets [property@GCuda.Copy2D:aligned].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_aligned (GCudaCopy2D *self,
+                           gboolean     aligned)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  if (self->spec.unaligned == !aligned)
+    return;
+  self->spec.unaligned = !aligned;
+  g_object_notify_by_pspec (G_OBJECT (self), aligned_pspec);
 }
 
 /* ------------------------------------------------------------ GCudaCopy3D */
@@ -1562,7 +1622,7 @@ gcuda_copy_3d_execute (GCudaCopy3D  *self,
                        GError      **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_3D (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_3D, stream, TRUE, error);
+  return copy_execute (&self->spec, COPY_FORM_3D, stream, error);
 }
 
 /* ------------------------------------------------------------ GCudaCopy3DPeer */
@@ -1903,5 +1963,1180 @@ gcuda_copy_3d_peer_execute (GCudaCopy3DPeer  *self,
                             GError          **error)
 {
   g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), FALSE);
-  return copy_execute (&self->spec, COPY_FORM_3D_PEER, stream, TRUE, error);
+  return copy_execute (&self->spec, COPY_FORM_3D_PEER, stream, error);
+}
+
+/* ------------------------------------------------------------ the fields' getters and setters */
+
+/* Sets a field of @spec to @value and notifies @pspec if it changed, as
+ * g_object_set() does. */
+static void
+copy_set_field (GObject     *object,
+                GParamSpec  *pspec,
+                guint        prop_id,
+                guint64      value)
+{
+  guint64 *field = spec_field (spec_of (object), prop_id);
+
+  if (*field != value)
+    {
+      *field = value;
+      g_object_notify_by_pspec (object, pspec);
+    }
+}
+
+/**
+ * gcuda_copy_2d_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_x_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy2D:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_x_in_bytes (GCudaCopy2D *self,
+                                  guint64      src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_y (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_2d_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy2D:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_y (GCudaCopy2D *self,
+                         guint64      src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_2d_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_src_pitch (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_2d_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy2D:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_src_pitch (GCudaCopy2D *self,
+                             guint64      src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_x_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy2D:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_x_in_bytes (GCudaCopy2D *self,
+                                  guint64      dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_y (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy2D:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_y (GCudaCopy2D *self,
+                         guint64      dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_2d_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_dst_pitch (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_2d_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy2D]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy2D:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_dst_pitch (GCudaCopy2D *self,
+                             guint64      dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_2d_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_width_in_bytes (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_2d_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy2D]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy2D:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_width_in_bytes (GCudaCopy2D *self,
+                                  guint64      width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_2d_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy2D]
+ *
+ * Gets [property@GCuda.Copy2D:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_2d_get_height (GCudaCopy2D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_2D (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_2d_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy2D]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy2D:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_2d_set_height (GCudaCopy2D *self,
+                          guint64      height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_2D (self));
+  copy_set_field (G_OBJECT (self), properties_2d[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_x_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy3D:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_x_in_bytes (GCudaCopy3D *self,
+                                  guint64      src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_y (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_3d_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy3D:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_y (GCudaCopy3D *self,
+                         guint64      src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_3d_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_pitch (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy3D:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_pitch (GCudaCopy3D *self,
+                             guint64      src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_x_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy3D:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_x_in_bytes (GCudaCopy3D *self,
+                                  guint64      dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_y (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy3D:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_y (GCudaCopy3D *self,
+                         guint64      dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_pitch (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy3D:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_pitch (GCudaCopy3D *self,
+                             guint64      dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_3d_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_width_in_bytes (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3D]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy3D:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_width_in_bytes (GCudaCopy3D *self,
+                                  guint64      width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy3D]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy3D:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_height (GCudaCopy3D *self,
+                          guint64      height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_get_src_z: (get-property src-z)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-z].
+ *
+ * Returns: the first source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_z (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Z);
+}
+
+/**
+ * gcuda_copy_3d_set_src_z: (set-property src-z)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_z: the first source slice
+ *
+ * Sets [property@GCuda.Copy3D:src-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_z (GCudaCopy3D *self,
+                         guint64      src_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_Z], PROP_SRC_Z, src_z);
+}
+
+/**
+ * gcuda_copy_3d_get_src_height: (get-property src-height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:src-height].
+ *
+ * Returns: the number of rows in a source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_src_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_src_height: (set-property src-height)
+ * @self: a [class@GCuda.Copy3D]
+ * @src_height: the number of rows in a source slice
+ *
+ * Sets [property@GCuda.Copy3D:src-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_src_height (GCudaCopy3D *self,
+                              guint64      src_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_SRC_HEIGHT], PROP_SRC_HEIGHT, src_height);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_z: (get-property dst-z)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-z].
+ *
+ * Returns: the first destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_z (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Z);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_z: (set-property dst-z)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_z: the first destination slice
+ *
+ * Sets [property@GCuda.Copy3D:dst-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_z (GCudaCopy3D *self,
+                         guint64      dst_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_Z], PROP_DST_Z, dst_z);
+}
+
+/**
+ * gcuda_copy_3d_get_dst_height: (get-property dst-height)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:dst-height].
+ *
+ * Returns: the number of rows in a destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_dst_height (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DST_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_set_dst_height: (set-property dst-height)
+ * @self: a [class@GCuda.Copy3D]
+ * @dst_height: the number of rows in a destination slice
+ *
+ * Sets [property@GCuda.Copy3D:dst-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_dst_height (GCudaCopy3D *self,
+                              guint64      dst_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DST_HEIGHT], PROP_DST_HEIGHT, dst_height);
+}
+
+/**
+ * gcuda_copy_3d_get_depth: (get-property depth)
+ * @self: a [class@GCuda.Copy3D]
+ *
+ * Gets [property@GCuda.Copy3D:depth].
+ *
+ * Returns: the number of slices copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_get_depth (GCudaCopy3D *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D (self), 0);
+  return *spec_field (&self->spec, PROP_DEPTH);
+}
+
+/**
+ * gcuda_copy_3d_set_depth: (set-property depth)
+ * @self: a [class@GCuda.Copy3D]
+ * @depth: the number of slices copied
+ *
+ * Sets [property@GCuda.Copy3D:depth].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_set_depth (GCudaCopy3D *self,
+                         guint64      depth)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D (self));
+  copy_set_field (G_OBJECT (self), properties_3d[PROP_DEPTH], PROP_DEPTH, depth);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_x_in_bytes: (get-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-x-in-bytes].
+ *
+ * Returns: the first source byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_x_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_x_in_bytes: (set-property src-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_x_in_bytes: the first source byte of each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_x_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          src_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_X_IN_BYTES], PROP_SRC_X_IN_BYTES, src_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_y: (get-property src-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-y].
+ *
+ * Returns: the first source row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_y (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Y);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_y: (set-property src-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_y: the first source row
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_y (GCudaCopy3DPeer *self,
+                              guint64          src_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_Y], PROP_SRC_Y, src_y);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_pitch: (get-property src-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two source rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_pitch (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_pitch: (set-property src-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_pitch: the distance in bytes between the starts of two source rows
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_pitch (GCudaCopy3DPeer *self,
+                                  guint64          src_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_PITCH], PROP_SRC_PITCH, src_pitch);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_x_in_bytes: (get-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-x-in-bytes].
+ *
+ * Returns: the first destination byte of each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_x_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_X_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_x_in_bytes: (set-property dst-x-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_x_in_bytes: the first destination byte of each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-x-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_x_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          dst_x_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_X_IN_BYTES], PROP_DST_X_IN_BYTES, dst_x_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_y: (get-property dst-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-y].
+ *
+ * Returns: the first destination row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_y (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Y);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_y: (set-property dst-y)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_y: the first destination row
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-y].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_y (GCudaCopy3DPeer *self,
+                              guint64          dst_y)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_Y], PROP_DST_Y, dst_y);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_pitch: (get-property dst-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-pitch].
+ *
+ * Returns: the distance in bytes between the starts of two destination rows
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_pitch (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_PITCH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_pitch: (set-property dst-pitch)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_pitch: the distance in bytes between the starts of two destination rows
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-pitch].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_pitch (GCudaCopy3DPeer *self,
+                                  guint64          dst_pitch)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_PITCH], PROP_DST_PITCH, dst_pitch);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_width_in_bytes: (get-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:width-in-bytes].
+ *
+ * Returns: the number of bytes copied from each row
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_width_in_bytes (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_WIDTH_IN_BYTES);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_width_in_bytes: (set-property width-in-bytes)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @width_in_bytes: the number of bytes copied from each row
+ *
+ * Sets [property@GCuda.Copy3DPeer:width-in-bytes].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_width_in_bytes (GCudaCopy3DPeer *self,
+                                       guint64          width_in_bytes)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_WIDTH_IN_BYTES], PROP_WIDTH_IN_BYTES, width_in_bytes);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_height: (get-property height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:height].
+ *
+ * Returns: the number of rows copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_height: (set-property height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @height: the number of rows copied
+ *
+ * Sets [property@GCuda.Copy3DPeer:height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_height (GCudaCopy3DPeer *self,
+                               guint64          height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_HEIGHT], PROP_HEIGHT, height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_z: (get-property src-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-z].
+ *
+ * Returns: the first source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_z (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_Z);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_z: (set-property src-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_z: the first source slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_z (GCudaCopy3DPeer *self,
+                              guint64          src_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_Z], PROP_SRC_Z, src_z);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_src_height: (get-property src-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:src-height].
+ *
+ * Returns: the number of rows in a source slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_src_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_SRC_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_src_height: (set-property src-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @src_height: the number of rows in a source slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:src-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_src_height (GCudaCopy3DPeer *self,
+                                   guint64          src_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_SRC_HEIGHT], PROP_SRC_HEIGHT, src_height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_z: (get-property dst-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-z].
+ *
+ * Returns: the first destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_z (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_Z);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_z: (set-property dst-z)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_z: the first destination slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-z].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_z (GCudaCopy3DPeer *self,
+                              guint64          dst_z)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_Z], PROP_DST_Z, dst_z);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_dst_height: (get-property dst-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:dst-height].
+ *
+ * Returns: the number of rows in a destination slice
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_dst_height (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DST_HEIGHT);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_dst_height: (set-property dst-height)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @dst_height: the number of rows in a destination slice
+ *
+ * Sets [property@GCuda.Copy3DPeer:dst-height].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_dst_height (GCudaCopy3DPeer *self,
+                                   guint64          dst_height)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DST_HEIGHT], PROP_DST_HEIGHT, dst_height);
+}
+
+/**
+ * gcuda_copy_3d_peer_get_depth: (get-property depth)
+ * @self: a [class@GCuda.Copy3DPeer]
+ *
+ * Gets [property@GCuda.Copy3DPeer:depth].
+ *
+ * Returns: the number of slices copied
+ *
+ * Since: 1.0
+ */
+guint64
+gcuda_copy_3d_peer_get_depth (GCudaCopy3DPeer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_COPY_3D_PEER (self), 0);
+  return *spec_field (&self->spec, PROP_DEPTH);
+}
+
+/**
+ * gcuda_copy_3d_peer_set_depth: (set-property depth)
+ * @self: a [class@GCuda.Copy3DPeer]
+ * @depth: the number of slices copied
+ *
+ * Sets [property@GCuda.Copy3DPeer:depth].
+ *
+ * Since: 1.0
+ */
+void
+gcuda_copy_3d_peer_set_depth (GCudaCopy3DPeer *self,
+                              guint64          depth)
+{
+  g_return_if_fail (GCUDA_IS_COPY_3D_PEER (self));
+  copy_set_field (G_OBJECT (self), properties_3d_peer[PROP_DEPTH], PROP_DEPTH, depth);
 }

@@ -100,8 +100,12 @@ void             gcuda_copy_2d_set_dst_array           (GCudaCopy2D       *self,
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_copy_2d_execute                 (GCudaCopy2D       *self,
                                                         GCudaStream       *stream,
-                                                        gboolean           aligned,
                                                         GError           **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_copy_2d_get_aligned             (GCudaCopy2D       *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_aligned             (GCudaCopy2D       *self,
+                                                        gboolean           aligned);
 
 /* GCudaCopy3D */
 
@@ -190,5 +194,177 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_copy_3d_peer_execute            (GCudaCopy3DPeer   *self,
                                                         GCudaStream       *stream,
                                                         GError           **error);
+
+/* the fields' getters and setters */
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_src_x_in_bytes (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_x_in_bytes (GCudaCopy2D *self,
+                                                   guint64 src_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_src_y (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_y (GCudaCopy2D *self,
+                                          guint64 src_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_src_pitch (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_src_pitch (GCudaCopy2D *self,
+                                              guint64 src_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_dst_x_in_bytes (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_x_in_bytes (GCudaCopy2D *self,
+                                                   guint64 dst_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_dst_y (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_y (GCudaCopy2D *self,
+                                          guint64 dst_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_dst_pitch (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_dst_pitch (GCudaCopy2D *self,
+                                              guint64 dst_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_width_in_bytes (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_width_in_bytes (GCudaCopy2D *self,
+                                                   guint64 width_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_2d_get_height (GCudaCopy2D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_2d_set_height (GCudaCopy2D *self,
+                                           guint64 height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_src_x_in_bytes (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_x_in_bytes (GCudaCopy3D *self,
+                                                   guint64 src_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_src_y (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_y (GCudaCopy3D *self,
+                                          guint64 src_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_src_pitch (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_pitch (GCudaCopy3D *self,
+                                              guint64 src_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_dst_x_in_bytes (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_x_in_bytes (GCudaCopy3D *self,
+                                                   guint64 dst_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_dst_y (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_y (GCudaCopy3D *self,
+                                          guint64 dst_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_dst_pitch (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_pitch (GCudaCopy3D *self,
+                                              guint64 dst_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_width_in_bytes (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_width_in_bytes (GCudaCopy3D *self,
+                                                   guint64 width_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_height (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_height (GCudaCopy3D *self,
+                                           guint64 height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_src_z (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_z (GCudaCopy3D *self,
+                                          guint64 src_z);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_src_height (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_src_height (GCudaCopy3D *self,
+                                               guint64 src_height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_dst_z (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_z (GCudaCopy3D *self,
+                                          guint64 dst_z);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_dst_height (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_dst_height (GCudaCopy3D *self,
+                                               guint64 dst_height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_get_depth (GCudaCopy3D *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_set_depth (GCudaCopy3D *self,
+                                          guint64 depth);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_src_x_in_bytes (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_x_in_bytes (GCudaCopy3DPeer *self,
+                                                        guint64 src_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_src_y (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_y (GCudaCopy3DPeer *self,
+                                               guint64 src_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_src_pitch (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_pitch (GCudaCopy3DPeer *self,
+                                                   guint64 src_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_dst_x_in_bytes (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_x_in_bytes (GCudaCopy3DPeer *self,
+                                                        guint64 dst_x_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_dst_y (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_y (GCudaCopy3DPeer *self,
+                                               guint64 dst_y);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_dst_pitch (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_pitch (GCudaCopy3DPeer *self,
+                                                   guint64 dst_pitch);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_width_in_bytes (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_width_in_bytes (GCudaCopy3DPeer *self,
+                                                        guint64 width_in_bytes);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_height (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_height (GCudaCopy3DPeer *self,
+                                                guint64 height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_src_z (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_z (GCudaCopy3DPeer *self,
+                                               guint64 src_z);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_src_height (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_src_height (GCudaCopy3DPeer *self,
+                                                    guint64 src_height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_dst_z (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_z (GCudaCopy3DPeer *self,
+                                               guint64 dst_z);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_dst_height (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_dst_height (GCudaCopy3DPeer *self,
+                                                    guint64 dst_height);
+GCUDA_AVAILABLE_IN_1_0
+guint64          gcuda_copy_3d_peer_get_depth (GCudaCopy3DPeer *self);
+GCUDA_AVAILABLE_IN_1_0
+void             gcuda_copy_3d_peer_set_depth (GCudaCopy3DPeer *self,
+                                               guint64 depth);
 
 G_END_DECLS

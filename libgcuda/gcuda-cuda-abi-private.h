@@ -78,6 +78,13 @@ typedef struct CUgraphicsResource_st *CUgraphicsResource;
 
 /* ---------------------------------------------------------------- enums */
 
+typedef enum CUdevice_P2PAttribute_enum {
+  CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK = 1,
+  CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED = 2,
+  CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3,
+  CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 4,
+} CUdevice_P2PAttribute;
+
 typedef enum CUipcMem_flags_enum {
   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1,
 } CUipcMem_flags;
@@ -592,6 +599,7 @@ typedef struct CUmemPoolProps_st {
   X (cuDeviceGetPCIBusId, 4010, (char *, int, CUdevice)) \
   X (cuDeviceGetByPCIBusId, 4010, (CUdevice *, const char *)) \
   X (cuDeviceCanAccessPeer, 4000, (int *, CUdevice, CUdevice)) \
+  X (cuDeviceGetP2PAttribute, 8000, (int *, CUdevice_P2PAttribute, CUdevice, CUdevice)) \
   X (cuDevicePrimaryCtxRetain, 7000, (CUcontext *, CUdevice)) \
   X (cuDevicePrimaryCtxRelease, 11000, (CUdevice)) \
   X (cuDevicePrimaryCtxSetFlags, 11000, (CUdevice, unsigned int)) \

@@ -356,7 +356,7 @@ gcuda_device_data_new (GCudaDevice  *device,
   if (gcuda_device_get_ordinal (device) < 0)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This GCudaDevice was not obtained from gcuda_device_get(): it has no device behind it"));
+                           _("This GCuda.Device was not obtained from Device.get(): it has no device behind it"));
       return NULL;
     }
 
@@ -728,4 +728,140 @@ gcuda_device_data_make_valid_tex_channel_count (guint     size,
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                _("Could not enlarge %u to a valid texture channel count (1, 2 or 4)"), size);
   return 0;
+}
+
+/**
+ * gcuda_device_data_get_compute_capability_major: (get-property compute-capability-major)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:compute-capability-major].
+ *
+ * Returns: the major compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_compute_capability_major (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_COMPUTE_CAPABILITY_MAJOR];
+}
+
+/**
+ * gcuda_device_data_get_compute_capability_minor: (get-property compute-capability-minor)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:compute-capability-minor].
+ *
+ * Returns: the minor compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_compute_capability_minor (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_COMPUTE_CAPABILITY_MINOR];
+}
+
+/**
+ * gcuda_device_data_get_registers_per_block: (get-property registers-per-block)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:registers-per-block].
+ *
+ * Returns: the most 32-bit registers one block may use
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_registers_per_block (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_REGISTERS_PER_BLOCK];
+}
+
+/**
+ * gcuda_device_data_get_max_registers_per_thread: (get-property max-registers-per-thread)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:max-registers-per-thread].
+ *
+ * Returns: the most registers one thread may use
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_max_registers_per_thread (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_MAX_REGISTERS_PER_THREAD];
+}
+
+/**
+ * gcuda_device_data_get_register_alloc_granularity: (get-property register-alloc-granularity)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:register-alloc-granularity].
+ *
+ * Returns: the number of registers allocated at a time
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_register_alloc_granularity (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_REGISTER_ALLOC_GRANULARITY];
+}
+
+/**
+ * gcuda_device_data_get_shared_memory_per_block: (get-property shared-memory-per-block)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:shared-memory-per-block].
+ *
+ * Returns: the shared memory one block may use by default, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_shared_memory_per_block (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_SHARED_MEMORY_PER_BLOCK];
+}
+
+/**
+ * gcuda_device_data_get_shared_memory_per_block_optin: (get-property shared-memory-per-block-optin)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:shared-memory-per-block-optin].
+ *
+ * Returns: the shared memory one block may use when it opts in, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_shared_memory_per_block_optin (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_SHARED_MEMORY_PER_BLOCK_OPTIN];
+}
+
+/**
+ * gcuda_device_data_get_reserved_shared_memory_per_block: (get-property reserved-shared-memory-per-block)
+ * @self: a [class@GCuda.DeviceData]
+ *
+ * Gets [property@GCuda.DeviceData:reserved-shared-memory-per-block].
+ *
+ * Returns: the shared memory the system reserves per block, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_data_get_reserved_shared_memory_per_block (GCudaDeviceData *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE_DATA (self), 0);
+  return self->values[PROP_RESERVED_SHARED_MEMORY_PER_BLOCK];
 }

@@ -73,4 +73,21 @@ GCUDA_AVAILABLE_IN_1_0
 guint            gcuda_device_data_make_valid_tex_channel_count (guint     size,
                                                                  GError  **error);
 
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_compute_capability_major (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_compute_capability_minor (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_registers_per_block (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_max_registers_per_thread (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_register_alloc_granularity (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_shared_memory_per_block (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_shared_memory_per_block_optin (GCudaDeviceData *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_data_get_reserved_shared_memory_per_block (GCudaDeviceData *self);
+
 G_END_DECLS

@@ -308,7 +308,7 @@ device_check (GCudaDevice  *self,
   if (G_LIKELY (self->ordinal >= 0))
     return TRUE;
   g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("This GCudaDevice was not obtained from gcuda_device_get(): it has no device behind it"));
+                       _("This GCuda.Device was not obtained from Device.get(): it has no device behind it"));
   return FALSE;
 }
 
@@ -815,7 +815,7 @@ gcuda_device_get_attribute (GCudaDevice          *self,
   if (g_enum_get_value (attrs, attribute) == NULL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a device attribute (see GCudaDeviceAttribute)"), (int) attribute);
+                   _("%d is not a device attribute (see GCuda.DeviceAttribute)"), (int) attribute);
       return 0;
     }
 
@@ -902,7 +902,7 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
   if (!GCUDA_IS_DEVICE (peer))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The peer must be a GCudaDevice"));
+                           _("The peer must be a GCuda.Device"));
       return FALSE;
     }
   if (!device_check (self, error) || !device_check (peer, error))
@@ -918,6 +918,69 @@ gcuda_device_can_access_peer (GCudaDevice  *self,
                     "cuDeviceCanAccessPeer", error))
     return FALSE;
   return can != 0;
+}
+
+/**
+ * gcuda_device_get_peer_attribute:
+ * @self: a [class@GCuda.Device]
+ * @peer: another [class@GCuda.Device]
+ * @attribute: what to ask about the link from @self to @peer
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * What the link from @self to @peer supports (`cuDeviceGetP2PAttribute`):
+ * whether peer access can be enabled, whether atomics over the link are
+ * native, whether kernels can read the peer's CUDA arrays (each 1 or 0), or
+ * the link's performance rank (0 is the best).
+ *
+ * ```python
+ * d0, d1 = GCuda.Device.get(0), GCuda.Device.get(1)
+ * if d0.get_peer_attribute(d1, GCuda.PeerAttribute.ACCESS_SUPPORTED):
+ *     print('rank', d0.get_peer_attribute(d1, GCuda.PeerAttribute.PERFORMANCE_RANK))
+ * ```
+ *
+ * A device is not its own peer: asking about @self itself, or for an
+ * unknown @attribute, is [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
+ *
+ * Returns: the attribute's value, or -1 with @error set
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_peer_attribute (GCudaDevice         *self,
+                                 GCudaDevice         *peer,
+                                 GCudaPeerAttribute   attribute,
+                                 GError             **error)
+{
+  int value = 0;
+
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), -1);
+
+  if (!GCUDA_IS_DEVICE (peer))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                           _("The peer must be a GCuda.Device"));
+      return -1;
+    }
+  if (!device_check (self, error) || !device_check (peer, error))
+    return -1;
+  if (peer == self)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Device %d cannot be its own peer"), self->ordinal);
+      return -1;
+    }
+  if (attribute < GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK ||
+      attribute > GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("Unknown peer attribute %d"), (int) attribute);
+      return -1;
+    }
+  if (!GCUDA_CHECK (GCUDA_DRV->fn_cuDeviceGetP2PAttribute (&value, (CUdevice_P2PAttribute) attribute,
+                                                           self->handle, peer->handle),
+                    "cuDeviceGetP2PAttribute", error))
+    return -1;
+  return value;
 }
 
 /**
@@ -1119,4 +1182,38 @@ gcuda_device_hash (GCudaDevice *self)
 {
   g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
   return g_int_hash (&self->ordinal);
+}
+
+/**
+ * gcuda_device_get_compute_capability_major: (get-property compute-capability-major)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets [property@GCuda.Device:compute-capability-major].
+ *
+ * Returns: the major compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_compute_capability_major (GCudaDevice *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
+  return self->cc_major;
+}
+
+/**
+ * gcuda_device_get_compute_capability_minor: (get-property compute-capability-minor)
+ * @self: a [class@GCuda.Device]
+ *
+ * Gets [property@GCuda.Device:compute-capability-minor].
+ *
+ * Returns: the minor compute capability
+ *
+ * Since: 1.0
+ */
+int
+gcuda_device_get_compute_capability_minor (GCudaDevice *self)
+{
+  g_return_val_if_fail (GCUDA_IS_DEVICE (self), 0);
+  return self->cc_minor;
 }

@@ -77,6 +77,11 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean          gcuda_device_can_access_peer            (GCudaDevice         *self,
                                                            GCudaDevice         *peer,
                                                            GError             **error);
+GCUDA_AVAILABLE_IN_1_0
+int               gcuda_device_get_peer_attribute         (GCudaDevice         *self,
+                                                           GCudaDevice         *peer,
+                                                           GCudaPeerAttribute   attribute,
+                                                           GError             **error);
 
 GCUDA_AVAILABLE_IN_1_0
 GCudaContext     *gcuda_device_get_primary_context        (GCudaDevice         *self,
@@ -100,5 +105,10 @@ gboolean          gcuda_device_equal                      (GCudaDevice         *
                                                            GCudaDevice         *other);
 GCUDA_AVAILABLE_IN_1_0
 guint             gcuda_device_hash                       (GCudaDevice         *self);
+
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_get_compute_capability_major (GCudaDevice *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_device_get_compute_capability_minor (GCudaDevice *self);
 
 G_END_DECLS

@@ -58,6 +58,81 @@ typedef enum {
 } GCudaComputeMode;
 
 /**
+ * GCudaPeerAttribute:
+ * @GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK: the link's relative performance
+ *   (0 is the best; a larger value, a slower link)
+ * @GCUDA_PEER_ATTRIBUTE_ACCESS_SUPPORTED: 1 when peer access can be enabled
+ *   (see [method@GCuda.Context.enable_peer_access]), else 0
+ * @GCUDA_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: 1 when atomic operations
+ *   over the link are native, else 0
+ * @GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: 1 when kernels can
+ *   access the peer's CUDA arrays, else 0
+ *
+ * What the link between two devices supports (`CUdevice_P2PAttribute`), see
+ * [method@GCuda.Device.get_peer_attribute].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_PEER_ATTRIBUTE_PERFORMANCE_RANK = 1,
+  GCUDA_PEER_ATTRIBUTE_ACCESS_SUPPORTED = 2,
+  GCUDA_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3,
+  GCUDA_PEER_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 4,
+} GCudaPeerAttribute;
+
+/**
+ * GCudaNcclDataType:
+ * @GCUDA_NCCL_DATA_TYPE_INT8: `int8_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT8: `uint8_t`
+ * @GCUDA_NCCL_DATA_TYPE_INT32: `int32_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT32: `uint32_t`
+ * @GCUDA_NCCL_DATA_TYPE_INT64: `int64_t`
+ * @GCUDA_NCCL_DATA_TYPE_UINT64: `uint64_t`
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT16: IEEE half precision
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT32: `float`
+ * @GCUDA_NCCL_DATA_TYPE_FLOAT64: `double`
+ * @GCUDA_NCCL_DATA_TYPE_BFLOAT16: bfloat16
+ *
+ * The element type of a collective's buffers (NCCL's `ncclDataType_t`), see
+ * [class@GCuda.Communicator].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_NCCL_DATA_TYPE_INT8 = 0,
+  GCUDA_NCCL_DATA_TYPE_UINT8 = 1,
+  GCUDA_NCCL_DATA_TYPE_INT32 = 2,
+  GCUDA_NCCL_DATA_TYPE_UINT32 = 3,
+  GCUDA_NCCL_DATA_TYPE_INT64 = 4,
+  GCUDA_NCCL_DATA_TYPE_UINT64 = 5,
+  GCUDA_NCCL_DATA_TYPE_FLOAT16 = 6,
+  GCUDA_NCCL_DATA_TYPE_FLOAT32 = 7,
+  GCUDA_NCCL_DATA_TYPE_FLOAT64 = 8,
+  GCUDA_NCCL_DATA_TYPE_BFLOAT16 = 9,
+} GCudaNcclDataType;
+
+/**
+ * GCudaReduceOp:
+ * @GCUDA_REDUCE_OP_SUM: the sum
+ * @GCUDA_REDUCE_OP_PROD: the product
+ * @GCUDA_REDUCE_OP_MAX: the maximum
+ * @GCUDA_REDUCE_OP_MIN: the minimum
+ * @GCUDA_REDUCE_OP_AVG: the mean over the ranks
+ *
+ * How a collective combines the ranks' elements (NCCL's `ncclRedOp_t`), see
+ * [class@GCuda.Communicator].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_REDUCE_OP_SUM = 0,
+  GCUDA_REDUCE_OP_PROD = 1,
+  GCUDA_REDUCE_OP_MAX = 2,
+  GCUDA_REDUCE_OP_MIN = 3,
+  GCUDA_REDUCE_OP_AVG = 4,
+} GCudaReduceOp;
+
+/**
  * GCudaContextFlags:
  * @GCUDA_CONTEXT_FLAGS_SCHED_AUTO: let the driver choose how the host thread waits
  * @GCUDA_CONTEXT_FLAGS_SCHED_SPIN: spin while waiting for the GPU

@@ -123,9 +123,27 @@ _gcuda_check (CUresult     res,
               GError     **error)
 {
   const char *name;
+  int needed = 0;
 
   if (G_LIKELY (res == CUDA_SUCCESS))
     return TRUE;
+
+  if (res == CUDA_ERROR_NOT_FOUND && _gcuda_driver_lacks (call, &needed))
+    {
+      int have = _gcuda_driver_peek ()->driver_version;
+
+      if (have < needed)
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NOT_SUPPORTED,
+                     _("%s needs an NVIDIA driver for CUDA %d.%d or newer; the installed driver is for CUDA "
+                       "%d.%d: update the NVIDIA driver"),
+                     call, needed / 1000, needed % 1000 / 10, have / 1000, have % 1000 / 10);
+      else
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NOT_SUPPORTED,
+                     _("The installed NVIDIA driver (for CUDA %d.%d) does not provide %s, which drivers for "
+                       "CUDA %d.%d and newer have"),
+                     have / 1000, have % 1000 / 10, call, needed / 1000, needed % 1000 / 10);
+      return FALSE;
+    }
 
   name = gcuda_driver_error_get_name ((int) res);
   /* Translators: "cuCtxCreate failed: CUDA_ERROR_INVALID_DEVICE (invalid device ordinal)" */
@@ -285,6 +303,8 @@ gcuda_error_get_category (const GError *error)
         case GCUDA_ERROR_DRIVER_NOT_FOUND:
         case GCUDA_ERROR_NVRTC_NOT_FOUND:
         case GCUDA_ERROR_NOT_SUPPORTED:
+        case GCUDA_ERROR_NCCL_NOT_FOUND:
+        case GCUDA_ERROR_NCCL:
           return GCUDA_ERROR_CATEGORY_RUNTIME;
         case GCUDA_ERROR_FAILED:
         case GCUDA_ERROR_INVALID_ARGUMENT:

@@ -49,6 +49,8 @@ G_BEGIN_DECLS
  * @GCUDA_ERROR_CONTEXT_DESTROYED: the context the object belongs to was destroyed
  * @GCUDA_ERROR_CONTEXT_MISMATCH: objects from different contexts were combined
  * @GCUDA_ERROR_KERNEL_ARGUMENTS: kernel arguments do not match the kernel's parameters
+ * @GCUDA_ERROR_NCCL_NOT_FOUND: the NCCL library (`libnccl.so.2`) could not be loaded
+ * @GCUDA_ERROR_NCCL: an NCCL call failed (the message has NCCL's reason)
  *
  * Error codes of the %GCUDA_ERROR domain.
  *
@@ -65,6 +67,8 @@ typedef enum {
   GCUDA_ERROR_CONTEXT_DESTROYED,
   GCUDA_ERROR_CONTEXT_MISMATCH,
   GCUDA_ERROR_KERNEL_ARGUMENTS,
+  GCUDA_ERROR_NCCL_NOT_FOUND,
+  GCUDA_ERROR_NCCL,
 } GCudaError;
 
 /**

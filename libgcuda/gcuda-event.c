@@ -48,7 +48,7 @@
  *
  * [method@GCuda.Event.record] and [method@GCuda.Event.synchronize] return the
  * event, so calls chain as in PyCUDA: `end.record(stream).synchronize()`.
- * [method@GCuda.Event.wait_async] waits without blocking a thread.
+ * [method@GCuda.Event.synchronize_async] waits without blocking a thread.
  *
  * An event holds a reference to its context and may be used from any thread.
  *
@@ -71,6 +71,7 @@ enum {
   PROP_0,
   PROP_CONTEXT,
   PROP_FLAGS,
+  PROP_HANDLE,
   N_PROPS
 };
 
@@ -101,6 +102,9 @@ gcuda_event_get_property (GObject    *object,
     {
     case PROP_CONTEXT:
       g_value_set_object (value, self->context);
+      break;
+    case PROP_HANDLE:
+      g_value_set_uint64 (value, gcuda_event_get_handle (self));
       break;
     case PROP_FLAGS:
       g_value_set_flags (value, self->flags);
@@ -137,6 +141,15 @@ gcuda_event_class_init (GCudaEventClass *klass)
    */
   properties[PROP_FLAGS] = g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_EVENT_FLAGS, 0, ro);
 
+  /**
+   * GCudaEvent:handle: (getter get_handle)
+   *
+   * The driver's `CUevent` as an integer (see [method@GCuda.Event.get_handle]).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -156,7 +169,7 @@ event_check (GCudaEvent  *self,
              GError     **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaEvent has no CUDA event behind it: create events with gcuda_event_new()"));
+                           _("This GCuda.Event has no CUDA event behind it: create events with its constructor"));
 }
 
 /* Takes @context's reference and @handle. */
@@ -289,7 +302,7 @@ gcuda_event_get_flags (GCudaEvent *self)
 }
 
 /**
- * gcuda_event_get_handle:
+ * gcuda_event_get_handle: (get-property handle)
  * @self: a [class@GCuda.Event]
  *
  * The driver's `CUevent` as an integer, for other CUDA libraries.
@@ -399,7 +412,7 @@ check_timing (GCudaEvent  *event,
   if (!GCUDA_IS_EVENT (event))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("The %s event must be a GCudaEvent"), role);
+                   _("The %s event must be a GCuda.Event"), role);
       return FALSE;
     }
   if (!event_check (event, error))
@@ -538,21 +551,21 @@ gcuda_event_get_ipc_handle (GCudaEvent  *self,
 }
 
 /**
- * gcuda_event_wait_async:
+ * gcuda_event_synchronize_async:
  * @self: a [class@GCuda.Event]
  * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the event has completed
  * @user_data: data for @callback
  *
- * Waits, without blocking any thread, until the event (as last recorded) has
- * completed. @callback runs in the thread-default main context of the
+ * The asynchronous form of [method@GCuda.Event.synchronize]: waits, without
+ * blocking any thread, until the event (as last recorded) has completed. @callback runs in the thread-default main context of the
  * calling thread. Cancelling completes the task at once with
  * [G_IO_ERROR_CANCELLED][error@Gio.IOErrorEnum].
  *
  * Since: 1.0
  */
 void
-gcuda_event_wait_async (GCudaEvent          *self,
+gcuda_event_synchronize_async (GCudaEvent          *self,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
@@ -564,7 +577,7 @@ gcuda_event_wait_async (GCudaEvent          *self,
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, gcuda_event_wait_async);
+  g_task_set_source_tag (task, gcuda_event_synchronize_async);
 
   if (!event_check (self, &error))
     g_task_return_error (task, g_steal_pointer (&error));
@@ -573,23 +586,23 @@ gcuda_event_wait_async (GCudaEvent          *self,
 }
 
 /**
- * gcuda_event_wait_finish:
+ * gcuda_event_synchronize_finish:
  * @self: a [class@GCuda.Event]
  * @result: the [iface@Gio.AsyncResult]
  * @error: return location for a [struct@GLib.Error]
  *
- * Finishes [method@GCuda.Event.wait_async].
+ * Finishes [method@GCuda.Event.synchronize_async].
  *
  * Returns: %TRUE once the event has completed
  *
  * Since: 1.0
  */
 gboolean
-gcuda_event_wait_finish (GCudaEvent    *self,
+gcuda_event_synchronize_finish (GCudaEvent    *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
   g_return_val_if_fail (GCUDA_IS_EVENT (self), FALSE);
 
-  return _gcuda_wait_task_finish (self, result, gcuda_event_wait_async, error);
+  return _gcuda_wait_task_finish (self, result, gcuda_event_synchronize_async, error);
 }

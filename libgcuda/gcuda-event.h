@@ -75,12 +75,12 @@ GBytes          *gcuda_event_get_ipc_handle      (GCudaEvent          *self,
                                                   GError             **error);
 
 GCUDA_AVAILABLE_IN_1_0
-void             gcuda_event_wait_async          (GCudaEvent          *self,
+void             gcuda_event_synchronize_async          (GCudaEvent          *self,
                                                   GCancellable        *cancellable,
                                                   GAsyncReadyCallback  callback,
                                                   gpointer             user_data);
 GCUDA_AVAILABLE_IN_1_0
-gboolean         gcuda_event_wait_finish         (GCudaEvent          *self,
+gboolean         gcuda_event_synchronize_finish         (GCudaEvent          *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 

@@ -332,8 +332,8 @@ function_check (GCudaFunction  *self,
                 GError        **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaFunction was made without a kernel: functions come from "
-                             "gcuda_module_get_function()"));
+                           _("This GCuda.Function was made without a kernel: functions come from "
+                             "Module.get_function()"));
 }
 
 /**
@@ -520,7 +520,7 @@ gcuda_function_set_cache_config (GCudaFunction     *self,
   if ((guint) config > GCUDA_CACHE_CONFIG_PREFER_EQUAL)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a cache configuration (see GCudaCacheConfig)"), (int) config);
+                   _("%d is not a cache configuration (see GCuda.CacheConfig)"), (int) config);
       return FALSE;
     }
   return GCUDA_CONTEXT_CALL (self->context, GCUDA_DRV->fn_cuFuncSetCacheConfig (self->handle, (CUfunc_cache) config),
@@ -684,7 +684,7 @@ gcuda_function_launch (GCudaFunction    *self,
     return FALSE;
   if (args != NULL && !GCUDA_IS_KERNEL_ARGS (args))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaKernelArgs"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.KernelArgs"));
       return FALSE;
     }
   params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
@@ -801,7 +801,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
   if (!GCUDA_IS_LAUNCH_CONFIG (config) || (args != NULL && !GCUDA_IS_KERNEL_ARGS (args)))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaLaunchConfig and GCudaKernelArgs"));
+                           _("Expected a GCuda.LaunchConfig and GCuda.KernelArgs"));
       return FALSE;
     }
   _gcuda_launch_config_get (config, &grid, &block, &cluster, &shared_bytes, &stream, &cooperative);
@@ -897,7 +897,7 @@ gcuda_function_launch_with_number (GCudaFunction     *self,
   if (!GCUDA_IS_LAUNCH_CONFIG (config) || !GCUDA_IS_KERNEL_ARGS (args))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaLaunchConfig and GCudaKernelArgs"));
+                           _("Expected a GCuda.LaunchConfig and GCuda.KernelArgs"));
       return FALSE;
     }
   return _gcuda_kernel_args_set_number (args, index, value, error) &&
@@ -974,7 +974,7 @@ check_attribute (GCudaFunctionAttribute   attribute,
   if ((guint) attribute <= GCUDA_FUNCTION_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
     return TRUE;
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-               _("%d is not a kernel attribute (see GCudaFunctionAttribute)"), (int) attribute);
+               _("%d is not a kernel attribute (see GCuda.FunctionAttribute)"), (int) attribute);
   return FALSE;
 }
 
@@ -1089,4 +1089,123 @@ gcuda_function_get_potential_block_size (GCudaFunction  *self,
   if (block_size != NULL)
     *block_size = block;
   return ok;
+}
+
+/**
+ * gcuda_function_get_num_regs: (get-property num-regs)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:num-regs].
+ *
+ * Returns: the registers per thread
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_num_regs (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_NUM_REGS - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_shared_size_bytes: (get-property shared-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:shared-size-bytes].
+ *
+ * Returns: the static shared memory per block, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_shared_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_SHARED_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_const_size_bytes: (get-property const-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:const-size-bytes].
+ *
+ * Returns: the constant memory used, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_const_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_CONST_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_local_size_bytes: (get-property local-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:local-size-bytes].
+ *
+ * Returns: the local memory per thread, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_local_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_LOCAL_SIZE_BYTES - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_ptx_version: (get-property ptx-version)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:ptx-version].
+ *
+ * Returns: the PTX virtual architecture, as major × 10 + minor
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_ptx_version (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_PTX_VERSION - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_binary_version: (get-property binary-version)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:binary-version].
+ *
+ * Returns: the binary architecture, as major × 10 + minor
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_binary_version (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_BINARY_VERSION - PROP_NUM_REGS];
+}
+
+/**
+ * gcuda_function_get_max_dynamic_shared_size_bytes: (get-property max-dynamic-shared-size-bytes)
+ * @self: a [class@GCuda.Function]
+ *
+ * Gets [property@GCuda.Function:max-dynamic-shared-size-bytes].
+ *
+ * Returns: the most dynamic shared memory a launch may ask for, in bytes
+ *
+ * Since: 1.0
+ */
+int
+gcuda_function_get_max_dynamic_shared_size_bytes (GCudaFunction *self)
+{
+  g_return_val_if_fail (GCUDA_IS_FUNCTION (self), 0);
+  return self->attrs[PROP_MAX_DYNAMIC_SHARED_SIZE_BYTES - PROP_NUM_REGS];
 }

@@ -126,4 +126,19 @@ gboolean     gcuda_function_get_potential_block_size (GCudaFunction    *self,
                                                       int              *block_size,
                                                       GError          **error);
 
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_num_regs (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_shared_size_bytes (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_const_size_bytes (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_local_size_bytes (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_ptx_version (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_binary_version (GCudaFunction *self);
+GCUDA_AVAILABLE_IN_1_0
+int              gcuda_function_get_max_dynamic_shared_size_bytes (GCudaFunction *self);
+
 G_END_DECLS

@@ -147,8 +147,8 @@ graph_exec_check (GCudaGraphExec  *self,
                   GError         **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaGraphExec was made without an executable graph: executable graphs "
-                             "come from gcuda_graph_instantiate() (Graph.instantiate())"));
+                           _("This GCuda.GraphExec was made without an executable graph: executable graphs "
+                             "come from Graph.instantiate()"));
 }
 
 /**
@@ -257,7 +257,7 @@ gcuda_graph_exec_update (GCudaGraphExec  *self,
     return FALSE;
   if (!GCUDA_IS_GRAPH (graph))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaGraph"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Graph"));
       return FALSE;
     }
   if (!_gcuda_graph_check (graph, error))

@@ -157,8 +157,8 @@ _gcuda_graph_check (GCudaGraph  *self,
                     GError     **error)
 {
   return GCUDA_CHECK_MADE (self->handle != NULL, error,
-                           _("This GCudaGraph was made without a graph: graphs come from "
-                             "gcuda_stream_end_capture() (Stream.end_capture())"));
+                           _("This GCuda.Graph was made without a graph: graphs come from "
+                             "Stream.end_capture()"));
 }
 
 /**

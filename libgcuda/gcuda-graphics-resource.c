@@ -170,7 +170,7 @@ retire_views (GCudaGraphicsResource *self)
     {
       MappedArray *m = &g_array_index (self->mapped_arrays, MappedArray, i);
 
-      gcuda_array_free (m->array);
+      gcuda_array_free (m->array, NULL);  /* an error only says it was freed already */
       g_clear_object (&m->array);
     }
   g_array_set_size (self->mapped_arrays, 0);

@@ -15,7 +15,8 @@ GCudaHostBuffer *_gcuda_host_buffer_new_pooled (GCudaContext          *context,
                                                 guint64                size,
                                                 guint                  flags,
                                                 GObject               *pool,
-                                                GCudaPoolReleaseFunc   release);
+                                                GCudaPoolReleaseFunc   release,
+                                                gpointer               data);
 
 /* Usable host memory: a host buffer from a constructor, not freed, and
  * (page-locked) not gone with a destroyed context. */

@@ -90,6 +90,7 @@ struct _GCudaHostBuffer
   guint flags;
   GObject *pool;          /* pooled memory: the pool it goes back to */
   GCudaPoolReleaseFunc release;
+  gpointer release_data;  /* @release's */
   int freed;              /* atomic: free() or unregister() was called */
   int released;           /* atomic: the memory was released, which free()
                            * leaves to the last export */
@@ -104,7 +105,8 @@ enum {
   PROP_ADDRESS,
   PROP_SIZE,
   PROP_KIND,
-  PROP_FLAGS,
+  PROP_ALLOC_FLAGS,
+  PROP_REGISTER_FLAGS,
   N_PROPS
 };
 
@@ -114,7 +116,7 @@ static void
 release_memory (GCudaHostBuffer *self)
 {
   if (self->release != NULL)
-    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size);
+    self->release (self->pool, (guint64) (guintptr) self->ptr, self->size, g_steal_pointer (&self->release_data));
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_ALIGNED)
     free (self->ptr);
   else if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED)
@@ -168,8 +170,11 @@ gcuda_host_buffer_get_property (GObject    *object,
     case PROP_KIND:
       g_value_set_enum (value, self->kind);
       break;
-    case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+    case PROP_ALLOC_FLAGS:
+      g_value_set_flags (value, gcuda_host_buffer_get_alloc_flags (self));
+      break;
+    case PROP_REGISTER_FLAGS:
+      g_value_set_flags (value, gcuda_host_buffer_get_register_flags (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -224,14 +229,26 @@ gcuda_host_buffer_class_init (GCudaHostBufferClass *klass)
                                              GCUDA_HOST_BUFFER_KIND_PAGELOCKED, ro);
 
   /**
-   * GCudaHostBuffer:flags: (getter get_flags)
+   * GCudaHostBuffer:alloc-flags: (getter get_alloc_flags)
    *
-   * The [flags@GCuda.HostAllocFlags] or [flags@GCuda.HostRegisterFlags] the
-   * memory was made with (PyCUDA's `get_flags()`); 0 for aligned memory.
+   * The flags page-locked memory was allocated with; none for registered
+   * and aligned memory.
    *
    * Since: 1.0
    */
-  properties[PROP_FLAGS] = g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_ALLOC_FLAGS] = g_param_spec_flags ("alloc-flags", NULL, NULL, GCUDA_TYPE_HOST_ALLOC_FLAGS,
+                                                     GCUDA_HOST_ALLOC_FLAGS_DEFAULT, ro);
+
+  /**
+   * GCudaHostBuffer:register-flags: (getter get_register_flags)
+   *
+   * The flags registered memory was registered with; none for page-locked
+   * and aligned memory.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_REGISTER_FLAGS] = g_param_spec_flags ("register-flags", NULL, NULL, GCUDA_TYPE_HOST_REGISTER_FLAGS,
+                                                        GCUDA_HOST_REGISTER_FLAGS_DEFAULT, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -264,12 +281,14 @@ _gcuda_host_buffer_new_pooled (GCudaContext          *context,
                                guint64                size,
                                guint                  flags,
                                GObject               *pool,
-                               GCudaPoolReleaseFunc   release)
+                               GCudaPoolReleaseFunc   release,
+                               gpointer               data)
 {
   GCudaHostBuffer *self = host_buffer_wrap (context, ptr, size, GCUDA_HOST_BUFFER_KIND_PAGELOCKED, flags);
 
   self->pool = g_object_ref (pool);
   self->release = release;
+  self->release_data = data;
   return self;
 }
 
@@ -413,7 +432,7 @@ gcuda_host_buffer_register (GCudaContext            *context,
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
                    _("Host memory to register must start on a page boundary (%" PRIu64
-                     " bytes); 0x%" PRIx64 " does not: allocate it with gcuda_host_buffer_new_aligned()"),
+                     " bytes); 0x%" PRIx64 " does not: allocate it with HostBuffer.new_aligned()"),
                    page, address);
       return NULL;
     }
@@ -437,7 +456,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
   if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+                           _("Expected a GCuda.HostBuffer made by one of its constructors"));
       return FALSE;
     }
   if (g_atomic_int_get (&self->freed))
@@ -451,7 +470,7 @@ _gcuda_host_buffer_check (GCudaHostBuffer  *self,
   if (self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED && gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The page-locked memory's context was destroyed (gcuda_context_destroy())"));
+                           _("The page-locked memory's context was destroyed"));
       return FALSE;
     }
   return TRUE;
@@ -536,21 +555,38 @@ gcuda_host_buffer_get_kind (GCudaHostBuffer *self)
 }
 
 /**
- * gcuda_host_buffer_get_flags: (get-property flags)
+ * gcuda_host_buffer_get_alloc_flags: (get-property alloc-flags)
  * @self: a [class@GCuda.HostBuffer]
  *
- * Gets the flags the memory was allocated or registered with (PyCUDA's
- * `get_flags()`).
+ * Gets the flags page-locked memory was allocated with (PyCUDA's
+ * `PagelockedHostAllocation.get_flags()`).
  *
- * Returns: the flags, see [property@GCuda.HostBuffer:flags]
+ * Returns: the allocation flags; none for registered and aligned memory
  *
  * Since: 1.0
  */
-guint
-gcuda_host_buffer_get_flags (GCudaHostBuffer *self)
+GCudaHostAllocFlags
+gcuda_host_buffer_get_alloc_flags (GCudaHostBuffer *self)
 {
   g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
-  return self->flags;
+  return self->kind == GCUDA_HOST_BUFFER_KIND_PAGELOCKED ? (GCudaHostAllocFlags) self->flags : 0;
+}
+
+/**
+ * gcuda_host_buffer_get_register_flags: (get-property register-flags)
+ * @self: a [class@GCuda.HostBuffer]
+ *
+ * Gets the flags registered memory was registered with.
+ *
+ * Returns: the registration flags; none for page-locked and aligned memory
+ *
+ * Since: 1.0
+ */
+GCudaHostRegisterFlags
+gcuda_host_buffer_get_register_flags (GCudaHostBuffer *self)
+{
+  g_return_val_if_fail (GCUDA_IS_HOST_BUFFER (self), 0);
+  return self->kind == GCUDA_HOST_BUFFER_KIND_REGISTERED ? (GCudaHostRegisterFlags) self->flags : 0;
 }
 
 /**
@@ -633,7 +669,7 @@ gcuda_host_buffer_free (GCudaHostBuffer  *self,
 {
   if (!GCUDA_IS_HOST_BUFFER (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.HostBuffer"));
       return FALSE;
     }
   /* made by hand: nothing to free, as every other call says */
@@ -715,7 +751,7 @@ gcuda_host_buffer_export_end (GCudaHostBuffer  *self,
   if (!GCUDA_IS_HOST_BUFFER (self) || self->ptr == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaHostBuffer made by a gcuda_host_buffer constructor"));
+                           _("Expected a GCuda.HostBuffer made by one of its constructors"));
       return FALSE;
     }
   do
@@ -758,7 +794,7 @@ gcuda_host_buffer_unregister (GCudaHostBuffer  *self,
   if (self->kind != GCUDA_HOST_BUFFER_KIND_REGISTERED)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Only memory registered with gcuda_host_buffer_register() can be unregistered"));
+                           _("Only memory registered with HostBuffer.register() can be unregistered"));
       return FALSE;
     }
   return gcuda_host_buffer_free (self, error);

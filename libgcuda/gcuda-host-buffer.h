@@ -56,7 +56,9 @@ guint64              gcuda_host_buffer_get_size         (GCudaHostBuffer        
 GCUDA_AVAILABLE_IN_1_0
 GCudaHostBufferKind  gcuda_host_buffer_get_kind         (GCudaHostBuffer         *self);
 GCUDA_AVAILABLE_IN_1_0
-guint                gcuda_host_buffer_get_flags        (GCudaHostBuffer         *self);
+GCudaHostAllocFlags  gcuda_host_buffer_get_alloc_flags  (GCudaHostBuffer         *self);
+GCUDA_AVAILABLE_IN_1_0
+GCudaHostRegisterFlags gcuda_host_buffer_get_register_flags (GCudaHostBuffer       *self);
 GCUDA_AVAILABLE_IN_1_0
 guint64              gcuda_host_buffer_get_device_address (GCudaHostBuffer       *self,
                                                          GError                 **error);

@@ -113,14 +113,6 @@ pool_free (gpointer owner,
 }
 
 static void
-pool_release (GObject *pool,
-              guint64  address,
-              guint64  size)
-{
-  _gcuda_pool_core_release (&GCUDA_HOST_MEMORY_POOL (pool)->core, address, size);
-}
-
-static void
 gcuda_host_memory_pool_finalize (GObject *object)
 {
   GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
@@ -133,48 +125,31 @@ gcuda_host_memory_pool_finalize (GObject *object)
 
 static void
 gcuda_host_memory_pool_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
 {
   GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
 
-  switch (prop_id)
-    {
-    case PROP_CONTEXT:
-      g_value_set_object (value, gcuda_host_memory_pool_get_context (self));
-      break;
-    case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
-      break;
-    default:
-      if (!_gcuda_pool_core_get_counter_property (&self->core, prop_id - PROP_HELD_BLOCKS, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id == PROP_FLAGS)
+    g_value_set_flags (value, self->flags);
+  else if (!_gcuda_pool_core_get_property (&self->core, prop_id, PROP_CONTEXT, PROP_HELD_BLOCKS, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
 gcuda_host_memory_pool_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
 {
   GCudaHostMemoryPool *self = GCUDA_HOST_MEMORY_POOL (object);
 
-  switch (prop_id)
-    {
-    case PROP_CONTEXT:
-      self->core.context = g_value_dup_object (value);
-      break;
-    case PROP_FLAGS:
-      self->flags = g_value_get_uint (value);
-      break;
-    case PROP_MAX_HELD_BYTES:
-      gcuda_host_memory_pool_set_max_held_bytes (self, g_value_get_uint64 (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id == PROP_FLAGS)
+    self->flags = g_value_get_flags (value);  /* construct-only */
+  else if (!_gcuda_pool_core_set_property (&self->core, object, prop_id, PROP_CONTEXT, PROP_HELD_BLOCKS, value,
+                                           properties[PROP_MAX_HELD_BYTES]))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -204,8 +179,8 @@ gcuda_host_memory_pool_class_init (GCudaHostMemoryPoolClass *klass)
    * Since: 1.0
    */
   properties[PROP_FLAGS] =
-    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_flags ("flags", NULL, NULL, GCUDA_TYPE_HOST_ALLOC_FLAGS, GCUDA_HOST_ALLOC_FLAGS_DEFAULT,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /**
    * GCudaHostMemoryPool:held-blocks: (getter get_held_blocks)
@@ -280,7 +255,12 @@ gcuda_host_memory_pool_new (GCudaContext        *context,
 {
   g_return_val_if_fail (context == NULL || GCUDA_IS_CONTEXT (context), NULL);
 
-  return g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, "flags", (guint) flags, NULL);
+  GCudaHostMemoryPool *self = g_object_new (GCUDA_TYPE_HOST_MEMORY_POOL, "context", context, NULL);
+
+  /* set here, not as the property: flags the type does not know are
+   * reported at the first allocation, not warned about by GObject */
+  self->flags = flags;
+  return self;
 }
 
 static gboolean
@@ -292,7 +272,7 @@ check_pool (GCudaHostMemoryPool  *self,
 
   if (!GCUDA_IS_HOST_MEMORY_POOL (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaHostMemoryPool"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.HostMemoryPool"));
       return FALSE;
     }
   if ((self->flags & ~known) != 0)
@@ -341,7 +321,7 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
   if (context == NULL)
     return NULL;
   return _gcuda_host_buffer_new_pooled (context, GSIZE_TO_POINTER (address), size, self->flags,
-                                        G_OBJECT (self), pool_release);
+                                        G_OBJECT (self), _gcuda_pool_core_release_block, &self->core);
 }
 
 /**
@@ -429,7 +409,7 @@ gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
   if (size == 0)
     return NULL;
   return _gcuda_host_buffer_new_pooled (self->core.context, GSIZE_TO_POINTER (address), size, self->flags,
-                                        G_OBJECT (self), pool_release);
+                                        G_OBJECT (self), _gcuda_pool_core_release_block, &self->core);
 }
 
 /**
@@ -492,7 +472,7 @@ gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint
+GCudaHostAllocFlags
 gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
 {
   g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);

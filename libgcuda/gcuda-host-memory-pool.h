@@ -59,7 +59,7 @@ void                 gcuda_host_memory_pool_stop_holding       (GCudaHostMemoryP
 GCUDA_AVAILABLE_IN_1_0
 GCudaContext        *gcuda_host_memory_pool_get_context        (GCudaHostMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0
-guint                gcuda_host_memory_pool_get_flags          (GCudaHostMemoryPool  *self);
+GCudaHostAllocFlags  gcuda_host_memory_pool_get_flags          (GCudaHostMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0
 guint64              gcuda_host_memory_pool_get_held_blocks    (GCudaHostMemoryPool  *self);
 GCUDA_AVAILABLE_IN_1_0

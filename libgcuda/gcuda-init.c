@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "gcuda-error-private.h"
+#include "gcuda-nvrtc-private.h"
 
 /**
  * gcuda_init:
@@ -141,4 +142,73 @@ gcuda_get_driver_version (GError **error)
   const GCudaDriver *drv = _gcuda_driver_get (error);
 
   return drv ? drv->driver_version : 0;
+}
+
+/**
+ * gcuda_get_nvrtc_version:
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * The version of the NVRTC library GCuda compiles kernels with, encoded
+ * like `CUDA_VERSION` (13000 for 13.0). Loads NVRTC (see
+ * [class@GCuda.Compiler] for where it is looked for); needs no driver and
+ * no GPU.
+ *
+ * Returns: the version, or 0 with @error set (%GCUDA_ERROR_NVRTC_NOT_FOUND)
+ *   when NVRTC cannot be loaded
+ *
+ * Since: 1.0
+ */
+int
+gcuda_get_nvrtc_version (GError **error)
+{
+  const GCudaNvrtc *nvrtc = _gcuda_nvrtc_get (error);
+
+  return nvrtc ? nvrtc->major * 1000 + nvrtc->minor * 10 : 0;
+}
+
+/**
+ * gcuda_get_nvrtc_supported_archs:
+ * @n_archs: (out): return location for the number of architectures
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * The GPU architectures the NVRTC library in use can compile for, as
+ * compute capabilities times ten in ascending order (75 for `sm_75`,
+ * 90 for `sm_90`). Needs no driver and no GPU.
+ *
+ * Returns: (array length=n_archs) (transfer full) (nullable): the
+ *   architectures, or %NULL with @error set when NVRTC cannot be loaded or
+ *   does not list them
+ *
+ * Since: 1.0
+ */
+int *
+gcuda_get_nvrtc_supported_archs (gsize   *n_archs,
+                                 GError **error)
+{
+  const GCudaNvrtc *nvrtc;
+  int *archs;
+  int n = 0;
+
+  g_return_val_if_fail (n_archs != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  *n_archs = 0;
+  if ((nvrtc = _gcuda_nvrtc_get (error)) == NULL)
+    return NULL;
+  if (nvrtc->fn_nvrtcGetNumSupportedArchs (&n) != NVRTC_SUCCESS || n <= 0 || n > 1024)
+    goto unlisted;
+  archs = g_new0 (int, n);
+  if (nvrtc->fn_nvrtcGetSupportedArchs (archs) != NVRTC_SUCCESS)
+    {
+      g_free (archs);
+      goto unlisted;
+    }
+  *n_archs = (gsize) n;
+  return archs;
+
+unlisted:
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NVRTC_NOT_FOUND,
+               _("NVRTC %d.%d (%s) does not list the architectures it supports"),
+               nvrtc->major, nvrtc->minor, nvrtc->path);
+  return NULL;
 }

@@ -35,5 +35,10 @@ void     gcuda_get_cuda_version    (guint   *major,
                                     guint   *revision);
 GCUDA_AVAILABLE_IN_1_0
 int      gcuda_get_driver_version  (GError **error);
+GCUDA_AVAILABLE_IN_1_0
+int      gcuda_get_nvrtc_version   (GError **error);
+GCUDA_AVAILABLE_IN_1_0
+int     *gcuda_get_nvrtc_supported_archs (gsize   *n_archs,
+                                          GError **error);
 
 G_END_DECLS

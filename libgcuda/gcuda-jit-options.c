@@ -419,7 +419,7 @@ _gcuda_jit_options_check (GCudaJitOptions  *options,
     return TRUE;
   if (!GCUDA_IS_JIT_OPTIONS (options))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCudaJitOptions"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected GCuda.JitOptions"));
       return FALSE;
     }
   if (options->max_registers > 255)

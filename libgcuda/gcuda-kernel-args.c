@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-buffer-private.h"
 #include "gcuda-kernel-args-private.h"
 
 /**
@@ -221,21 +222,21 @@ settable_arg (GCudaKernelArgs *self,
   if (G_UNLIKELY (index >= self->args->len))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("There is no argument %u: %u arguments were added"), index, self->args->len);
+                   _("There is no argument #%u (0-based): %u arguments were added"), index, self->args->len);
       return NULL;
     }
   arg = &g_array_index (self->args, Arg, index);
   if (G_UNLIKELY (arg->type != type && !(is_integer (arg->type) && is_integer (type))))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is of type %s; a value of type %s cannot replace it"),
+                   _("Argument #%u (0-based) is of type %s; a value of type %s cannot replace it"),
                    index, type_names[arg->type], type_names[type]);
       return NULL;
     }
   if (G_UNLIKELY (arg->size != size))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is %" "zu" " bytes; a %" "zu" "-byte value cannot replace it"),
+                   _("Argument #%u (0-based) is %" "zu" " bytes; a %" "zu" "-byte value cannot replace it"),
                    index, arg->size, size);
       return NULL;
     }
@@ -854,7 +855,7 @@ _gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
     case TYPE_POINTER:
     case TYPE_STRUCT:
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is of type %s; a number cannot replace it"), index, type_names[arg->type]);
+                   _("Argument #%u (0-based) is of type %s; a number cannot replace it"), index, type_names[arg->type]);
       return FALSE;
     default:
       break;
@@ -863,7 +864,7 @@ _gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
   if (G_UNLIKELY (!(value >= limits[arg->type][0] && value <= limits[arg->type][1]) || value != (double) (gint64) value))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument %u is of type %s: %g is not a whole number from %.0f to %.0f"),
+                   _("Argument #%u (0-based) is of type %s: %g is not a whole number from %.0f to %.0f"),
                    index, type_names[arg->type], value, limits[arg->type][0], limits[arg->type][1]);
       return FALSE;
     }
@@ -985,7 +986,7 @@ gcuda_kernel_args_set_buffer (GCudaKernelArgs  *self,
 
   if (!GCUDA_IS_BUFFER (buffer))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   ptr = gcuda_buffer_get_address (buffer);
@@ -1037,10 +1038,15 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
   if (self->args->len != n_params)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Kernel %s takes %u arguments, not %u"), kernel_name, n_params, self->args->len);
+                   self->args->len > n_params
+                     ? _("Kernel %s takes %u arguments, not %u (a struct parameter is one argument, "
+                         "added whole, not field by field)")
+                     : _("Kernel %s takes %u arguments, not %u"),
+                   kernel_name, n_params, self->args->len);
       return NULL;
     }
-  g_ptr_array_set_size (self->params, n_params);
+  if (self->params->len != n_params)
+    g_ptr_array_set_size (self->params, n_params);
   for (guint i = 0; i < n_params; i++)
     {
       const Arg *arg = &g_array_index (self->args, Arg, i);
@@ -1048,22 +1054,29 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
       if (arg->size != param_sizes[i])
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                       _("Parameter %u of kernel %s is %" "zu" " bytes; the argument given is %"
+                       _("Parameter #%u (0-based) of kernel %s is %" "zu" " bytes; the argument given is %"
                          "zu"), i, kernel_name, param_sizes[i], arg->size);
           return NULL;
         }
-      if (arg->keep != NULL && gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))
+      /* a buffer (add_buffer() keeps nothing else): the common case in one
+       * test, without type checks; the errors below tell which it is */
+      if (G_LIKELY (arg->keep == NULL || _gcuda_buffer_is_usable ((GCudaBuffer *) arg->keep)))
+        {
+          self->params->pdata[i] = self->storage->data + arg->offset;
+          continue;
+        }
+      if (gcuda_buffer_is_freed (GCUDA_BUFFER (arg->keep)))
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                       _("The buffer passed as parameter %u of kernel %s was freed"), i, kernel_name);
+                       _("The buffer passed as parameter #%u (0-based) of kernel %s was freed"), i, kernel_name);
           return NULL;
         }
       /* a buffer made by hand has no memory: its address 0 would fault in the kernel */
       if (arg->keep != NULL && gcuda_buffer_get_context (GCUDA_BUFFER (arg->keep)) == NULL)
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("The buffer passed as parameter %u of kernel %s was made without memory: "
-                         "allocate buffers with gcuda_buffer_new()"), i, kernel_name);
+                       _("The buffer passed as parameter #%u (0-based) of kernel %s was made without memory: "
+                         "allocate buffers with a GCuda.Buffer constructor"), i, kernel_name);
           return NULL;
         }
       self->params->pdata[i] = self->storage->data + arg->offset;

@@ -11,9 +11,13 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gcuda-error-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-kernel-bundle-private.h"
 
 static void
@@ -502,6 +506,39 @@ bytes_copy (const guint8 *data,
   return g_bytes_new_take (copy, size + (nul ? 1 : 0));
 }
 
+/* @name in @directory, a GFile with no local path (GVfs): opened first and
+ * checked through the stream, at most @limit + 1 bytes read. */
+static GBytes *
+read_gfile (GFile       *directory,
+            const char  *name,
+            guint64      limit,
+            GError     **error)
+{
+  g_autoptr(GFile) file = g_file_get_child (directory, name);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree guint8 *buffer = NULL;
+  gsize got = 0;
+
+  if ((stream = g_file_read (file, NULL, error)) == NULL)
+    return NULL;
+  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_TYPE, NULL, error);
+  if (info == NULL)
+    return NULL;
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("“%s” is not a regular file"), name);
+      return NULL;
+    }
+  buffer = g_malloc ((gsize) limit + 1);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, (gsize) limit + 1, &got, NULL, error))
+    {
+      g_prefix_error (error, _("“%s”: "), name);
+      return NULL;
+    }
+  return g_bytes_new_take (g_steal_pointer (&buffer), got);
+}
+
 /* @name at @location: at most @max bytes (when @exact is 0) or exactly
  * @exact bytes. */
 static GBytes *
@@ -517,7 +554,10 @@ read_member (const GCudaBundleLocation  *location,
 
   if (location->resource_path != NULL)
     {
-      g_autofree char *path = g_strconcat (location->resource_path, "/", name, NULL);
+      /* joined as glib-compile-resources joins a <gresource prefix> and a
+       * file name, so that every prefix gcuda-compile accepts (/ included,
+       * not //manifest) names what the .gresource.xml put there */
+      g_autofree char *path = g_build_path ("/", "/", location->resource_path, name, NULL);
       gsize rsize = 0;
       guint32 flags = 0;
 
@@ -533,44 +573,44 @@ read_member (const GCudaBundleLocation  *location,
     }
   else
     {
-      g_autoptr(GFile) file = g_file_get_child (location->directory, name);
-      g_autoptr(GFileInfo) info = NULL;
-      g_autoptr(GFileInputStream) stream = NULL;
-      g_autofree guint8 *buffer = NULL;
-      gsize got = 0;
+      g_autofree char *dir_path = g_file_get_path (location->directory);
+      g_autoptr(GBytes) contents = NULL;
 
-      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                G_FILE_QUERY_INFO_NONE, NULL, error);
-      if (info == NULL)
+      if (dir_path != NULL)
+        {
+          g_autofree char *path = g_build_filename (dir_path, name, NULL);
+          struct stat st;
+          int fd;
+
+          /* Opened first, without waiting, and checked through the
+           * descriptor: a FIFO swapped in after a check of the name would
+           * block the open forever. A symlink is followed, as GIO does. */
+          if ((fd = _gcuda_file_open_regular (AT_FDCWD, path, FALSE, &st, error)) < 0)
+            {
+              g_prefix_error (error, _("Kernel bundle %s: "), where);
+              return NULL;
+            }
+          size = (guint64) st.st_size;
+          if ((exact != 0 && size != exact) || size > limit)
+            {
+              close (fd);
+              goto bad_size;
+            }
+          /* one byte more than allowed: a file that grew is caught too */
+          contents = _gcuda_file_read_fd (fd, path, (gsize) limit, error);
+          close (fd);
+        }
+      else
+        contents = read_gfile (location->directory, name, limit, error);
+      if (contents == NULL)
         {
           g_prefix_error (error, _("Kernel bundle %s: "), where);
           return NULL;
         }
-      if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-        {
-          g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("Kernel bundle %s: “%s” is not a regular file"), where, name);
-          return NULL;
-        }
-      size = (guint64) g_file_info_get_size (info);
+      size = g_bytes_get_size (contents);
       if ((exact != 0 && size != exact) || size > limit)
         goto bad_size;
-      /* read one byte more than allowed: a file that grew is caught too */
-      if ((stream = g_file_read (file, NULL, error)) == NULL)
-        {
-          g_prefix_error (error, _("Kernel bundle %s: "), where);
-          return NULL;
-        }
-      buffer = g_malloc ((gsize) limit + 1);
-      if (!g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, (gsize) limit + 1, &got, NULL, error))
-        {
-          g_prefix_error (error, _("Kernel bundle %s: “%s”: "), where, name);
-          return NULL;
-        }
-      size = got;
-      if ((exact != 0 && size != exact) || size > limit)
-        goto bad_size;
-      return g_bytes_new_take (g_steal_pointer (&buffer), got);
+      return g_steal_pointer (&contents);
     }
 
 bad_size:

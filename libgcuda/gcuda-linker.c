@@ -231,8 +231,8 @@ linker_check (GCudaLinker  *self,
               GError      **error)
 {
   if (!GCUDA_CHECK_MADE (self->context != NULL, error,
-                         _("This GCudaLinker was made without a link state: create linkers with "
-                           "gcuda_linker_new()")))
+                         _("This GCuda.Linker was made without a link state: create linkers with "
+                           "its constructor")))
     return FALSE;
   if (G_UNLIKELY (self->completed))
     {
@@ -282,7 +282,7 @@ valid_type (GCudaLinkInputType  type,
   if (type >= GCUDA_LINK_INPUT_TYPE_CUBIN && type <= GCUDA_LINK_INPUT_TYPE_LIBRARY)
     return TRUE;
   g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-               _("%d is not a link input type (see GCudaLinkInputType)"), (int) type);
+               _("%d is not a link input type (see GCuda.LinkInputType)"), (int) type);
   return FALSE;
 }
 
@@ -448,7 +448,7 @@ gcuda_linker_add_program (GCudaLinker   *self,
     return FALSE;
   if (!GCUDA_IS_PROGRAM (program))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Program"));
       return FALSE;
     }
   if (!_gcuda_program_check (program, error))
@@ -490,7 +490,7 @@ gcuda_linker_add_source (GCudaLinker    *self,
     return FALSE;
   if (compiler != NULL && !GCUDA_IS_COMPILER (compiler))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaCompiler"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Compiler"));
       return FALSE;
     }
   if (compiler == NULL)
@@ -572,7 +572,7 @@ gcuda_linker_add_library (GCudaLinker  *self,
   if (name == NULL || *name == '\0' || strchr (name, '/') != NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Name a toolkit library such as \"cudadevrt\"; add other files with gcuda_linker_add_file()"));
+                           _("Name a toolkit library such as \"cudadevrt\"; add other files with Linker.add_file()"));
       return FALSE;
     }
   file = g_strdup_printf ("lib%s.a", name);

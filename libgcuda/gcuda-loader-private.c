@@ -9,9 +9,14 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-file-private.h"
+#include "gcuda-async-private.h"
 
 static GCudaDriver driver;
 static GCudaLibrary driver_library;
+/* name -> the CUDA version its ABI needs, for the entry points the driver
+ * lacks: filled while loading, read-only once the driver is published */
+static GHashTable *missing_entry_points;
 
 typedef CUresult (*GetErrorStringFunc) (CUresult, const char **);
 static GetErrorStringFunc early_get_error_string;
@@ -60,16 +65,27 @@ load_driver (GError **error)
   PFN_cuGetProcAddress_v12000 get_proc;
   void *lib;
 
-  lib = dlopen (name, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL)
-    {
-      const char *why = dlerror ();
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
-                   _("The CUDA driver library could not be loaded (tried %s: %s). "
-                     "Install the NVIDIA driver, or set GCUDA_DRIVER_LIBRARY to the path of libcuda.so.1."),
-                   name, why ? why : _("unknown reason"));
-      return FALSE;
-    }
+  {
+    g_autoptr(GError) not_regular = NULL;
+    const char *why = NULL;
+
+    /* a FIFO there would block dlopen() for ever */
+    if (!_gcuda_file_check_library (name, &not_regular))
+      {
+        why = not_regular->message;
+        lib = NULL;
+      }
+    else if ((lib = dlopen (name, RTLD_NOW | RTLD_LOCAL)) == NULL)
+      why = dlerror ();
+    if (lib == NULL)
+      {
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND,
+                     _("The CUDA driver library could not be loaded (tried %s: %s). "
+                       "Install the NVIDIA driver, or set GCUDA_DRIVER_LIBRARY to the path of libcuda.so.1."),
+                     name, why ? why : _("unknown reason"));
+        return FALSE;
+      }
+  }
 
   early_get_error_string = (GetErrorStringFunc) dlsym (lib, "cuGetErrorString");
   init = (PFN_cuInit_v2000) dlsym (lib, "cuInit");
@@ -83,7 +99,21 @@ load_driver (GError **error)
     }
 
   if (!_gcuda_check (init (0), "cuInit", error))
-    return FALSE;
+    {
+      /* the driver's reason says what, not where to look next */
+      if (error != NULL && g_error_matches (*error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NO_DEVICE))
+        {
+          char *message = (*error)->message;
+
+          (*error)->message = g_strconcat (message, "; ",
+                                           _("check that nvidia-smi lists a GPU, that CUDA_VISIBLE_DEVICES "
+                                             "(if it is set) names one, and in a container that the GPUs are "
+                                             "passed in (docker run --gpus all, with the NVIDIA Container "
+                                             "Toolkit)."), NULL);
+          g_free (message);
+        }
+      return FALSE;
+    }
 
   if (get_proc == NULL)
     {
@@ -101,10 +131,12 @@ load_driver (GError **error)
         status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) \
       { \
         g_debug ("driver lacks %s for CUDA %d (status %d)", #fname, version, (int) status); \
+        g_hash_table_insert (missing_entry_points, (gpointer) #fname, GINT_TO_POINTER (version)); \
         pfn = (void *) missing_entry_point; \
       } \
     driver.fn_##fname = (__typeof__ (driver.fn_##fname)) pfn; \
   }
+  missing_entry_points = g_hash_table_new (g_str_hash, g_str_equal);
   GCUDA_DRIVER_FUNCTIONS (GCUDA_DRIVER_RESOLVE)
 #undef GCUDA_DRIVER_RESOLVE
 
@@ -130,6 +162,10 @@ _gcuda_library_get (GCudaLibrary  *library,
         g_atomic_pointer_set (&library->table, table);
       else
         library->error = local;
+      /* After the library's destructors (registered while it loaded, even
+       * when it then failed): exit() waits for the jobs before it runs
+       * them, a job in that library included. */
+      _gcuda_exit_wait_register ();
       g_once_init_leave (&library->once, 1);
     }
 
@@ -151,4 +187,19 @@ const GCudaDriver *
 _gcuda_driver_peek (void)
 {
   return g_atomic_pointer_get (&driver_library.table);
+}
+
+gboolean
+_gcuda_driver_lacks (const char *call,
+                     int        *version)
+{
+  gpointer value;
+
+  /* only once the driver loaded: the table is complete then */
+  if (_gcuda_driver_peek () == NULL || call == NULL ||
+      !g_hash_table_lookup_extended (missing_entry_points, call, NULL, &value))
+    return FALSE;
+  if (version != NULL)
+    *version = GPOINTER_TO_INT (value);
+  return TRUE;
 }

@@ -33,6 +33,7 @@ G_BEGIN_DECLS
   X (cuDeviceGetPCIBusId, 4010) \
   X (cuDeviceGetByPCIBusId, 4010) \
   X (cuDeviceCanAccessPeer, 4000) \
+  X (cuDeviceGetP2PAttribute, 8000) \
   X (cuDevicePrimaryCtxRetain, 7000) \
   X (cuDevicePrimaryCtxRelease, 11000) \
   X (cuDevicePrimaryCtxSetFlags, 11000) \
@@ -206,6 +207,12 @@ const GCudaDriver *_gcuda_driver_get (GError **error);
 
 /* The driver if it was already loaded successfully, else NULL. Never loads. */
 const GCudaDriver *_gcuda_driver_peek (void);
+
+/* TRUE when the loaded driver lacks the entry point @call (a name of
+ * GCUDA_DRIVER_FUNCTIONS, whose calls then fail with CUDA_ERROR_NOT_FOUND),
+ * with the CUDA version its ABI needs in @version. */
+gboolean _gcuda_driver_lacks (const char *call,
+                              int        *version);
 
 /* Shorthand for call sites: GCUDA_DRV->fn_cuCtxSynchronize (). Only valid
  * once _gcuda_driver_get() has succeeded (every object that exists did). */

@@ -114,14 +114,6 @@ pool_free (gpointer owner,
 }
 
 static void
-pool_release (GObject *pool,
-              guint64  address,
-              guint64  size)
-{
-  _gcuda_pool_core_release (&GCUDA_MEMORY_POOL (pool)->core, address, size);
-}
-
-static void
 gcuda_memory_pool_finalize (GObject *object)
 {
   GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
@@ -140,15 +132,8 @@ gcuda_memory_pool_get_property (GObject    *object,
 {
   GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
 
-  switch (prop_id)
-    {
-    case PROP_CONTEXT:
-      g_value_set_object (value, gcuda_memory_pool_get_context (self));
-      break;
-    default:
-      if (!_gcuda_pool_core_get_counter_property (&self->core, prop_id - PROP_HELD_BLOCKS, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!_gcuda_pool_core_get_property (&self->core, prop_id, PROP_CONTEXT, PROP_HELD_BLOCKS, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -159,17 +144,9 @@ gcuda_memory_pool_set_property (GObject      *object,
 {
   GCudaMemoryPool *self = GCUDA_MEMORY_POOL (object);
 
-  switch (prop_id)
-    {
-    case PROP_CONTEXT:
-      self->core.context = g_value_dup_object (value);
-      break;
-    case PROP_MAX_HELD_BYTES:
-      gcuda_memory_pool_set_max_held_bytes (self, g_value_get_uint64 (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!_gcuda_pool_core_set_property (&self->core, object, prop_id, PROP_CONTEXT, PROP_HELD_BLOCKS, value,
+                                      properties[PROP_MAX_HELD_BYTES]))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -273,7 +250,7 @@ check_pool (GCudaMemoryPool  *self,
 {
   if (!GCUDA_IS_MEMORY_POOL (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaMemoryPool"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.MemoryPool"));
       return FALSE;
     }
   return TRUE;
@@ -314,7 +291,8 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
   context = _gcuda_pool_core_allocate (&self->core, size, N_("The memory pool's context was destroyed"), &address, error);
   if (context == NULL)
     return NULL;
-  return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+  return _gcuda_buffer_new_pooled (context, (CUdeviceptr) address, size, G_OBJECT (self),
+                                   _gcuda_pool_core_release_block, &self->core);
 }
 
 /**
@@ -410,7 +388,8 @@ gcuda_memory_pool_adopt_address (GCudaMemoryPool  *self,
   size = _gcuda_pool_core_adopt_address (&self->core, address, N_("memory pool"), error);
   if (size == 0)
     return NULL;
-  return _gcuda_buffer_new_pooled (self->core.context, (CUdeviceptr) address, size, G_OBJECT (self), pool_release);
+  return _gcuda_buffer_new_pooled (self->core.context, (CUdeviceptr) address, size, G_OBJECT (self),
+                                   _gcuda_pool_core_release_block, &self->core);
 }
 
 /**

@@ -405,7 +405,7 @@ gcuda_module_new_from_data_finish (GAsyncResult  *result,
       g_task_get_source_tag (G_TASK (result)) != gcuda_module_new_from_data_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result is not from gcuda_module_new_from_data_async()"));
+                           _("This result is not from an asynchronous load of module data"));
       return NULL;
     }
   return g_task_propagate_pointer (G_TASK (result), error);
@@ -466,7 +466,7 @@ gcuda_module_new_from_program (GCudaContext  *context,
 {
   if (!GCUDA_IS_PROGRAM (program))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaProgram"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Program"));
       return NULL;
     }
   if (!_gcuda_program_check (program, error))
@@ -591,9 +591,11 @@ gcuda_module_new_from_resource (GCudaContext     *context,
  *
  * [ctor@GCuda.Module.new_from_resource] for a kernel bundle installed as
  * files: @directory holds the `manifest` and the images `gcuda-compile`
- * wrote (its `--output-dir`). The files must be regular files (a FIFO or a
- * device is refused before it is opened); each is read up to the size the
- * manifest gives (the manifest up to 64 KiB). A missing file is GIO's
+ * wrote (its `--output-dir`). The files must be regular files: each is
+ * opened without waiting and checked through what was opened, so a FIFO or
+ * a device is refused (naming what it is) without blocking, even one
+ * swapped in at that moment; each is read up to the size the manifest
+ * gives (the manifest up to 64 KiB). A missing file is GIO's
  * [G_IO_ERROR_NOT_FOUND][error@Gio.IOErrorEnum].
  *
  * Returns: (transfer full): the module, or %NULL with @error set
@@ -883,12 +885,12 @@ module_check (GCudaModule  *self,
 {
   if (!GCUDA_IS_MODULE (self))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaModule"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Module"));
       return FALSE;
     }
   if (!GCUDA_CHECK_MADE (self->handle != NULL, error,
-                         _("This GCudaModule was made without loaded code: create modules with "
-                           "gcuda_module_new_from_data() or another gcuda_module constructor")))
+                         _("This GCuda.Module was made without loaded code: create modules with "
+                           "one of its constructors, such as Module.new_from_data()")))
     return FALSE;
   if (name == NULL || *name == '\0')
     {
@@ -996,7 +998,7 @@ source_module_compiler (GCudaContext       *context,
 }
 
 /**
- * gcuda_source_module_new:
+ * gcuda_module_new_from_source:
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
@@ -1014,7 +1016,7 @@ source_module_compiler (GCudaContext       *context,
  * Since: 1.0
  */
 GCudaModule *
-gcuda_source_module_new (GCudaContext        *context,
+gcuda_module_new_from_source (GCudaContext        *context,
                          const char          *source,
                          const char * const  *options,
                          GError             **error)
@@ -1071,7 +1073,7 @@ source_module_work (gpointer       source_object,
 }
 
 /**
- * gcuda_source_module_new_async:
+ * gcuda_module_new_from_source_async:
  * @context: (nullable): the context, or %NULL for the default context
  * @source: CUDA C++ source (wrapped in `extern "C"`)
  * @options: (nullable) (array zero-terminated=1): NVRTC options, or %NULL
@@ -1079,10 +1081,10 @@ source_module_work (gpointer       source_object,
  * @callback: (scope async): called when the module is ready
  * @user_data: data for @callback
  *
- * [func@GCuda.source_module_new] without blocking: the compile and the load
+ * [ctor@GCuda.Module.new_from_source] without blocking: the compile and the load
  * run on a worker thread (a cache hit is quick), @callback runs in the
  * thread-default main context of the caller. Finish with
- * [func@GCuda.source_module_new_finish].
+ * [ctor@GCuda.Module.new_from_source_finish].
  *
  * Cancelling @cancellable completes the call at once with
  * [error@Gio.IOErrorEnum.CANCELLED], whatever NVRTC or the driver is doing:
@@ -1091,7 +1093,7 @@ source_module_work (gpointer       source_object,
  * Since: 1.0
  */
 void
-gcuda_source_module_new_async (GCudaContext        *context,
+gcuda_module_new_from_source_async (GCudaContext        *context,
                                const char          *source,
                                const char * const  *options,
                                GCancellable        *cancellable,
@@ -1103,7 +1105,7 @@ gcuda_source_module_new_async (GCudaContext        *context,
   GCudaContext *ctx;
   GError *error = NULL;
 
-  g_task_set_source_tag (task, gcuda_source_module_new_async);
+  g_task_set_source_tag (task, gcuda_module_new_from_source_async);
   if ((ctx = _gcuda_context_resolve (context, &error)) == NULL)
     {
       g_task_return_error (task, error);
@@ -1117,25 +1119,25 @@ gcuda_source_module_new_async (GCudaContext        *context,
 }
 
 /**
- * gcuda_source_module_new_finish:
+ * gcuda_module_new_from_source_finish:
  * @result: the [iface@Gio.AsyncResult] given to the callback
  * @error: return location for a [struct@GLib.Error]
  *
- * Finishes [func@GCuda.source_module_new_async].
+ * Finishes [func@GCuda.Module.new_from_source_async].
  *
  * Returns: (transfer full): the module, or %NULL with @error set
  *
  * Since: 1.0
  */
 GCudaModule *
-gcuda_source_module_new_finish (GAsyncResult  *result,
+gcuda_module_new_from_source_finish (GAsyncResult  *result,
                                 GError       **error)
 {
   if (!g_task_is_valid (result, NULL) ||
-      g_task_get_source_tag (G_TASK (result)) != gcuda_source_module_new_async)
+      g_task_get_source_tag (G_TASK (result)) != gcuda_module_new_from_source_async)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("This result is not from gcuda_source_module_new_async()"));
+                           _("This result is not from an asynchronous compile and load of a source module"));
       return NULL;
     }
   return g_task_propagate_pointer (G_TASK (result), error);

@@ -103,19 +103,19 @@ GCudaBuffer   *gcuda_module_get_global       (GCudaModule   *self,
                                               GError       **error);
 
 GCUDA_AVAILABLE_IN_1_0
-GCudaModule   *gcuda_source_module_new        (GCudaContext        *context,
+GCudaModule   *gcuda_module_new_from_source        (GCudaContext        *context,
                                                const char          *source,
                                                const char * const  *options,
                                                GError             **error);
 GCUDA_AVAILABLE_IN_1_0
-void           gcuda_source_module_new_async  (GCudaContext        *context,
+void           gcuda_module_new_from_source_async  (GCudaContext        *context,
                                                const char          *source,
                                                const char * const  *options,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);
 GCUDA_AVAILABLE_IN_1_0
-GCudaModule   *gcuda_source_module_new_finish (GAsyncResult        *result,
+GCudaModule   *gcuda_module_new_from_source_finish (GAsyncResult        *result,
                                                GError             **error);
 
 G_END_DECLS

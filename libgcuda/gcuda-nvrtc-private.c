@@ -11,6 +11,7 @@
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-nvrtc-private.h"
 
 static GCudaNvrtc nvrtc;
@@ -163,9 +164,13 @@ load_nvrtc (GError **error)
 
   for (guint i = 0; candidates[i] != NULL && lib == NULL; i++)
     {
+      g_autoptr(GError) not_regular = NULL;
+
       name = candidates[i];
-      lib = dlopen (name, RTLD_NOW | RTLD_LOCAL);
-      if (lib == NULL)
+      /* a FIFO there (even at a wheel's path) would block dlopen() for ever */
+      if (!_gcuda_file_check_library (name, &not_regular))
+        g_string_append_printf (tried, _("%s%s (%s)"), tried->len ? ", " : "", name, not_regular->message);
+      else if ((lib = dlopen (name, RTLD_NOW | RTLD_LOCAL)) == NULL)
         g_string_append_printf (tried, "%s%s", tried->len ? ", " : "", name);
     }
   if (lib == NULL)

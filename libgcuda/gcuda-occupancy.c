@@ -242,7 +242,7 @@ get_figures (GCudaDeviceData  *devdata,
       if (*fields[i].value == 0 && !fields[i].may_be_zero)
         {
           g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                       _("The device data has no %s: a GCudaDeviceData made without a device must give it"),
+                       _("The device data has no %s: a GCuda.DeviceData made without a device must give it"),
                        fields[i].name);
           return FALSE;
         }

@@ -359,6 +359,15 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
     driver_free (core, address);
 }
 
+void
+_gcuda_pool_core_release_block (GObject  *pool,
+                                guint64   address,
+                                guint64   size,
+                                gpointer  core)
+{
+  _gcuda_pool_core_release (core, address, size);
+}
+
 static void
 set_not_by_address_error (GError     **error,
                           guint64      address,
@@ -514,12 +523,38 @@ _gcuda_pool_counter_pspecs (GParamSpec **pspecs)
 }
 
 gboolean
-_gcuda_pool_core_get_counter_property (GCudaPoolCore *core,
-                                       guint          counter,
-                                       GValue        *value)
+_gcuda_pool_core_get_property (GCudaPoolCore *core,
+                               guint          prop_id,
+                               guint          context_id,
+                               guint          counters_id,
+                               GValue        *value)
 {
-  if (counter >= GCUDA_POOL_N_COUNTERS)
+  if (prop_id == context_id)
+    g_value_set_object (value, _gcuda_pool_core_get_context (core));
+  else if (prop_id >= counters_id && prop_id - counters_id < GCUDA_POOL_N_COUNTERS)
+    g_value_set_uint64 (value, _gcuda_pool_core_get (core, (GCudaPoolCounter) (prop_id - counters_id)));
+  else
     return FALSE;
-  g_value_set_uint64 (value, _gcuda_pool_core_get (core, (GCudaPoolCounter) counter));
+  return TRUE;
+}
+
+gboolean
+_gcuda_pool_core_set_property (GCudaPoolCore *core,
+                               GObject       *object,
+                               guint          prop_id,
+                               guint          context_id,
+                               guint          counters_id,
+                               const GValue  *value,
+                               GParamSpec    *max_held_pspec)
+{
+  if (prop_id == context_id)
+    core->context = g_value_dup_object (value);  /* construct-only */
+  else if (prop_id == counters_id + GCUDA_POOL_MAX_HELD_BYTES)
+    {
+      if (_gcuda_pool_core_set_max_held_bytes (core, g_value_get_uint64 (value)))
+        g_object_notify_by_pspec (object, max_held_pspec);
+    }
+  else
+    return FALSE;
   return TRUE;
 }

@@ -98,6 +98,12 @@ guint64  _gcuda_pool_core_adopt_address (GCudaPoolCore     *core,
 void     _gcuda_pool_core_release     (GCudaPoolCore       *core,
                                        guint64              address,
                                        guint64              size);
+/* _gcuda_pool_core_release() as a pooled buffer's release function
+ * (#GCudaPoolReleaseFunc): @core is the buffer's release data. */
+void     _gcuda_pool_core_release_block (GObject           *pool,
+                                       guint64              address,
+                                       guint64              size,
+                                       gpointer             core);
 void     _gcuda_pool_core_free_held   (GCudaPoolCore       *core);
 void     _gcuda_pool_core_stop_holding (GCudaPoolCore      *core);
 /* FALSE, doing nothing, when the cap is @max_held_bytes already. */
@@ -113,9 +119,21 @@ GCudaContext *_gcuda_pool_core_get_context (GCudaPoolCore *core);
  * #GCudaPoolCounter order. */
 GParamSpec *_gcuda_pool_context_pspec (void);
 void     _gcuda_pool_counter_pspecs   (GParamSpec         **pspecs);
-/* get_property() of counter @counter; FALSE if @counter is not one. */
-gboolean _gcuda_pool_core_get_counter_property (GCudaPoolCore *core,
-                                       guint                counter,
+/* The pools' get_property() and set_property() for what the core serves:
+ * "context" (property id @context_id) and the counters (ids from
+ * @counters_id, in #GCudaPoolCounter order); setting "max-held-bytes"
+ * notifies @max_held_pspec. FALSE when @prop_id is none of them. */
+gboolean _gcuda_pool_core_get_property (GCudaPoolCore      *core,
+                                       guint                prop_id,
+                                       guint                context_id,
+                                       guint                counters_id,
                                        GValue              *value);
+gboolean _gcuda_pool_core_set_property (GCudaPoolCore      *core,
+                                       GObject             *object,
+                                       guint                prop_id,
+                                       guint                context_id,
+                                       guint                counters_id,
+                                       const GValue        *value,
+                                       GParamSpec          *max_held_pspec);
 
 G_END_DECLS

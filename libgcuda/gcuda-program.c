@@ -243,8 +243,8 @@ _gcuda_program_check (GCudaProgram  *self,
 {
   /* only _gcuda_program_new() sets the table */
   return GCUDA_CHECK_MADE (self->lowered != NULL, error,
-                           _("This GCudaProgram was made without compiled code: programs come from "
-                             "gcuda_compiler_compile()"));
+                           _("This GCuda.Program was made without compiled code: programs come from "
+                             "Compiler.compile()"));
 }
 
 GBytes *

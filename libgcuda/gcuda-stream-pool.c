@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include "gcuda-error-private.h"
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
@@ -59,6 +61,11 @@
  * A pool may be used from any thread. It holds its context, and each of
  * its buffers holds the pool, so objects may be dropped in any order.
  *
+ * C code that allocates in a hot loop can skip the buffer objects:
+ * [method@GCuda.StreamPool.allocate_address] and
+ * [method@GCuda.StreamPool.free_address] hand out and take back device
+ * addresses (each holds the pool until given back).
+ *
  * Since: 1.0
  */
 
@@ -71,8 +78,10 @@ struct _GCudaStreamPool
   guint64 release_threshold;
 
   GMutex lock;
-  GHashTable *streams;        /* guint64 *address -> GCudaStream; legacy stream: absent */
+  GHashTable *by_address;     /* addresses handed out by address (direct keys), under @lock */
 };
+
+G_STATIC_ASSERT (sizeof (gsize) >= sizeof (CUdeviceptr));
 
 G_DEFINE_FINAL_TYPE (GCudaStreamPool, gcuda_stream_pool, G_TYPE_OBJECT)
 
@@ -94,25 +103,43 @@ check_created (GCudaStreamPool  *self,
   if (G_UNLIKELY (self->handle == NULL))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("The stream pool was not made by gcuda_stream_pool_new()"));
+                           _("The stream pool was not made by its constructor"));
       return FALSE;
     }
   return TRUE;
 }
 
-/* Runs exactly once per buffer (gcuda-buffer.c), on free() or finalization. */
+/* A stream argument: %NULL (the legacy default stream) or a live stream of
+ * the pool's context. */
+static gboolean
+check_stream (GCudaStreamPool  *self,
+              GCudaStream      *stream,
+              const char       *mismatch_message,
+              GError          **error)
+{
+  if (stream == NULL)
+    return TRUE;
+  if (!_gcuda_stream_check_arg (stream, error))
+    return FALSE;
+  if (gcuda_stream_get_context (stream) != self->context)
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH, _(mismatch_message));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs exactly once per buffer (gcuda-buffer.c), on free() or finalization;
+ * @data is the stream the buffer was allocated on (a reference), NULL for
+ * the legacy default stream. */
 static void
-stream_pool_release (GObject *pool,
-                     guint64  address,
-                     guint64  size)
+stream_pool_release (GObject  *pool,
+                     guint64   address,
+                     guint64   size,
+                     gpointer  data)
 {
   GCudaStreamPool *self = GCUDA_STREAM_POOL (pool);
-  g_autoptr(GCudaStream) stream = NULL;
-  g_autofree guint64 *key = NULL;
-
-  g_mutex_lock (&self->lock);
-  g_hash_table_steal_extended (self->streams, &address, (gpointer *) &key, (gpointer *) &stream);
-  g_mutex_unlock (&self->lock);
+  g_autoptr(GCudaStream) stream = data;
 
   GCUDA_CONTEXT_RELEASE (self->context,
                          GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)));
@@ -123,11 +150,12 @@ gcuda_stream_pool_finalize (GObject *object)
 {
   GCudaStreamPool *self = GCUDA_STREAM_POOL (object);
 
-  /* Every buffer of the pool holds it: all were freed (frees still queued
-   * on streams complete; the driver releases the pool after them). */
+  /* Every buffer of the pool, and every address handed out, holds it: all
+   * were freed (frees still queued on streams complete; the driver
+   * releases the pool after them). */
   if (self->handle != NULL)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemPoolDestroy (self->handle));
-  g_clear_pointer (&self->streams, g_hash_table_unref);
+  g_clear_pointer (&self->by_address, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_clear_object (&self->context);
 
@@ -256,7 +284,6 @@ gcuda_stream_pool_init (GCudaStreamPool *self)
 {
   self->release_threshold = G_MAXUINT64;
   g_mutex_init (&self->lock);
-  self->streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
 }
 
 /**
@@ -311,6 +338,24 @@ gcuda_stream_pool_new (GCudaContext  *context,
   return g_steal_pointer (&self);
 }
 
+/* What allocate() and allocate_address() check, then the driver's allocation */
+static gboolean
+stream_allocate (GCudaStreamPool  *self,
+                 guint64           size,
+                 GCudaStream      *stream,
+                 CUdeviceptr      *ptr,
+                 GError          **error)
+{
+  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error) ||
+      !check_stream (self, stream, N_("Allocating from a stream pool on a stream that is not of its context"),
+                     error))
+    return FALSE;
+  return GCUDA_CONTEXT_CALL (self->context,
+                             GCUDA_DRV->fn_cuMemAllocFromPoolAsync (ptr, (size_t) size, self->handle,
+                                                                    _gcuda_stream_get_handle (stream)),
+                             "cuMemAllocFromPoolAsync", error);
+}
+
 /**
  * gcuda_stream_pool_allocate:
  * @self: a [class@GCuda.StreamPool]
@@ -345,29 +390,122 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error) ||
-      !_gcuda_stream_check_arg (stream, error))
+  if (!stream_allocate (self, size, stream, &ptr, error))
     return NULL;
-  if (stream != NULL && gcuda_stream_get_context (stream) != self->context)
+  /* the stream goes with the buffer, for its free */
+  return _gcuda_buffer_new_pooled (self->context, ptr, size, G_OBJECT (self), stream_pool_release,
+                                   stream != NULL ? g_object_ref (stream) : NULL);
+}
+
+/**
+ * gcuda_stream_pool_allocate_address:
+ * @self: a [class@GCuda.StreamPool]
+ * @size: the size in bytes, at least 1
+ * @stream: (nullable): the stream to allocate on, or %NULL for the legacy
+ *   default stream
+ * @address: (out): return location for the device address
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * [method@GCuda.StreamPool.allocate] without a [class@GCuda.Buffer]: the
+ * device address of @size bytes allocated on @stream
+ * (`cuMemAllocFromPoolAsync`), for C code that allocates in a hot loop, where
+ * making and finalizing a buffer object would cost as much as the driver's own
+ * work. Give it back with [method@GCuda.StreamPool.free_address].
+ *
+ * Each address handed out holds the pool, as a buffer does: a pool with
+ * addresses not given back stays alive (their memory too). Errors are those
+ * of [method@GCuda.StreamPool.allocate].
+ *
+ * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_pool_allocate_address (GCudaStreamPool  *self,
+                                    guint64           size,
+                                    GCudaStream      *stream,
+                                    guint64          *address,
+                                    GError          **error)
+{
+  CUdeviceptr ptr = 0;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
+  g_return_val_if_fail (address != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  *address = 0;
+  if (!stream_allocate (self, size, stream, &ptr, error))
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  if (self->by_address == NULL)
+    self->by_address = g_hash_table_new (NULL, NULL);
+  g_hash_table_add (self->by_address, GSIZE_TO_POINTER ((gsize) ptr));
+  g_mutex_unlock (&self->lock);
+  g_object_ref (self);
+  *address = (guint64) ptr;
+  return TRUE;
+}
+
+/**
+ * gcuda_stream_pool_free_address:
+ * @self: a [class@GCuda.StreamPool]
+ * @address: a device address from [method@GCuda.StreamPool.allocate_address]
+ * @stream: (nullable): the stream to free on, or %NULL for the legacy default
+ *   stream
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Frees memory handed out by [method@GCuda.StreamPool.allocate_address] on
+ * @stream (`cuMemFreeAsync`): the free is ordered after the work queued on
+ * @stream so far. Free on the stream the memory was used on, or on another
+ * after synchronizing with it, as for any stream-ordered allocation.
+ *
+ * Any other address, or one given back already, is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing changes; a
+ * stream of another context is
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error].
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_stream_pool_free_address (GCudaStreamPool  *self,
+                                guint64           address,
+                                GCudaStream      *stream,
+                                GError          **error)
+{
+  gboolean found;
+
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_created (self, error) ||
+      !check_stream (self, stream, N_("Freeing to a stream pool on a stream that is not of its context"), error))
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  found = self->by_address != NULL && address <= G_MAXSIZE &&
+          g_hash_table_remove (self->by_address, GSIZE_TO_POINTER ((gsize) address));
+  g_mutex_unlock (&self->lock);
+  if (!found)
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
-                           _("Allocating from a stream pool on a stream that is not of its context"));
-      return NULL;
+      /* freeing twice lands here too: the first free forgot the address */
+      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+                   _("0x%" PRIx64 " is not an address this stream pool handed out by address, "
+                     "or it was given back already"), address);
+      return FALSE;
     }
   if (!GCUDA_CONTEXT_CALL (self->context,
-                           GCUDA_DRV->fn_cuMemAllocFromPoolAsync (&ptr, (size_t) size, self->handle,
-                                                                  _gcuda_stream_get_handle (stream)),
-                           "cuMemAllocFromPoolAsync", error))
-    return NULL;
-
-  if (stream != NULL)
+                           GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)),
+                           "cuMemFreeAsync", error))
     {
+      /* not freed: still the caller's to give back */
       g_mutex_lock (&self->lock);
-      g_hash_table_insert (self->streams, g_memdup2 (&(guint64) { ptr }, sizeof (guint64)),
-                           g_object_ref (stream));
+      g_hash_table_add (self->by_address, GSIZE_TO_POINTER ((gsize) address));
       g_mutex_unlock (&self->lock);
+      return FALSE;
     }
-  return _gcuda_buffer_new_pooled (self->context, ptr, size, G_OBJECT (self), stream_pool_release);
+  g_object_unref (self);
+  return TRUE;
 }
 
 /**

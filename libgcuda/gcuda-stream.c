@@ -98,6 +98,8 @@ enum {
   PROP_CONTEXT,
   PROP_FLAGS,
   PROP_PRIORITY,
+  PROP_HANDLE,
+  PROP_BORROWED,
   N_PROPS
 };
 
@@ -142,6 +144,12 @@ gcuda_stream_get_property (GObject    *object,
     case PROP_PRIORITY:
       g_value_set_int (value, self->priority);
       break;
+    case PROP_HANDLE:
+      g_value_set_uint64 (value, gcuda_stream_get_handle (self));
+      break;
+    case PROP_BORROWED:
+      g_value_set_boolean (value, gcuda_stream_is_borrowed (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -184,6 +192,25 @@ gcuda_stream_class_init (GCudaStreamClass *klass)
    */
   properties[PROP_PRIORITY] = g_param_spec_int ("priority", NULL, NULL, G_MININT, G_MAXINT, 0, ro);
 
+  /**
+   * GCudaStream:handle: (getter get_handle)
+   *
+   * The driver's `CUstream` as an integer (see
+   * [method@GCuda.Stream.get_handle]).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_HANDLE] = g_param_spec_uint64 ("handle", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+
+  /**
+   * GCudaStream:borrowed: (getter is_borrowed)
+   *
+   * Whether GCuda did not create the stream and never destroys it.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_BORROWED] = g_param_spec_boolean ("borrowed", NULL, NULL, FALSE, ro);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -203,7 +230,7 @@ stream_check (GCudaStream  *self,
               GError      **error)
 {
   return GCUDA_CHECK_MADE (self->context != NULL, error,
-                           _("This GCudaStream has no CUDA stream behind it: create streams with gcuda_stream_new()"));
+                           _("This GCuda.Stream has no CUDA stream behind it: create streams with its constructor"));
 }
 
 gboolean
@@ -215,7 +242,7 @@ _gcuda_stream_check_arg (GCudaStream  *stream,
   if (!GCUDA_IS_STREAM (stream))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaStream, or NULL for the legacy default stream"));
+                           _("Expected a GCuda.Stream, or NULL for the legacy default stream"));
       return FALSE;
     }
   return stream_check (stream, error);
@@ -349,7 +376,7 @@ borrowed_stream_context (GCudaContext  *context,
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
                    context != NULL
                    ? _("The stream 0x%" PRIx64 " belongs to another CUDA context than the one given")
-                   : _("The stream 0x%" PRIx64 " belongs to a CUDA context GCuda has no GCudaContext for: "
+                   : _("The stream 0x%" PRIx64 " belongs to a CUDA context GCuda has no GCuda.Context for: "
                        "pass the context it belongs to"),
                    (guint64) (guintptr) handle);
       return NULL;
@@ -431,7 +458,7 @@ gcuda_stream_new_for_handle (GCudaContext  *context,
 }
 
 /**
- * gcuda_stream_is_borrowed:
+ * gcuda_stream_is_borrowed: (get-property borrowed)
  * @self: a [class@GCuda.Stream]
  *
  * Whether the stream is one GCuda did not create and never destroys: a
@@ -502,7 +529,7 @@ gcuda_stream_get_priority (GCudaStream *self)
 }
 
 /**
- * gcuda_stream_get_handle:
+ * gcuda_stream_get_handle: (get-property handle)
  * @self: a [class@GCuda.Stream]
  *
  * The driver's `CUstream` as an integer, for other CUDA libraries (CuPy's
@@ -594,12 +621,12 @@ gcuda_stream_wait_event (GCudaStream  *self,
   if (!GCUDA_IS_EVENT (event))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("gcuda_stream_wait_event() needs a GCudaEvent"));
+                           _("Waiting for an event needs a GCuda.Event"));
       return FALSE;
     }
   if (!stream_check (self, error) ||
       !GCUDA_CHECK_MADE (_gcuda_event_get_handle (event) != NULL, error,
-                         _("The event has no CUDA event behind it: create events with gcuda_event_new()")))
+                         _("The event has no CUDA event behind it: create events with the GCuda.Event constructor")))
     return FALSE;
   if (gcuda_context_is_destroyed (gcuda_event_get_context (event)))
     {
@@ -672,7 +699,7 @@ add_callback (GCudaStream          *self,
   if (!GCUDA_IS_STREAM (self) || callback == NULL)
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           callback == NULL ? _("A stream callback is needed") : _("Expected a GCudaStream"));
+                           callback == NULL ? _("A stream callback is needed") : _("Expected a GCuda.Stream"));
       if (destroy)
         destroy (user_data);
       return FALSE;

@@ -185,13 +185,13 @@ descriptor_to_driver (const GCudaTextureDescriptor  *desc,
     if ((guint) out->addressMode[i] > GCUDA_ADDRESS_MODE_BORDER)
       {
         g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                     _("%d is not a GCudaAddressMode (dimension %u)"), (int) out->addressMode[i], i);
+                     _("%d is not a GCuda.AddressMode (dimension %u)"), (int) out->addressMode[i], i);
         return FALSE;
       }
   if ((guint) desc->filter_mode > GCUDA_FILTER_MODE_LINEAR)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a GCudaFilterMode"), (int) desc->filter_mode);
+                   _("%d is not a GCuda.FilterMode"), (int) desc->filter_mode);
       return FALSE;
     }
   if ((desc->flags & ~known) != 0)
@@ -372,7 +372,7 @@ check_buffer (GCudaBuffer       *buffer,
 {
   if (!GCUDA_IS_BUFFER (buffer))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCudaBuffer"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Buffer"));
       return FALSE;
     }
   /* made by hand (no memory, no context): INVALID_ARGUMENT; freed: FREED */

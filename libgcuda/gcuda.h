@@ -48,4 +48,6 @@
 #include "gcuda-graphics-resource.h"
 /* GNOME apps */
 #include "gcuda-device-model.h"
+
+#include "gcuda-communicator.h"
 #undef GCUDA_INSIDE

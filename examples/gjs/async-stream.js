@@ -13,7 +13,7 @@ const {GCuda, GLib, Gio} = imports.gi;
 const System = imports.system;
 
 Gio._promisify(GCuda.Stream.prototype, 'synchronize_async', 'synchronize_finish');
-Gio._promisify(GCuda.Event.prototype, 'wait_async', 'wait_finish');
+Gio._promisify(GCuda.Event.prototype, 'synchronize_async', 'synchronize_finish');
 Gio._promisify(GCuda.Context.prototype, 'synchronize_async', 'synchronize_finish');
 
 const loop = new GLib.MainLoop(null, false);
@@ -33,7 +33,7 @@ async function main() {
     print('waiting for the stream...');
     await stream.synchronize_async(null);
     print(`stream drained; the work ran first: ${workDone}`);
-    await end.wait_async(null);
+    await end.synchronize_async(null);
     print(`event reached: ${end.time_since(start).toFixed(1)} ms between the two events`);
     await context.synchronize_async(null);
     print('context drained');

@@ -57,14 +57,18 @@ function main() {
     bGpu.upload(0, bytesOf(b));
 
     // In the order of the kernel's parameters; the launch checks them
-    // against the kernel's parameter list.
+    // against the kernel's parameter list. Arguments and launch shape are
+    // built once and reused by every launch: making objects is what costs
+    // most from GJS (docs/kernels.md, "Kernel arguments from GJS").
     const args = GCuda.KernelArgs.new();
     args.add_buffer(cGpu);
     args.add_buffer(aGpu);
     args.add_buffer(bGpu);
     args.add_int32(N);
-    const grid = Math.ceil(N / BLOCK);
-    add.launch(grid, 1, 1, BLOCK, 1, 1, 0, null, args);
+    const config = GCuda.LaunchConfig.new();
+    config.set_grid(Math.ceil(N / BLOCK), 1, 1);
+    config.set_block(BLOCK, 1, 1);
+    add.launch_with_config(config, args);
 
     // A synchronous download waits for the kernel (same, legacy stream).
     const c = floatsOf(cGpu.download(0, size));

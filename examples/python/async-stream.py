@@ -5,7 +5,7 @@
 # step queued with add_blocking_callback() stands in for one; it runs in a
 # worker thread's main context, since GCuda runs callbacks where they were
 # added). Meanwhile the main loop keeps ticking, and synchronize_async() and
-# an event's wait_async() complete in it when the stream gets there; the
+# an event's synchronize_async() complete in it when the stream gets there; the
 # same wait is then awaited from asyncio.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -58,10 +58,10 @@ def main():
         stream.synchronize_finish(result)
         print('stream drained after %.0f ms; the main loop ticked %d times meanwhile'
               % ((time.monotonic() - t0) * 1000, len(ticks)))
-        end.wait_async(None, event_reached)
+        end.synchronize_async(None, event_reached)
 
     def event_reached(event, result, *unused):
-        event.wait_finish(result)
+        event.synchronize_finish(result)
         print('event reached: %.1f ms of stream work between the two events' % end.time_since(start))
         loop.quit()
 

@@ -33,7 +33,7 @@ void vector_add () throws GLib.Error {
 
     /* The one-liner: compile for the context's device (cached on disk, so
      * the next run does not even load NVRTC) and load the result. */
-    var module = GCuda.source_module_new (context, KERNEL, null);
+    var module = new GCuda.Module.from_source (context, KERNEL, null);
     var add = module.get_function ("add");
 
     var a = new float[N];

@@ -6,7 +6,8 @@
  * gcuda_memory_pool_allocate_address() + free_address() (no buffer object),
  * gcuda_stream_pool_allocate() on one stream and dropping the buffer (the
  * driver's stream-ordered allocator; the stream is synchronized every 1000
- * pairs and at the end of a round, inside the timing),
+ * pairs and at the end of a round, inside the timing), the same with
+ * gcuda_stream_pool_allocate_address() + free_address() (no buffer object),
  * gcuda_buffer_new() and dropping it (no pool), raw cuMemAlloc_v2 +
  * cuMemFree_v2 with the context pushed by raw cuCtxPushCurrent_v2, and raw
  * cuMemAllocFromPoolAsync + cuMemFreeAsync from a pool made as
@@ -59,6 +60,7 @@ typedef enum {
   POOL_FREE,
   POOL_ADDRESS,
   STREAM_POOL_UNREF,
+  STREAM_POOL_ADDRESS,
   BUFFER_NEW,
   RAW_ALLOC,
   RAW_STREAM_ALLOC,
@@ -73,6 +75,7 @@ static const char *const kind_names[N_KINDS] = {
   "GCudaMemoryPool allocate + free + unref",
   "GCudaMemoryPool allocate/free_address",
   "GCudaStreamPool allocate + unref",
+  "GCudaStreamPool allocate/free_address",
   "gcuda_buffer_new + unref (no pool)",
   "raw cuMemAlloc + cuMemFree",
   "raw cuMemAllocFromPoolAsync + cuMemFreeAsync",
@@ -87,6 +90,7 @@ static const Kind kind_references[N_KINDS] = {
   [POOL_FREE] = RAW_ALLOC,
   [POOL_ADDRESS] = RAW_ALLOC,
   [STREAM_POOL_UNREF] = RAW_STREAM_ALLOC,
+  [STREAM_POOL_ADDRESS] = RAW_STREAM_ALLOC,
   [BUFFER_NEW] = RAW_ALLOC,
   [RAW_ALLOC] = N_KINDS,
   [RAW_STREAM_ALLOC] = N_KINDS,
@@ -213,6 +217,17 @@ run (Kind              kind,
               bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
           }
           break;
+        case STREAM_POOL_ADDRESS:
+          {
+            guint64 address;
+
+            if (G_UNLIKELY (!gcuda_stream_pool_allocate_address (stream_pool, size, stream, &address, &error) ||
+                            !gcuda_stream_pool_free_address (stream_pool, address, stream, &error)))
+              bench_gcuda_check (FALSE, error, "gcuda_stream_pool_allocate/free_address");
+            if ((i + 1) % 1000 == 0 && !gcuda_stream_synchronize (stream, &error))
+              bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
+          }
+          break;
         case BUFFER_NEW:
           {
             GCudaBuffer *buffer = gcuda_buffer_new (context, size, &error);
@@ -272,7 +287,7 @@ run (Kind              kind,
           g_assert_not_reached ();
         }
     }
-  if (kind == STREAM_POOL_UNREF && !gcuda_stream_synchronize (stream, &error))
+  if ((kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS) && !gcuda_stream_synchronize (stream, &error))
     bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
   if (kind == RAW_STREAM_ALLOC)
     bench_raw_check (raw->stream_synchronize (raw->stream), "cuStreamSynchronize");
@@ -370,7 +385,8 @@ main (int argc, char **argv)
                   : slow ? MAX (pairs / 100, 10) : pairs;
           const char *reference = kind_references[kind] == N_KINDS ? NULL : kind_names[kind_references[kind]];
           BenchRole role = kind_references[kind] == N_KINDS ? BENCH_ROLE_REFERENCE : BENCH_ROLE_GCUDA;
-          const char *why = kind == STREAM_POOL_UNREF ? no_stream_pool : kind == RAW_STREAM_ALLOC ? no_raw_pool : NULL;
+          const char *why = kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS ? no_stream_pool
+                          : kind == RAW_STREAM_ALLOC ? no_raw_pool : NULL;
           g_autofree char *per_round = g_strdup_printf ("%u pairs", n);
           double *times, *sorted;
 

@@ -10,7 +10,7 @@
 # of --runs children, in ms.
 #
 #   --gcuda  (a Python with PyGObject): GCuda.SourceModule(source) (the
-#            override's PyCUDA-style one-liner; gcuda_source_module_new()
+#            override's PyCUDA-style one-liner; gcuda_module_new_from_source()
 #            where the override lacks it), then get_function:
 #              warm     GCUDA_CACHE_DIR holding the entry (warmed first by a
 #                       child of its own): the on-disk hit. The child also
@@ -144,8 +144,8 @@ else:
         out['api'] = 'GCuda.SourceModule + get_function'
     else:
         def make(src):
-            return GCuda.source_module_new(context, src, None)
-        out['api'] = 'GCuda.source_module_new + get_function (the override has no SourceModule)'
+            return GCuda.Module.new_from_source(context, src, None)
+        out['api'] = 'GCuda.Module.new_from_source + get_function (the override has no SourceModule)'
     def get(src):
         mod = make(src)
         marks.append(time.perf_counter())

@@ -367,7 +367,7 @@ event_wait_cb (GObject      *source,
 {
   AsyncResult *r = async_result_begin (source, GCUDA_TYPE_EVENT, data);
 
-  r->ok = gcuda_event_wait_finish (GCUDA_EVENT (source), result, &r->error);
+  r->ok = gcuda_event_synchronize_finish (GCUDA_EVENT (source), result, &r->error);
   async_result_complete (r);
 }
 

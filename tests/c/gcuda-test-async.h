@@ -136,7 +136,7 @@ typedef struct {
 void          async_result_clear (AsyncResult      *r);
 
 /* GAsyncReadyCallbacks for gcuda_stream_synchronize_async(),
- * gcuda_context_synchronize_async() and gcuda_event_wait_async(), @data an
+ * gcuda_context_synchronize_async() and gcuda_event_synchronize_async(), @data an
  * AsyncResult: each calls the _finish function, fills in the AsyncResult and
  * sets its done flag last, and asserts that it runs once only. */
 void          stream_sync_cb    (GObject           *source,

@@ -53,6 +53,36 @@ gcuda_test_require_gpu (void)
   return FALSE;
 }
 
+/* GCUDA_TEST_REQUIRE_GPUS as a number (0 when unset or not a number) */
+static int
+gpus_required (void)
+{
+  const char *value = g_getenv ("GCUDA_TEST_REQUIRE_GPUS");
+  guint64 n = 0;
+
+  if (value == NULL || !g_ascii_string_to_unsigned (value, 10, 0, 64, &n, NULL))
+    return 0;
+  return (int) n;
+}
+
+gboolean
+gcuda_test_require_gpus (int n)
+{
+  int count;
+
+  if (!gcuda_test_require_gpu ())
+    return FALSE;
+  count = gcuda_device_get_count (NULL);
+  if (count >= n)
+    return TRUE;
+  if (gpus_required () >= n)
+    g_test_fail_printf ("GCUDA_TEST_REQUIRE_GPUS=%d but this test needs %d GPUs and this host has %d",
+                        gpus_required (), n, count);
+  else
+    g_test_skip_printf ("needs %d GPUs, this host has %d", n, count);
+  return FALSE;
+}
+
 static char *no_nvrtc_reason;  /* NULL when NVRTC can be loaded */
 
 static void

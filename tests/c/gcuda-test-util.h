@@ -16,6 +16,12 @@ G_BEGIN_DECLS
  * function must then return at once. */
 gboolean      gcuda_test_require_gpu              (void);
 
+/* For tests that need @n CUDA devices: gcuda_test_require_gpu(), then TRUE
+ * when the host has at least @n. Otherwise the test is skipped ("needs N
+ * GPUs, this host has M"), or failed when GCUDA_TEST_REQUIRE_GPUS is @n or
+ * more, and FALSE is returned: the test function must then return at once. */
+gboolean      gcuda_test_require_gpus             (int n);
+
 /* TRUE when GCUDA_TEST_REQUIRE_GPU=1 */
 gboolean      gcuda_test_gpu_required             (void);
 

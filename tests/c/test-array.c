@@ -209,56 +209,59 @@ test_copies (void)
   g_assert_cmpuint (gcuda_array_get_size (a), ==, n * 4);
 
   /* host -> array -> host */
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 4, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4, &error));
   g_assert_no_error (error);
-  bytes = gcuda_array_download (a, &error);
+  bytes = gcuda_array_download (a, 0, gcuda_array_get_size (a), &error);
   g_assert_no_error (error);
   g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), data, n * 4);
 
   /* array -> array -> buffer (at an offset) -> array -> host */
   b = make_array (w, h, d, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_true (gcuda_array_copy_from_array (b, a, &error));
+  g_assert_true (gcuda_array_copy_from_array (b, 0, a, 0, gcuda_array_get_size (a), &error));
   g_assert_no_error (error);
   buf = gcuda_buffer_new (NULL, n * 4 + 256, &error);
   g_assert_no_error (error);
-  g_assert_true (gcuda_array_copy_to_buffer (b, buf, 256, &error));
+  g_assert_true (gcuda_array_copy_to_buffer (b, 0, buf, 256, gcuda_array_get_size (b), &error));
   g_assert_no_error (error);
   g_assert_true (gcuda_buffer_download_to_address (buf, 256, (guint64) GPOINTER_TO_SIZE (back), n * 4, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (back, n * 4, data, n * 4);
 
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) back, n * 4, &error));  /* same data again */
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) back, n * 4, &error));  /* same data again */
   g_assert_no_error (error);
   memset (back, 0, n * 4);
   {
     g_autoptr(GCudaArray) c = make_array (w, h, d, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
 
-    g_assert_true (gcuda_array_copy_from_buffer (c, buf, 256, &error));
+    g_assert_true (gcuda_array_copy_from_buffer (c, 0, buf, 256, gcuda_array_get_size (c), &error));
     g_assert_no_error (error);
-    g_assert_true (gcuda_array_download_to_address (c, (guint64) GPOINTER_TO_SIZE (back), n * 4, &error));
+    g_assert_true (gcuda_array_download_to_address (c, 0, (guint64) GPOINTER_TO_SIZE (back), n * 4, &error));
     g_assert_no_error (error);
     g_assert_cmpmem (back, n * 4, data, n * 4);
   }
 
   /* wrong sizes and ranges */
-  g_assert_false (gcuda_array_upload (a, (const guint8 *) data, n * 4 - 1, &error));
+  g_assert_false (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4 - 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_to_buffer (a, buf, 257, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (a, 0, buf, 257, gcuda_array_get_size (a), &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   {
     g_autoptr(GCudaArray) small = make_array (w, h, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
 
-    g_assert_false (gcuda_array_copy_from_array (small, a, &error));
+    g_assert_false (gcuda_array_copy_from_array (small, 0, a, 0, gcuda_array_get_size (a), &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   }
 
   /* freed */
-  gcuda_array_free (b);
-  gcuda_array_free (b);
-  g_assert_true (gcuda_array_is_freed (b));
-  g_assert_null (gcuda_array_download (b, &error));
+  g_assert_true (gcuda_array_free (b, &error));
+  g_assert_no_error (error);
+  /* a second free is an error, as for buffers */
+  g_assert_false (gcuda_array_free (b, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_false (gcuda_array_copy_from_array (a, b, &error));
+  g_assert_true (gcuda_array_is_freed (b));
+  g_assert_null (gcuda_array_download (b, 0, gcuda_array_get_size (b), &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+  g_assert_false (gcuda_array_copy_from_array (a, 0, b, 0, gcuda_array_get_size (b), &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
   gcuda_test_assert_no_current_context ();
@@ -284,7 +287,7 @@ test_copy_endpoints (void)
   for (gsize i = 0; i < n; i++)
     data[i] = (gint32) g_random_int ();
   a = make_array (w, h, d, GCUDA_ARRAY_FORMAT_SIGNED_INT32, 1, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 4, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4, &error));
   g_assert_no_error (error);
 
   /* Copy3D: a 5 × 3 × 2 box at (x 4, y 2, z 1) of the array into host
@@ -319,13 +322,13 @@ test_copy_endpoints (void)
     gcuda_copy_2d_set_dst_array (c2, a);
     g_object_set (c2, "src-pitch", (guint64) 40, "dst-x-in-bytes", (guint64) 8, "dst-y", (guint64) 5,
                   "width-in-bytes", (guint64) 40, "height", (guint64) 6, NULL);
-    g_assert_true (gcuda_copy_2d_execute (c2, NULL, TRUE, &error));
+    g_assert_true (gcuda_copy_2d_execute (c2, NULL, &error));
     g_assert_no_error (error);
     for (guint y = 0; y < 6; y++)
       for (guint x = 0; x < 10; x++)
         data[(y + 5) * w + x + 2] = rows[y * 10 + x];
 
-    bytes = gcuda_array_download (a, &error);
+    bytes = gcuda_array_download (a, 0, gcuda_array_get_size (a), &error);
     g_assert_no_error (error);
     got = g_bytes_get_data (bytes, NULL);
     for (gsize i = 0; i < n; i++)
@@ -333,12 +336,12 @@ test_copy_endpoints (void)
 
     /* a row reaching past the array's width */
     g_object_set (c2, "dst-x-in-bytes", (guint64) (w * 4 - 36), NULL);
-    g_assert_false (gcuda_copy_2d_execute (c2, NULL, TRUE, &error));
+    g_assert_false (gcuda_copy_2d_execute (c2, NULL, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   }
 
   /* a freed array endpoint */
-  gcuda_array_free (a);
+  g_assert_true (gcuda_array_free (a, &error));
   g_assert_false (gcuda_copy_3d_execute (c3, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
@@ -354,17 +357,17 @@ test_range_not_array (void)
   guint8 host[16] = { 0 };
   GError *error = NULL;
 
-  g_assert_false (gcuda_array_upload_range (NULL, 0, host, sizeof host, &error));
+  g_assert_false (gcuda_array_upload (NULL, 0, host, sizeof host, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_null (gcuda_array_download_range (NULL, 0, 4, &error));
+  g_assert_null (gcuda_array_download (NULL, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_download_range_to_address (NULL, 0, (guint64) GPOINTER_TO_SIZE (host), 4, &error));
+  g_assert_false (gcuda_array_download_to_address (NULL, 0, (guint64) GPOINTER_TO_SIZE (host), 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_from_buffer (NULL, 0, NULL, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_from_buffer (NULL, 0, NULL, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_to_buffer (NULL, 0, NULL, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (NULL, 0, NULL, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_from_array (NULL, 0, NULL, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_from_array (NULL, 0, NULL, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 }
 
@@ -386,7 +389,7 @@ assert_array_bytes (GCudaArray *array, const guint8 *expected, gsize size)
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  bytes = gcuda_array_download (array, &error);
+  bytes = gcuda_array_download (array, 0, gcuda_array_get_size (array), &error);
   g_assert_no_error (error);
   g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), expected, size);
 }
@@ -426,11 +429,11 @@ test_range_copies (void)
   a = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
 
   /* htoa: the whole array, then 300 elements at element 17 */
-  g_assert_true (gcuda_array_upload_range (a, 0, model, nbytes, &error));
+  g_assert_true (gcuda_array_upload (a, 0, model, nbytes, &error));
   g_assert_no_error (error);
   assert_array_bytes (a, model, nbytes);
   part = (guint8 *) random_floats (300);
-  g_assert_true (gcuda_array_upload_range_from_address (a, 17 * 4, (guint64) GPOINTER_TO_SIZE (part),
+  g_assert_true (gcuda_array_upload_from_address (a, 17 * 4, (guint64) GPOINTER_TO_SIZE (part),
                                                         300 * 4, &error));
   g_assert_no_error (error);
   memcpy (model + 17 * 4, part, 300 * 4);
@@ -439,28 +442,28 @@ test_range_copies (void)
   /* the last element alone */
   g_clear_pointer (&part, g_free);
   part = (guint8 *) random_floats (1);
-  g_assert_true (gcuda_array_upload_range (a, nbytes - 4, part, 4, &error));
+  g_assert_true (gcuda_array_upload (a, nbytes - 4, part, 4, &error));
   g_assert_no_error (error);
   memcpy (model + nbytes - 4, part, 4);
   assert_array_bytes (a, model, nbytes);
 
   /* atoh: a slice into caller memory and into GBytes */
   back = g_malloc0 (200 * 4);
-  g_assert_true (gcuda_array_download_range_to_address (a, 123 * 4, (guint64) GPOINTER_TO_SIZE (back),
+  g_assert_true (gcuda_array_download_to_address (a, 123 * 4, (guint64) GPOINTER_TO_SIZE (back),
                                                         200 * 4, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (back, 200 * 4, model + 123 * 4, 200 * 4);
-  bytes = gcuda_array_download_range (a, 601 * 4, 399 * 4, &error);
+  bytes = gcuda_array_download (a, 601 * 4, 399 * 4, &error);
   g_assert_no_error (error);
   g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), model + 601 * 4, 399 * 4);
   g_clear_pointer (&bytes, g_bytes_unref);
 
   /* size 0: nothing copied, no error */
-  g_assert_true (gcuda_array_upload_range (a, 8, NULL, 0, &error));
+  g_assert_true (gcuda_array_upload (a, 8, NULL, 0, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_array_upload_range (a, nbytes, NULL, 0, &error));
+  g_assert_true (gcuda_array_upload (a, nbytes, NULL, 0, &error));
   g_assert_no_error (error);
-  bytes = gcuda_array_download_range (a, 40, 0, &error);
+  bytes = gcuda_array_download (a, 40, 0, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);
   g_clear_pointer (&bytes, g_bytes_unref);
@@ -472,13 +475,13 @@ test_range_copies (void)
   g_assert_no_error (error);
   g_assert_true (gcuda_buffer_upload (buf, 0, bmodel, bbytes, &error));
   g_assert_no_error (error);
-  g_assert_true (gcuda_array_copy_range_from_buffer (a, 500 * 4, buf, 64 * 4, 250 * 4, &error));
+  g_assert_true (gcuda_array_copy_from_buffer (a, 500 * 4, buf, 64 * 4, 250 * 4, &error));
   g_assert_no_error (error);
   memcpy (model + 500 * 4, bmodel + 64 * 4, 250 * 4);
   assert_array_bytes (a, model, nbytes);
 
   /* atod: 400 elements of the array at 10 into the buffer at 1000 */
-  g_assert_true (gcuda_array_copy_range_to_buffer (a, 10 * 4, buf, 1000 * 4, 400 * 4, &error));
+  g_assert_true (gcuda_array_copy_to_buffer (a, 10 * 4, buf, 1000 * 4, 400 * 4, &error));
   g_assert_no_error (error);
   memcpy (bmodel + 1000 * 4, model + 10 * 4, 400 * 4);
   assert_buffer_bytes (buf, bmodel, bbytes);
@@ -489,15 +492,15 @@ test_range_copies (void)
     g_autofree guint8 *b_model = random_bytes (600 * 4);
 
     b = make_array (600, 0, 0, GCUDA_ARRAY_FORMAT_SIGNED_INT32, 1, GCUDA_ARRAY_FLAGS_NONE);
-    g_assert_true (gcuda_array_upload (b, b_model, 600 * 4, &error));
+    g_assert_true (gcuda_array_upload (b, 0, b_model, 600 * 4, &error));
     g_assert_no_error (error);
-    g_assert_true (gcuda_array_copy_range_from_array (b, 7 * 4, a, 300 * 4, 350 * 4, &error));
+    g_assert_true (gcuda_array_copy_from_array (b, 7 * 4, a, 300 * 4, 350 * 4, &error));
     g_assert_no_error (error);
     memcpy (b_model + 7 * 4, model + 300 * 4, 350 * 4);
     assert_array_bytes (b, b_model, 600 * 4);
     assert_array_bytes (a, model, nbytes);            /* the source is unchanged */
 
-    g_assert_true (gcuda_array_copy_range_from_array (a, 0, a, 800 * 4, 100 * 4, &error));
+    g_assert_true (gcuda_array_copy_from_array (a, 0, a, 800 * 4, 100 * 4, &error));
     g_assert_no_error (error);
     memmove (model, model + 800 * 4, 100 * 4);
     assert_array_bytes (a, model, nbytes);
@@ -510,13 +513,13 @@ test_range_copies (void)
     g_autofree guint8 *p2 = (guint8 *) random_floats (2 * 50);
     g_autoptr(GCudaArray) c = make_array (e, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 2, GCUDA_ARRAY_FLAGS_NONE);
 
-    g_assert_true (gcuda_array_upload (c, m2, e * 8, &error));
+    g_assert_true (gcuda_array_upload (c, 0, m2, e * 8, &error));
     g_assert_no_error (error);
-    g_assert_true (gcuda_array_upload_range (c, 281 * 8, p2, 50 * 8, &error));
+    g_assert_true (gcuda_array_upload (c, 281 * 8, p2, 50 * 8, &error));
     g_assert_no_error (error);
     memcpy (m2 + 281 * 8, p2, 50 * 8);
     assert_array_bytes (c, m2, e * 8);
-    g_assert_true (gcuda_array_copy_range_to_buffer (c, 3 * 8, buf, 24, 100 * 8, &error));
+    g_assert_true (gcuda_array_copy_to_buffer (c, 3 * 8, buf, 24, 100 * 8, &error));
     g_assert_no_error (error);
     memcpy (bmodel + 24, m2 + 3 * 8, 100 * 8);
     assert_buffer_bytes (buf, bmodel, bbytes);
@@ -547,7 +550,7 @@ test_range_bad_input (void)
 
   model = (guint8 *) random_floats (w);
   a = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_true (gcuda_array_upload (a, model, nbytes, &error));
+  g_assert_true (gcuda_array_upload (a, 0, model, nbytes, &error));
   g_assert_no_error (error);
   buf = gcuda_buffer_new (NULL, 1024, &error);
   g_assert_no_error (error);
@@ -560,19 +563,19 @@ test_range_bad_input (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (not_1d); i++)
       {
-        g_assert_false (gcuda_array_upload_range (not_1d[i], 0, host, 16, &error));
+        g_assert_false (gcuda_array_upload (not_1d[i], 0, host, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_false (gcuda_array_download_range_to_address (not_1d[i], 0, hp, 16, &error));
+        g_assert_false (gcuda_array_download_to_address (not_1d[i], 0, hp, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_null (gcuda_array_download_range (not_1d[i], 0, 16, &error));
+        g_assert_null (gcuda_array_download (not_1d[i], 0, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_false (gcuda_array_copy_range_from_buffer (not_1d[i], 0, buf, 0, 16, &error));
+        g_assert_false (gcuda_array_copy_from_buffer (not_1d[i], 0, buf, 0, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_false (gcuda_array_copy_range_to_buffer (not_1d[i], 0, buf, 0, 16, &error));
+        g_assert_false (gcuda_array_copy_to_buffer (not_1d[i], 0, buf, 0, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_false (gcuda_array_copy_range_from_array (a, 0, not_1d[i], 0, 16, &error));
+        g_assert_false (gcuda_array_copy_from_array (a, 0, not_1d[i], 0, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-        g_assert_false (gcuda_array_copy_range_from_array (not_1d[i], 0, a, 0, 16, &error));
+        g_assert_false (gcuda_array_copy_from_array (not_1d[i], 0, a, 0, 16, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
       }
   }
@@ -588,74 +591,74 @@ test_range_bad_input (void)
       {
         guint64 off = bad[i][0], size = bad[i][1];
 
-        g_assert_false (gcuda_array_upload_range_from_address (a, off, hp, size, &error));
+        g_assert_false (gcuda_array_upload_from_address (a, off, hp, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_false (gcuda_array_download_range_to_address (a, off, hp, size, &error));
+        g_assert_false (gcuda_array_download_to_address (a, off, hp, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_null (gcuda_array_download_range (a, off, size, &error));
+        g_assert_null (gcuda_array_download (a, off, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_false (gcuda_array_copy_range_from_buffer (a, off, buf, 0, size, &error));
+        g_assert_false (gcuda_array_copy_from_buffer (a, off, buf, 0, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_false (gcuda_array_copy_range_to_buffer (a, off, buf, 0, size, &error));
+        g_assert_false (gcuda_array_copy_to_buffer (a, off, buf, 0, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_false (gcuda_array_copy_range_from_array (a, off, a, 0, size, &error));
+        g_assert_false (gcuda_array_copy_from_array (a, off, a, 0, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-        g_assert_false (gcuda_array_copy_range_from_array (a, 0, a, off, size, &error));
+        g_assert_false (gcuda_array_copy_from_array (a, 0, a, off, size, &error));
         gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
       }
-    g_assert_false (gcuda_array_upload_range (a, nbytes - 4, host, 8, &error));
+    g_assert_false (gcuda_array_upload (a, nbytes - 4, host, 8, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
   }
 
   /* out of the buffer (1024 bytes): past the end and overflow */
-  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, buf, 1024 - 8, 16, &error));
+  g_assert_false (gcuda_array_copy_from_buffer (a, 0, buf, 1024 - 8, 16, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, 2048, 4, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (a, 0, buf, 2048, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
-  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, G_MAXUINT64 - 3, 8, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (a, 0, buf, G_MAXUINT64 - 3, 8, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
 
   /* not whole elements, a misaligned buffer offset, a NULL host address */
-  g_assert_false (gcuda_array_upload_range (a, 2, host, 4, &error));
+  g_assert_false (gcuda_array_upload (a, 2, host, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_download_range_to_address (a, 4, hp, 6, &error));
+  g_assert_false (gcuda_array_download_to_address (a, 4, hp, 6, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, buf, 2, 8, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (a, 0, buf, 2, 8, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, buf, 6, 8, &error));
+  g_assert_false (gcuda_array_copy_from_buffer (a, 0, buf, 6, 8, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_upload_range_from_address (a, 0, 0, 8, &error));
+  g_assert_false (gcuda_array_upload_from_address (a, 0, 0, 8, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_download_range_to_address (a, 0, 0, 8, &error));
+  g_assert_false (gcuda_array_download_to_address (a, 0, 0, 8, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
   /* atoa between different element sizes (4 and 8 bytes) */
   wide = make_array (32, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 2, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_false (gcuda_array_copy_range_from_array (wide, 0, a, 0, 16, &error));
+  g_assert_false (gcuda_array_copy_from_array (wide, 0, a, 0, 16, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
-  g_assert_false (gcuda_array_copy_range_from_array (a, 0, wide, 0, 16, &error));
+  g_assert_false (gcuda_array_copy_from_array (a, 0, wide, 0, 16, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
 
   /* freed array (either end) and freed buffer */
   freed = make_array (w, 0, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
-  gcuda_array_free (freed);
-  g_assert_false (gcuda_array_upload_range (freed, 0, host, 4, &error));
+  g_assert_true (gcuda_array_free (freed, NULL));
+  g_assert_false (gcuda_array_upload (freed, 0, host, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_null (gcuda_array_download_range (freed, 0, 4, &error));
+  g_assert_null (gcuda_array_download (freed, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_false (gcuda_array_copy_range_to_buffer (freed, 0, buf, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (freed, 0, buf, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_false (gcuda_array_copy_range_from_array (a, 0, freed, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_from_array (a, 0, freed, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_false (gcuda_array_copy_range_from_array (freed, 0, a, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_from_array (freed, 0, a, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   dead = gcuda_buffer_new (NULL, 1024, &error);
   g_assert_no_error (error);
   g_assert_true (gcuda_buffer_free (dead, &error));
   g_assert_no_error (error);
-  g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, dead, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_from_buffer (a, 0, dead, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
-  g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, dead, 0, 4, &error));
+  g_assert_false (gcuda_array_copy_to_buffer (a, 0, dead, 0, 4, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
   /* a buffer and an array of another context */
@@ -672,13 +675,13 @@ test_range_bad_input (void)
     g_assert_no_error (error);
     foreign = gcuda_array_new (other, desc, &error);
     g_assert_no_error (error);
-    g_assert_false (gcuda_array_copy_range_from_buffer (a, 0, foreign_buf, 0, 4, &error));
+    g_assert_false (gcuda_array_copy_from_buffer (a, 0, foreign_buf, 0, 4, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-    g_assert_false (gcuda_array_copy_range_to_buffer (a, 0, foreign_buf, 0, 4, &error));
+    g_assert_false (gcuda_array_copy_to_buffer (a, 0, foreign_buf, 0, 4, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-    g_assert_false (gcuda_array_copy_range_from_array (a, 0, foreign, 0, 4, &error));
+    g_assert_false (gcuda_array_copy_from_array (a, 0, foreign, 0, 4, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-    g_assert_false (gcuda_array_copy_range_from_array (foreign, 0, a, 0, 4, &error));
+    g_assert_false (gcuda_array_copy_from_array (foreign, 0, a, 0, 4, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
 
     g_clear_object (&foreign);
@@ -689,7 +692,7 @@ test_range_bad_input (void)
 
   /* none of that touched the array */
   assert_array_bytes (a, model, nbytes);
-  bytes = gcuda_array_download_range (a, 0, nbytes, &error);
+  bytes = gcuda_array_download (a, 0, nbytes, &error);
   g_assert_no_error (error);
   g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), model, nbytes);
 
@@ -719,7 +722,7 @@ test_texture_2d (void)
 
   data = random_floats (n);
   a = make_array (w, h, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 4, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4, &error));
   g_assert_no_error (error);
   tex = gcuda_texture_new_from_array (a, NULL, &error);
   g_assert_no_error (error);
@@ -771,7 +774,7 @@ test_texture_3d_int16 (void)
   for (gsize i = 0; i < n; i++)
     data[i] = (gint16) g_random_int_range (-32768, 32768);
   a = make_array (w, h, d, GCUDA_ARRAY_FORMAT_SIGNED_INT16, 1, GCUDA_ARRAY_FLAGS_NONE);
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 2, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 2, &error));
   g_assert_no_error (error);
   td->flags = GCUDA_TEXTURE_FLAGS_READ_AS_INTEGER;
   tex = gcuda_texture_new_from_array (a, td, &error);
@@ -810,7 +813,7 @@ test_texture_layered (void)
 
   data = random_floats (n);
   a = make_array (w, h, layers, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_LAYERED);
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 4, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4, &error));
   g_assert_no_error (error);
   tex = gcuda_texture_new_from_array (a, NULL, &error);
   g_assert_no_error (error);
@@ -890,7 +893,7 @@ test_texture_linear_and_pitched (void)
   gcuda_copy_2d_set_dst_buffer (up, pitched);
   g_object_set (up, "src-pitch", (guint64) w * 4, "dst-pitch", pitch, "width-in-bytes", (guint64) w * 4,
                 "height", (guint64) h, NULL);
-  g_assert_true (gcuda_copy_2d_execute (up, NULL, TRUE, &error));
+  g_assert_true (gcuda_copy_2d_execute (up, NULL, &error));
   g_assert_no_error (error);
   tex2 = gcuda_texture_new_from_pitched (pitched, GCUDA_ARRAY_FORMAT_FLOAT, 1, w, h, 0, NULL, &error);
   g_assert_no_error (error);
@@ -937,7 +940,7 @@ test_surface_3d (void)
 
   data = random_floats (n);
   a = make_array (w, h, d, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_SURFACE_LDST);
-  g_assert_true (gcuda_array_upload (a, (const guint8 *) data, n * 4, &error));
+  g_assert_true (gcuda_array_upload (a, 0, (const guint8 *) data, n * 4, &error));
   g_assert_no_error (error);
   surf = gcuda_surface_new (a, &error);
   g_assert_no_error (error);
@@ -959,7 +962,7 @@ test_surface_3d (void)
           gsize i = ((gsize) z * h + y) * w + x;
           want[i] = data[i] * 2.0f + salt + x - 3.0f * y + 7.0f * z;
         }
-  bytes = gcuda_array_download (a, &error);
+  bytes = gcuda_array_download (a, 0, gcuda_array_get_size (a), &error);
   g_assert_no_error (error);
   assert_floats_close (g_bytes_get_data (bytes, NULL), want, n, 1e-6);
 
@@ -994,7 +997,7 @@ test_bad_input (void)
   g_assert_null (gcuda_texture_new_from_pitched (buf, GCUDA_ARRAY_FORMAT_FLOAT, 1, 16, 16, 64, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   freed = make_array (8, 8, 0, GCUDA_ARRAY_FORMAT_FLOAT, 1, GCUDA_ARRAY_FLAGS_SURFACE_LDST);
-  gcuda_array_free (freed);
+  g_assert_true (gcuda_array_free (freed, NULL));
   g_assert_null (gcuda_texture_new_from_array (freed, NULL, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
   g_assert_null (gcuda_surface_new (freed, &error));

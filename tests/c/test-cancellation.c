@@ -1,7 +1,7 @@
 /* test-cancellation.c: cancelling a long _async call completes it at once
  *
  * NVRTC and the driver's JIT cannot be interrupted: a cancelled
- * compile_async / source_module_new_async / module_new_from_data_async must
+ * compile_async / module_new_from_source_async / module_new_from_data_async must
  * complete with G_IO_ERROR_CANCELLED within milliseconds while the work goes
  * on in the background, and what that work makes later must be freed.
  *
@@ -210,7 +210,7 @@ source_module_cb (GObject      *source,
                   gpointer      data)
 {
   GError *error = NULL;
-  GCudaModule *module = gcuda_source_module_new_finish (result, &error);
+  GCudaModule *module = gcuda_module_new_from_source_finish (result, &error);
 
   outcome_set (data, module, error);
 }
@@ -440,7 +440,7 @@ test_compile_many_cancelled (void)
 
 /* ------------------------------------------------------------ with a context */
 
-/* source_module_new_async cancelled during its compile: mock driver or GPU. */
+/* module_new_from_source_async cancelled during its compile: mock driver or GPU. */
 static void
 test_source_module_cancelled (void)
 {
@@ -459,17 +459,17 @@ test_source_module_cancelled (void)
     return;
   context = gcuda_context_get_default (&error);
   g_assert_no_error (error);
-  /* what source_module_new compiles: the context device's architecture */
+  /* what module_new_from_source compiles: the context device's architecture */
   compiler = new_compiler (context, NULL);
   n = measure_compile (compiler, &compile_ms);
   g_clear_object (&compiler);
 
   source = big_source (n);
   start = g_get_monotonic_time ();
-  gcuda_source_module_new_async (context, source, NULL, cancellable, source_module_cb, &o);
+  gcuda_module_new_from_source_async (context, source, NULL, cancellable, source_module_cb, &o);
   g_timeout_add (CANCEL_AFTER_MS, cancel_now, &c);
   iterate_until_called (&o, 60000);
-  check_cancelled (&o, &c, start, compile_ms, "source_module_new_async");
+  check_cancelled (&o, &c, start, compile_ms, "module_new_from_source_async");
 
   /* the worker's compiler goes when the compile has ended; the module is
    * never loaded (cancelled), so none is left */

@@ -376,6 +376,27 @@ child_main (int    argc,
                     _gcuda_nvrtc_is_loaded () ? "loaded" : "not loaded");
       return 0;
     }
+  if (g_str_equal (argv[1], "--child-key-nvrtc-edit") && argc == 3)
+    {
+      /* argv[2] is the GCUDA_NVRTC_LIBRARY of the environment: rewritten
+       * between two keys of a source that includes no file */
+      GCudaCompileInputs inputs = inputs_for ("__global__ void f() {}\n// no include\n");
+      g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL;
+      guint64 hits;
+
+      _gcuda_compile_cache_set_racy_margin (0);
+      k0 = _gcuda_compile_cache_key (&inputs);
+      hits = _gcuda_compile_cache_key_memo_hits ();
+      if (!g_file_set_contents (argv[2], "another fake library, longer than the first", -1, NULL))
+        return 1;
+      k1 = _gcuda_compile_cache_key (&inputs);
+      _gcuda_compile_cache_clear_key_memo ();
+      k2 = _gcuda_compile_cache_key (&inputs);
+      g_print ("%s %s %s\n", k0 != NULL && g_strcmp0 (k0, k1) == 0 ? "memo-same" : "memo-different",
+               _gcuda_compile_cache_key_memo_hits () == hits + 1 ? "hit" : "no-hit",
+               k2 != NULL && g_strcmp0 (k0, k2) != 0 ? "fresh-different" : "fresh-same");
+      return 0;
+    }
   if (g_str_equal (argv[1], "--child-key-load") && argc == 2)
     {
       /* The key is the same before and after NVRTC is loaded */
@@ -635,6 +656,91 @@ test_key_include_files (void)
   k0 = key_of (&in);
   g_assert_cmpstr (k0, !=, k5);
 
+  rm_rf (tmp);
+}
+
+/* A header swapped, again and again, between a regular file and a FIFO
+ * (each renamed into place) while keys are computed: the scanner must
+ * never block in open() (it did, after its stat() said "regular"), and a
+ * FIFO met makes the key indeterminate (no key: not cached). In a child,
+ * killed at a timeout: a blocked scanner fails the test instead of hanging
+ * it. */
+typedef struct {
+  const char *dir;
+  int stop;  /* atomic */
+  guint swaps;
+} HeaderSwapper;
+
+static gpointer
+header_swap_thread (gpointer data)
+{
+  HeaderSwapper *s = data;
+  g_autofree char *target = g_build_filename (s->dir, "h.h", NULL);
+  g_autofree char *fifo = g_build_filename (s->dir, ".h.h.fifo", NULL);
+  g_autofree char *regular = g_build_filename (s->dir, ".h.h.regular", NULL);
+
+  while (!g_atomic_int_get (&s->stop))
+    {
+      int fd;
+
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      g_assert_cmpint (rename (fifo, target), ==, 0);
+      fd = open (regular, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (write (fd, "#define H 1\n", 12), ==, 12);
+      close (fd);
+      g_assert_cmpint (rename (regular, target), ==, 0);
+      s->swaps++;
+    }
+  return NULL;
+}
+
+static void
+test_key_include_fifo_race (void)
+{
+  g_autofree char *tmp = NULL;
+  const char *dirs[2] = { NULL, NULL };
+  GCudaCompileInputs in = inputs_for ("#include \"h.h\"\n__global__ void f() {}\n");
+  HeaderSwapper swapper = { 0 };
+  GThread *thread;
+  guint keys = 0, indeterminate = 0;
+  gint64 end;
+
+  if (!require_nvrtc ())
+    return;
+  if (!g_test_subprocess ())
+    {
+      /* the old scanner blocked for ever: 30 s is a hang */
+      g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  tmp = make_tmp_dir ();
+  dirs[0] = tmp;
+  in.include_dirs = dirs;
+  swapper.dir = tmp;
+  thread = g_thread_new ("swapper", header_swap_thread, &swapper);
+  end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  /* at least 2 s and 500 keys, until a FIFO was met (at most 22 s) */
+  for (guint i = 0; g_get_monotonic_time () < end || i < 500 || indeterminate == 0; i++)
+    {
+      g_autofree char *key = key_of (&in);
+
+      if (key != NULL)
+        keys++;
+      else
+        indeterminate++;
+      if (g_get_monotonic_time () > end + 20 * G_USEC_PER_SEC)
+        break;
+    }
+  g_atomic_int_set (&swapper.stop, 1);
+  g_thread_join (thread);
+  /* stderr: the parent shows it (a child's TAP comments are lost) */
+  g_printerr ("# h.h swapped %u times: %u keys, %u indeterminate (a FIFO met)\n", swapper.swaps, keys,
+              indeterminate);
+  g_assert_cmpuint (keys, >, 0);
+  g_assert_cmpuint (indeterminate, >, 0);
   rm_rf (tmp);
 }
 
@@ -1026,6 +1132,26 @@ test_key_memo_hit (void)
   g_assert_cmpstr (k2, ==, k0);
   g_assert_cmpuint (_gcuda_compile_cache_key_memo_hits (), ==, hits + 1);
   _gcuda_compile_cache_set_racy_margin (old_margin);
+}
+
+/* A source that includes no file reads nothing on disk but NVRTC, which
+ * the process does not see change: its memoized key is served without a
+ * stat() (here: after the NVRTC file changed, the memo still gives the
+ * key; computed afresh, the key differs, as a new process's would). */
+static void
+test_key_memo_no_files (void)
+{
+  g_autofree char *tmp = make_tmp_dir ();
+  g_autofree char *fake = g_build_filename (tmp, "libnvrtc.so.13.0.0", NULL);
+  g_auto(GStrv) env = g_get_environ ();
+  const char *args[] = { "--child-key-nvrtc-edit", fake, NULL };
+  g_autofree char *out = NULL;
+
+  write_file (fake, "not really a library");
+  env = g_environ_setenv (env, "GCUDA_NVRTC_LIBRARY", fake, TRUE);
+  out = child_run (args, (const char * const *) env);
+  g_assert_cmpstr (out, ==, "memo-same hit fresh-different");
+  rm_rf (tmp);
 }
 
 /* In place, same size, the mtime set back to what it was (touch -d): only
@@ -2589,6 +2715,7 @@ main (int    argc,
   g_test_add_func ("/compile-cache/key/stable", test_key_stable);
   g_test_add_func ("/compile-cache/key/changes", test_key_changes);
   g_test_add_func ("/compile-cache/key/include-files", test_key_include_files);
+  g_test_add_func ("/compile-cache/key/include-fifo-race", test_key_include_fifo_race);
   g_test_add_func ("/compile-cache/key/unusual-directives", test_key_unusual_directives);
   g_test_add_func ("/compile-cache/key/missing-include", test_key_missing_include);
   g_test_add_func ("/compile-cache/key/current-dir", test_key_current_dir);
@@ -2602,6 +2729,7 @@ main (int    argc,
     g_test_add_func ("/compile-cache/key/toolkit-headers", test_key_toolkit_headers);
   g_test_add_func ("/compile-cache/key/nvrtc-identity", test_key_nvrtc_identity);
   g_test_add_func ("/compile-cache/key/memo-hit", test_key_memo_hit);
+  g_test_add_func ("/compile-cache/key/memo-no-files", test_key_memo_no_files);
   g_test_add_func ("/compile-cache/key/memo-same-size-same-mtime", test_key_memo_same_size_same_mtime);
   g_test_add_func ("/compile-cache/key/memo-racy", test_key_memo_racy);
   g_test_add_func ("/compile-cache/key/memo-created-header", test_key_memo_created_header);

@@ -77,7 +77,7 @@ execute (gpointer      copy,
          GError      **error)
 {
   if (GCUDA_IS_COPY_2D (copy))
-    return gcuda_copy_2d_execute (copy, stream, TRUE, error);
+    return gcuda_copy_2d_execute (copy, stream, error);
   if (GCUDA_IS_COPY_3D (copy))
     return gcuda_copy_3d_execute (copy, stream, error);
   return gcuda_copy_3d_peer_execute (copy, stream, error);
@@ -285,7 +285,31 @@ test_properties (void)
               g_assert_cmpint (notified, ==, 1);
             }
         }
+      /* only the 2D form chooses between cuMemcpy2D and cuMemcpy2DUnaligned */
+      g_assert_true ((g_object_class_find_property (G_OBJECT_GET_CLASS (copy), "aligned") != NULL) == !three_d);
     }
+
+  {
+    g_autoptr(GCudaCopy2D) c2 = gcuda_copy_2d_new ();
+    gboolean aligned = FALSE;
+    int notified = 0;
+
+    g_signal_connect (c2, "notify::aligned", G_CALLBACK (count_notify), &notified);
+    /* PyCUDA's Memcpy2D.__call__(aligned=True) */
+    g_assert_true (gcuda_copy_2d_get_aligned (c2));
+    g_object_get (c2, "aligned", &aligned, NULL);
+    g_assert_true (aligned);
+    gcuda_copy_2d_set_aligned (c2, FALSE);
+    g_assert_false (gcuda_copy_2d_get_aligned (c2));
+    g_object_get (c2, "aligned", &aligned, NULL);
+    g_assert_false (aligned);
+    g_assert_cmpint (notified, ==, 1);
+    gcuda_copy_2d_set_aligned (c2, FALSE);
+    g_assert_cmpint (notified, ==, 1);
+    g_object_set (c2, "aligned", TRUE, NULL);
+    g_assert_true (gcuda_copy_2d_get_aligned (c2));
+    g_assert_cmpint (notified, ==, 2);
+  }
 }
 
 /* ------------------------------------------------------------ validation (no GPU) */
@@ -524,7 +548,7 @@ test_2d_round_trip (void)
   gcuda_copy_2d_set_src_host (up, (guint64) GPOINTER_TO_SIZE (src), hs_size);
   gcuda_copy_2d_set_dst_buffer (up, pitched);
   set_geometry (up, &hs, &dg, width, height, 1);
-  g_assert_true (gcuda_copy_2d_execute (up, NULL, TRUE, &error));
+  g_assert_true (gcuda_copy_2d_execute (up, NULL, &error));
   g_assert_no_error (error);
   gcuda_test_assert_no_current_context ();
   copy_on_host (dev, &dg, src, &hs, width, height, 1);
@@ -537,7 +561,10 @@ test_2d_round_trip (void)
   set_geometry (down, &dg, &hd, width, height, 1);
   expected_dst = g_memdup2 (dst, hd_size);
   copy_on_host (expected_dst, &hd, dev, &dg, width, height, 1);
-  g_assert_true (gcuda_copy_2d_execute (down, NULL, FALSE, &error));
+  g_assert_true (gcuda_copy_2d_get_aligned (down));
+  gcuda_copy_2d_set_aligned (down, FALSE);
+  g_assert_false (gcuda_copy_2d_get_aligned (down));
+  g_assert_true (gcuda_copy_2d_execute (down, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (dst, hd_size, expected_dst, hd_size);
   gcuda_test_assert_no_current_context ();
@@ -546,7 +573,7 @@ test_2d_round_trip (void)
   g_free (src);
   src = random_data (hs_size);
   gcuda_copy_2d_set_src_host (up, (guint64) GPOINTER_TO_SIZE (src), hs_size);
-  g_assert_true (gcuda_copy_2d_execute (up, NULL, TRUE, &error));
+  g_assert_true (gcuda_copy_2d_execute (up, NULL, &error));
   g_assert_no_error (error);
   copy_on_host (dev, &dg, src, &hs, width, height, 1);
   assert_buffer_equals (pitched, dev, dev_size);
@@ -557,7 +584,7 @@ test_2d_round_trip (void)
   gcuda_copy_2d_set_src_unified (across, gcuda_buffer_get_address (pitched), dev_size);
   gcuda_copy_2d_set_dst_buffer (across, plain);
   set_geometry (across, &dg, &pg, width, height, 1);
-  g_assert_true (gcuda_copy_2d_execute (across, NULL, TRUE, &error));
+  g_assert_true (gcuda_copy_2d_execute (across, NULL, &error));
   g_assert_no_error (error);
   copy_on_host (plain_data, &pg, dev, &dg, width, height, 1);
   assert_buffer_equals (plain, plain_data, plain_size);
@@ -568,7 +595,8 @@ test_2d_round_trip (void)
     Geometry other = { .x = 1 };
 
     set_geometry (across, &one, &other, 30, 1, 1);
-    g_assert_true (gcuda_copy_2d_execute (across, NULL, FALSE, &error));
+    g_object_set (across, "aligned", FALSE, NULL);
+    g_assert_true (gcuda_copy_2d_execute (across, NULL, &error));
     g_assert_no_error (error);
     copy_on_host (plain_data, &other, dev, &one, 30, 1, 1);
     assert_buffer_equals (plain, plain_data, plain_size);
@@ -793,9 +821,9 @@ test_async (void)
     expected = g_memdup2 (host_ptr (pin_dst), size);
     copy_on_host (expected, &hd, dev, &dg, width, height, 1);
 
-    g_assert_true (gcuda_copy_2d_execute (up, stream, TRUE, &error));
+    g_assert_true (gcuda_copy_2d_execute (up, stream, &error));
     g_assert_no_error (error);
-    g_assert_true (gcuda_copy_2d_execute (down, stream, TRUE, &error));
+    g_assert_true (gcuda_copy_2d_execute (down, stream, &error));
     g_assert_no_error (error);
     gcuda_test_assert_no_current_context ();
     sync_stream (stream);

@@ -13,6 +13,10 @@
  */
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "gcuda-test-util.h"
 
@@ -226,6 +230,64 @@ test_no_driver_needed (void)
                    "CUDA_ERROR_STUB_LIBRARY");
 }
 
+/* GCUDA_DRIVER_LIBRARY naming no regular file: a FIFO blocked dlopen()
+ * for ever. Each case in a child (the driver is loaded once per process),
+ * killed at a timeout: the error must come at once. */
+static void
+test_not_regular_child (void)
+{
+  const char *library = g_getenv ("GCUDA_DRIVER_LIBRARY");
+  const char *kind = g_getenv ("GCUDA_TEST_NOT_REGULAR");
+  g_autoptr(GError) error = NULL;
+
+  if (!g_test_subprocess ())
+    return;  /* run by /driver-load/not-regular-file */
+  g_assert_cmpint (gcuda_device_get_count (&error), ==, -1);
+  gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND);
+  if (strstr (error->message, library) == NULL || strstr (error->message, "not a regular file") == NULL ||
+      strstr (error->message, kind) == NULL)
+    g_error ("the message does not say that %s is %s: %s", library, kind, error->message);
+  g_printerr ("# %s\n", error->message);
+}
+
+static void
+test_not_regular (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("gcuda-driver-XXXXXX", &error);
+  g_autofree char *fifo = g_build_filename (dir, "libcuda.so.1", NULL);
+  g_autofree char *link = g_build_filename (dir, "link-to-fifo.so", NULL);
+  g_autofree char *old = g_strdup (g_getenv ("GCUDA_DRIVER_LIBRARY"));
+  const struct {
+    const char *path;
+    const char *kind;
+  } cases[] = {
+    { fifo, "a FIFO" },
+    { link, "a FIFO" },
+    { dir, "a directory" },
+    { "/dev/null", "a character device" },
+  };
+
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (symlink (fifo, link), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_setenv ("GCUDA_DRIVER_LIBRARY", cases[i].path, TRUE);
+      g_setenv ("GCUDA_TEST_NOT_REGULAR", cases[i].kind, TRUE);
+      /* old versions blocked in dlopen() for ever: 20 s is a hang */
+      g_test_trap_subprocess ("/driver-load/not-regular-file/child", 20 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+    }
+  if (old != NULL)
+    g_setenv ("GCUDA_DRIVER_LIBRARY", old, TRUE);
+  g_unsetenv ("GCUDA_TEST_NOT_REGULAR");
+  g_unlink (link);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,6 +313,13 @@ main (int argc, char **argv)
       expected_prefix = "cuInit failed: CUDA_ERROR_NO_DEVICE (";
     }
 
+  /* once, not per situation: the case sets its own library; first, before
+   * any thread (it changes the environment for its children) */
+  if (g_strcmp0 (situation, "missing") == 0)
+    {
+      g_test_add_func ("/driver-load/not-regular-file", test_not_regular);
+      g_test_add_func ("/driver-load/not-regular-file/child", test_not_regular_child);
+    }
   g_test_add_func ("/driver-load/first-use-concurrent", test_first_use_concurrent);
   g_test_add_func ("/driver-load/init", test_init);
   g_test_add_func ("/driver-load/driver-version", test_driver_version);

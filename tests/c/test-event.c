@@ -248,10 +248,10 @@ test_record_legacy_stream (void)
   gcuda_test_assert_no_current_context ();
 }
 
-/* ------------------------------------------------------------ wait_async */
+/* ------------------------------------------------------------ synchronize_async */
 
 static void
-test_wait_async (void)
+test_synchronize_async (void)
 {
   g_autoptr(GCudaStream) stream = NULL;
   g_autoptr(GCudaEvent) event = NULL;
@@ -273,7 +273,7 @@ test_wait_async (void)
   add_blocking_step (stream, step_new (100, &ran));
   record (event, stream);
   r.ran_before = &ran;
-  gcuda_event_wait_async (event, NULL, event_wait_cb, &r);
+  gcuda_event_synchronize_async (event, NULL, event_wait_cb, &r);
   iterate_until (&r.done, 10000);
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
@@ -284,7 +284,7 @@ test_wait_async (void)
   async_result_clear (&r);
 
   /* a never-recorded event is complete */
-  gcuda_event_wait_async (never, NULL, event_wait_cb, &rn);
+  gcuda_event_synchronize_async (never, NULL, event_wait_cb, &rn);
   iterate_until (&rn.done, 10000);
   g_assert_no_error (rn.error);
   g_assert_true (rn.ok);
@@ -318,7 +318,7 @@ wait_in_thread_worker (gpointer data)
   staller_block (w->staller, stream, step_new (50, &w->ran));
   record (event, stream);
   w->r.ran_before = &w->ran;
-  gcuda_event_wait_async (event, NULL, event_wait_cb, &w->r);
+  gcuda_event_synchronize_async (event, NULL, event_wait_cb, &w->r);
   g_object_unref (event);
   iterate_until (&w->r.done, 10000);
   g_assert_true (gcuda_stream_synchronize (stream, NULL));
@@ -329,10 +329,10 @@ wait_in_thread_worker (gpointer data)
   return NULL;
 }
 
-/* wait_async completes in the thread-default main context of the thread
+/* synchronize_async completes in the thread-default main context of the thread
  * that called it. */
 static void
-test_wait_async_thread (void)
+test_synchronize_async_thread (void)
 {
   WaitInThread w = { 0 };
 
@@ -357,7 +357,7 @@ test_wait_async_thread (void)
 }
 
 static void
-test_wait_async_cancel (void)
+test_synchronize_async_cancel (void)
 {
   g_autoptr(GCudaStream) stream = NULL;
   g_autoptr(GCudaEvent) event = NULL;
@@ -376,7 +376,7 @@ test_wait_async_cancel (void)
 
   cancellable = g_cancellable_new ();
   g_cancellable_cancel (cancellable);
-  gcuda_event_wait_async (event, cancellable, event_wait_cb, &pre);
+  gcuda_event_synchronize_async (event, cancellable, event_wait_cb, &pre);
   iterate_until (&pre.done, 10000);
   g_assert_false (pre.ok);
   gcuda_assert_error (pre.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -387,7 +387,7 @@ test_wait_async_cancel (void)
   record (event, stream);
   cancellable = g_cancellable_new ();
   cancelled.ran_before = &ran;
-  gcuda_event_wait_async (event, cancellable, event_wait_cb, &cancelled);
+  gcuda_event_synchronize_async (event, cancellable, event_wait_cb, &cancelled);
   g_cancellable_cancel (cancellable);
   iterate_until (&cancelled.done, 10000);
   g_assert_false (cancelled.ok);
@@ -397,7 +397,7 @@ test_wait_async_cancel (void)
 
   /* the event is still reached; a new wait completes normally */
   normal.ran_before = &ran;
-  gcuda_event_wait_async (event, NULL, event_wait_cb, &normal);
+  gcuda_event_synchronize_async (event, NULL, event_wait_cb, &normal);
   iterate_until (&normal.done, 10000);
   g_assert_no_error (normal.error);
   g_assert_true (normal.ok);
@@ -414,7 +414,7 @@ test_wait_async_cancel (void)
 
 /* Every reference dropped right after the call. */
 static void
-test_wait_async_drop_refs (void)
+test_synchronize_async_drop_refs (void)
 {
   g_autoptr(GCudaStream) stream = NULL;
   GCudaEvent *event;
@@ -437,7 +437,7 @@ test_wait_async_drop_refs (void)
   add_blocking_step (stream, step_new (50, &ran));
   record (event, stream);
   r.ran_before = &ran;
-  gcuda_event_wait_async (event, cancellable, event_wait_cb, &r);
+  gcuda_event_synchronize_async (event, cancellable, event_wait_cb, &r);
   g_object_unref (event);
   g_object_unref (cancellable);
   g_assert_nonnull (weak_event);
@@ -466,7 +466,7 @@ test_wait_async_drop_refs (void)
 
     staller_block (staller, stream, step_new (100, &ran2));
     record (event, stream);
-    gcuda_event_wait_async (event, cancellable, event_wait_cb, &rc);
+    gcuda_event_synchronize_async (event, cancellable, event_wait_cb, &rc);
     g_cancellable_cancel (cancellable);
     g_object_unref (cancellable);
     g_object_unref (event);
@@ -551,7 +551,7 @@ gpu_stall_free (GpuStall *stall)
  * reached is not held up by an earlier wait on a pending one, nor by a
  * pending context-wide wait. */
 static void
-test_wait_async_independent (void)
+test_synchronize_async_independent (void)
 {
   g_autoptr(GCudaContext) context = NULL;
   g_autoptr(GCudaStream) stalled = NULL;
@@ -577,9 +577,9 @@ test_wait_async_independent (void)
   g_assert_true (gcuda_event_synchronize (reached, NULL) == reached);
   g_assert_false (gcuda_event_query (pending, NULL));
 
-  gcuda_event_wait_async (pending, NULL, event_wait_cb, &r_pending);
+  gcuda_event_synchronize_async (pending, NULL, event_wait_cb, &r_pending);
   t0 = g_get_monotonic_time ();
-  gcuda_event_wait_async (reached, NULL, event_wait_cb, &r_reached);
+  gcuda_event_synchronize_async (reached, NULL, event_wait_cb, &r_reached);
   iterate_until (&r_reached.done, 10000);
   g_assert_no_error (r_reached.error);
   g_assert_cmpint (r_reached.at - t0, <, 100 * MS);
@@ -588,7 +588,7 @@ test_wait_async_independent (void)
   /* the same behind a context-wide wait */
   gcuda_context_synchronize_async (context, NULL, context_sync_cb, &r_context);
   t0 = g_get_monotonic_time ();
-  gcuda_event_wait_async (reached, NULL, event_wait_cb, &r_reached2);
+  gcuda_event_synchronize_async (reached, NULL, event_wait_cb, &r_reached2);
   iterate_until (&r_reached2.done, 10000);
   g_assert_no_error (r_reached2.error);
   g_assert_cmpint (r_reached2.at - t0, <, 100 * MS);
@@ -833,7 +833,7 @@ test_destroyed_context (void)
   g_assert_null (none);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
 
-  gcuda_event_wait_async (recorded, NULL, event_wait_cb, &r);
+  gcuda_event_synchronize_async (recorded, NULL, event_wait_cb, &r);
   iterate_until (&r.done, 10000);
   g_assert_false (r.ok);
   gcuda_assert_error (r.error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED);
@@ -949,10 +949,10 @@ main (int argc, char **argv)
   g_test_add_func ("/event/query-pending", test_query_pending);
   g_test_add_func ("/event/synchronize-blocks", test_synchronize_blocks);
   g_test_add_func ("/event/record-legacy-stream", test_record_legacy_stream);
-  g_test_add_func ("/event/wait-async", test_wait_async);
-  g_test_add_func ("/event/wait-async-thread", test_wait_async_thread);
-  g_test_add_func ("/event/wait-async-cancel", test_wait_async_cancel);
-  g_test_add_func ("/event/wait-async-drop-refs", test_wait_async_drop_refs);
+  g_test_add_func ("/event/synchronize-async", test_synchronize_async);
+  g_test_add_func ("/event/synchronize-async-thread", test_synchronize_async_thread);
+  g_test_add_func ("/event/synchronize-async-cancel", test_synchronize_async_cancel);
+  g_test_add_func ("/event/synchronize-async-drop-refs", test_synchronize_async_drop_refs);
   g_test_add_func ("/event/timing", test_timing);
   g_test_add_func ("/event/timing-errors", test_timing_errors);
   g_test_add_func ("/event/contexts", test_contexts);
@@ -961,7 +961,7 @@ main (int argc, char **argv)
   g_test_add_func ("/event/bad-input", test_bad_input);
   /* last: it fails with a library whose waits queue up behind each other
    * (one wait stream per context), and a failed assertion ends the program */
-  g_test_add_func ("/event/wait-async-independent", test_wait_async_independent);
+  g_test_add_func ("/event/synchronize-async-independent", test_synchronize_async_independent);
 
   return g_test_run ();
 }

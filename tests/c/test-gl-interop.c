@@ -333,7 +333,7 @@ test_texture_rgba8_surface (void)
   g_assert_cmpuint (desc->num_channels, ==, 4);
 
   /* what GL has, CUDA reads (an existing copy) */
-  seen = gcuda_array_download (array, &error);
+  seen = gcuda_array_download (array, 0, size, &error);
   g_assert_no_error (error);
   g_assert_cmpmem (g_bytes_get_data (seen, NULL), g_bytes_get_size (seen), data, size);
 
@@ -362,7 +362,7 @@ test_texture_rgba8_surface (void)
   read_gl_texture (gl, name, TEST_GL_RGBA, TEST_GL_UNSIGNED_BYTE, back);
   g_assert_cmpmem (back, size, want, size);
 
-  g_assert_null (gcuda_array_download (array, &error));
+  g_assert_null (gcuda_array_download (array, 0, size, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
 
   g_clear_object (&res);
@@ -408,7 +408,7 @@ test_texture_r32f_copy_and_surface (void)
   g_assert_cmpuint (desc->num_channels, ==, 1);
 
   /* an existing copy into the mapped array, then a kernel on it */
-  g_assert_true (gcuda_array_upload (array, (const guint8 *) data, n * sizeof (float), &error));
+  g_assert_true (gcuda_array_upload (array, 0, (const guint8 *) data, n * sizeof (float), &error));
   g_assert_no_error (error);
   surf = gcuda_surface_new (array, &error);
   g_assert_no_error (error);

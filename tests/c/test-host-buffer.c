@@ -173,14 +173,15 @@ test_aligned (void)
         host = new_aligned (sizes[s], alignments[a]);
         g_assert_cmpint (gcuda_host_buffer_get_kind (host), ==, GCUDA_HOST_BUFFER_KIND_ALIGNED);
         g_assert_null (gcuda_host_buffer_get_context (host));
-        g_assert_cmpuint (gcuda_host_buffer_get_flags (host), ==, 0);
+        g_assert_cmpuint (gcuda_host_buffer_get_alloc_flags (host), ==, 0);
+        g_assert_cmpuint (gcuda_host_buffer_get_register_flags (host), ==, 0);
         g_assert_cmpuint (gcuda_host_buffer_get_size (host), ==, sizes[s]);
         g_assert_cmpuint (gcuda_host_buffer_get_address (host), !=, 0);
         g_assert_cmpuint (gcuda_host_buffer_get_address (host) % alignments[a], ==, 0);
         g_assert_false (gcuda_host_buffer_is_freed (host));
 
         g_object_get (host, "context", &prop_context, "address", &address, "size", &size,
-                      "kind", &kind, "flags", &flags, NULL);
+                      "kind", &kind, "alloc-flags", &flags, NULL);
         g_assert_null (prop_context);
         g_assert_cmpuint (address, ==, gcuda_host_buffer_get_address (host));
         g_assert_cmpuint (size, ==, sizes[s]);
@@ -355,13 +356,14 @@ test_pagelocked (void)
       g_assert_true (GCUDA_IS_HOST_BUFFER (host));
       g_assert_cmpint (gcuda_host_buffer_get_kind (host), ==, GCUDA_HOST_BUFFER_KIND_PAGELOCKED);
       g_assert_true (gcuda_host_buffer_get_context (host) == context);
-      g_assert_cmpuint (gcuda_host_buffer_get_flags (host), ==, flag_sets[i]);
+      g_assert_cmpuint (gcuda_host_buffer_get_alloc_flags (host), ==, flag_sets[i]);
+      g_assert_cmpuint (gcuda_host_buffer_get_register_flags (host), ==, 0);
       g_assert_cmpuint (gcuda_host_buffer_get_size (host), ==, size);
       g_assert_cmpuint (gcuda_host_buffer_get_address (host), !=, 0);
       g_assert_false (gcuda_host_buffer_is_freed (host));
 
       g_object_get (host, "context", &prop_context, "address", &address, "size", &prop_size,
-                    "kind", &kind, "flags", &flags, NULL);
+                    "kind", &kind, "alloc-flags", &flags, NULL);
       g_assert_true (prop_context == context);
       g_clear_object (&prop_context);
       g_assert_cmpuint (address, ==, gcuda_host_buffer_get_address (host));
@@ -485,8 +487,9 @@ test_register (void)
       g_assert_true (gcuda_host_buffer_get_context (registered) == context);
       g_assert_cmpuint (gcuda_host_buffer_get_address (registered), ==, gcuda_host_buffer_get_address (memory));
       g_assert_cmpuint (gcuda_host_buffer_get_size (registered), ==, size);
-      g_assert_cmpuint (gcuda_host_buffer_get_flags (registered), ==, flags);
-      g_object_get (registered, "context", &prop_context, "kind", &kind, "flags", &prop_flags, NULL);
+      g_assert_cmpuint (gcuda_host_buffer_get_register_flags (registered), ==, flags);
+      g_assert_cmpuint (gcuda_host_buffer_get_alloc_flags (registered), ==, 0);
+      g_object_get (registered, "context", &prop_context, "kind", &kind, "register-flags", &prop_flags, NULL);
       g_assert_true (prop_context == context);
       g_clear_object (&prop_context);
       g_assert_cmpint (kind, ==, GCUDA_HOST_BUFFER_KIND_REGISTERED);

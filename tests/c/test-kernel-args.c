@@ -133,6 +133,11 @@ test_setter_errors (void)
   /* another type of the same size: a float is not an int32, a double not an int64 */
   g_assert_false (gcuda_kernel_args_set_int32 (args, F32, 1, &error));
   g_assert_nonnull (strstr (error->message, "float"));
+  {
+    g_autofree char *numbered = g_strdup_printf ("Argument #%u (0-based) is of type float", (guint) F32);
+
+    g_assert_nonnull (strstr (error->message, numbered));
+  }
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
   g_assert_false (gcuda_kernel_args_set_float (args, I32, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
@@ -155,7 +160,7 @@ test_setter_errors (void)
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   /* no such index */
   g_assert_false (gcuda_kernel_args_set_int32 (args, N_ARGS, 1, &error));
-  g_assert_nonnull (strstr (error->message, "12"));
+  g_assert_nonnull (strstr (error->message, "There is no argument #12 (0-based)"));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
   g_assert_false (gcuda_kernel_args_set_number (args, G_MAXUINT, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
@@ -358,6 +363,31 @@ test_mock_launches (void)
   g_assert_false (gcuda_function_launch_with_number (f, config, NULL, 1, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_cmpuint (last (NULL, NULL), ==, count);
+
+  /* a buffer argument made by hand (no memory), or freed: refused before
+   * the driver, by every path that takes KernelArgs */
+  {
+    g_autoptr(GCudaBuffer) by_hand = g_object_new (GCUDA_TYPE_BUFFER, NULL);
+    g_autoptr(GCudaBuffer) freed = gcuda_buffer_new (context, 64, &error);
+    g_autoptr(GCudaKernelArgs) bad = gcuda_kernel_args_new ();
+
+    g_assert_no_error (error);
+    gcuda_kernel_args_add_buffer (bad, by_hand);
+    gcuda_kernel_args_add_float (bad, 0);
+    gcuda_kernel_args_add_int32 (bad, 0);
+    gcuda_kernel_args_add_double (bad, 1);
+    gcuda_kernel_args_add_uint8 (bad, 1);
+    g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    g_assert_true (gcuda_kernel_args_set_buffer (bad, 0, freed, &error));
+    g_assert_no_error (error);
+    g_assert_true (gcuda_buffer_free (freed, &error));
+    g_assert_false (gcuda_function_launch_with_config (f, config, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+    g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, bad, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_FREED);
+    g_assert_cmpuint (last (NULL, NULL), ==, count);
+  }
   g_assert_true (gcuda_function_launch_with_config (f, config, args, &error));
   g_assert_no_error (error);
   assert_last_launch (last, ++count, &want);
@@ -368,6 +398,25 @@ test_mock_launches (void)
   g_assert_false (gcuda_function_launch_with_number (f, config, args, 0, 1, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
   g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+  g_assert_nonnull (strstr (error->message, "Kernel step takes 5 arguments, not 1"));
+  g_assert_null (strstr (error->message, "struct"));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
+  /* too many: perhaps a struct given field by field, which the message says */
+  for (int i = 0; i < 5; i++)
+    gcuda_kernel_args_add_int32 (args, i);
+  g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+  g_assert_nonnull (strstr (error->message, "Kernel step takes 5 arguments, not 6 (a struct parameter is one "
+                                            "argument, added whole, not field by field)"));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
+  /* the right count, a wrong size: the parameter is numbered from 0 */
+  gcuda_kernel_args_clear (args);
+  gcuda_kernel_args_add_buffer (args, out);
+  gcuda_kernel_args_add_float (args, 0);
+  gcuda_kernel_args_add_int64 (args, 0);
+  gcuda_kernel_args_add_double (args, 1);
+  gcuda_kernel_args_add_uint8 (args, 1);
+  g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+  g_assert_nonnull (strstr (error->message, "Parameter #2 (0-based) of kernel step is 4 bytes; the argument given is 8"));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
   g_assert_cmpuint (last (NULL, NULL), ==, count);
   g_clear_object (&args);

@@ -1010,7 +1010,7 @@ test_host_pool (void)
   g_assert_no_error (error);
   g_assert_cmpuint (gcuda_host_buffer_get_size (a), ==, 5000);
   g_assert_cmpint (gcuda_host_buffer_get_kind (a), ==, GCUDA_HOST_BUFFER_KIND_PAGELOCKED);
-  g_assert_cmpuint (gcuda_host_buffer_get_flags (a), ==, GCUDA_HOST_ALLOC_FLAGS_PORTABLE);
+  g_assert_cmpuint (gcuda_host_buffer_get_alloc_flags (a), ==, GCUDA_HOST_ALLOC_FLAGS_PORTABLE);
   g_assert_nonnull (gcuda_host_memory_pool_get_context (pool));
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_blocks (pool), ==, 1);
   g_assert_cmpuint (gcuda_host_memory_pool_get_active_bytes (pool), ==, 5000);

@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -561,6 +562,162 @@ test_compile_tool_errors (void)
   remove_tree (dir);
 }
 
+/* What sits at an output path (the manifest, an image, the .gresource.xml)
+ * and is not a regular file is refused before anything is compiled, and
+ * left as it was: a FIFO, a directory, a symbolic link (to a file outside
+ * the output directory, or to a device) is never replaced or written
+ * through. A regular file there is replaced. */
+static void
+test_compile_tool_outputs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("gcuda-bundle-XXXXXX", NULL);
+  g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
+  g_autofree char *outside = g_build_filename (dir, "outside.txt", NULL);
+  g_autofree char *xml = g_build_filename (dir, "k.gresource.xml", NULL);
+  const char *names[] = { "manifest", "report-arch.sm_90.cubin", NULL /* the xml */ };
+  enum { FIFO, DIRECTORY, LINK_OUT, LINK_DEVICE, N_KINDS };
+  const char *kinds[] = { "a FIFO", "a directory", "a symbolic link", "a symbolic link" };
+
+  g_assert_cmpint (g_mkdir (out_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (outside, "keep me\n", -1, NULL));
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    for (guint kind = 0; kind < N_KINDS; kind++)
+      {
+        g_autofree char *path = names[n] != NULL ? g_build_filename (out_dir, names[n], NULL) : g_strdup (xml);
+        const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", "/org/example/k",
+                               "--gresource-xml", xml, bundle_source (), NULL };
+        g_autofree char *err = NULL;
+        g_autofree char *kept = NULL;
+        struct stat st;
+        int status;
+
+        switch (kind)
+          {
+          case FIFO:
+            g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+            break;
+          case DIRECTORY:
+            g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+            break;
+          case LINK_OUT:
+            g_assert_cmpint (symlink (outside, path), ==, 0);
+            break;
+          case LINK_DEVICE:
+            g_assert_cmpint (symlink ("/dev/null", path), ==, 0);
+            break;
+          default:
+            g_assert_not_reached ();
+          }
+        status = run_compile (args, &err);
+        g_test_message ("%s as %s: %d, %s", names[n] != NULL ? names[n] : "the xml", kinds[kind], status, err);
+        g_assert_cmpint (status, ==, 1);
+        g_assert_true (g_str_has_prefix (err, "gcuda-compile: "));
+        g_assert_nonnull (strstr (err, path));
+        g_assert_nonnull (strstr (err, kinds[kind]));
+        g_assert_nonnull (strstr (err, "not a regular file"));
+        /* left as it was, and nothing written through it */
+        g_assert_cmpint (lstat (path, &st), ==, 0);
+        g_assert_true (kind == FIFO ? S_ISFIFO (st.st_mode) : kind == DIRECTORY ? S_ISDIR (st.st_mode)
+                                                                                 : S_ISLNK (st.st_mode));
+        g_assert_true (g_file_get_contents (outside, &kept, NULL, NULL));
+        g_assert_cmpstr (kept, ==, "keep me\n");
+        if (kind == DIRECTORY)
+          g_rmdir (path);
+        else
+          g_unlink (path);
+      }
+
+  /* regular files there are replaced */
+  {
+    const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", "/org/example/k",
+                           "--gresource-xml", xml, bundle_source (), NULL };
+    g_autofree char *manifest = g_build_filename (out_dir, "manifest", NULL);
+    g_autofree char *err = NULL;
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_set_contents (manifest, "old\n", -1, NULL));
+    g_assert_true (g_file_set_contents (xml, "old\n", -1, NULL));
+    g_assert_cmpint (run_compile (args, &err), ==, 0);
+    g_assert_true (g_file_get_contents (manifest, &text, NULL, NULL));
+    g_assert_true (g_str_has_prefix (text, "gcuda-kernel-bundle 1\n"));
+    g_clear_pointer (&text, g_free);
+    g_assert_true (g_file_get_contents (xml, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "<gresource prefix=\"/org/example/k\">"));
+  }
+  remove_tree (dir);
+}
+
+/* Every --resource-prefix gcuda-compile accepts names, for the loader, the
+ * resources glib-compile-resources made from its .gresource.xml: "/" (the
+ * loader looked up "//manifest"), doubled and trailing slashes. */
+static void
+test_compile_tool_prefixes (void)
+{
+  const struct {
+    const char *prefix;   /* given to gcuda-compile */
+    const char *lookup;   /* given to the loader */
+  } cases[] = {
+    { "/", "/" },
+    { "/", "//" },
+    { "/org/example/k/", "/org/example/k" },
+    { "//org/example/k", "/org/example/k/" },
+    { "/org//example/k", "/org//example/k" },
+  };
+  g_autofree char *gcr = g_find_program_in_path ("glib-compile-resources");
+
+  /* the build used it (gnome.compile_resources): it is there */
+  g_assert_nonnull (gcr);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("gcuda-bundle-XXXXXX", NULL);
+      g_autofree char *out_dir = g_build_filename (dir, "out", NULL);
+      g_autofree char *xml = g_build_filename (dir, "k.gresource.xml", NULL);
+      g_autofree char *target = g_build_filename (dir, "k.gresource", NULL);
+      g_autofree char *source_dir = g_strconcat ("--sourcedir=", out_dir, NULL);
+      g_autofree char *target_arg = g_strconcat ("--target=", target, NULL);
+      const char *args[] = { "--arch", "sm_90", "--output-dir", out_dir, "--resource-prefix", cases[i].prefix,
+                             "--gresource-xml", xml, bundle_source (), NULL };
+      const char *gcr_argv[] = { gcr, source_dir, target_arg, xml, NULL };
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GResource) resource = NULL;
+      g_autoptr(GCudaBundle) bundle = NULL;
+      g_autoptr(GBytes) image = NULL;
+      g_autoptr(GCudaModule) module = NULL;
+      GCudaBundleLocation location = { (char *) cases[i].lookup, NULL };
+      int status = -1;
+
+      g_assert_cmpint (run_compile (args, &err), ==, 0);
+      g_clear_pointer (&err, g_free);
+      g_spawn_sync (NULL, (char **) gcr_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error);
+      g_assert_no_error (error);
+      if (!g_spawn_check_wait_status (status, NULL))
+        g_error ("glib-compile-resources failed: %s", err);
+      resource = g_resource_load (target, &error);
+      g_assert_no_error (error);
+      g_resources_register (resource);
+
+      /* the bundle and its image, as the loader reads them */
+      bundle = _gcuda_bundle_open (&location, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (bundle->images->len, ==, 1);
+      image = _gcuda_bundle_read_image (&location, g_ptr_array_index (bundle->images, 0), &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (image);
+      /* the public function: the manifest is read before the driver */
+      module = gcuda_module_new_from_resource (NULL, cases[i].lookup, NULL, &error);
+      g_test_message ("--resource-prefix %s, loaded as %s: %s", cases[i].prefix, cases[i].lookup,
+                      error != NULL ? error->message : "a module");
+      if (error != NULL)
+        g_assert_false (error->domain == G_RESOURCE_ERROR || error->domain == G_IO_ERROR ||
+                        g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT));
+      g_clear_error (&error);
+
+      g_resources_unregister (resource);
+      remove_tree (dir);
+    }
+}
+
 /* ------------------------------------------------- damaged bundles on disk */
 
 static void
@@ -634,6 +791,7 @@ test_directory_damage (void)
   g_assert_null (read_directory_image (dir, cubin, &error));
   gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "regular file"));
+  g_assert_nonnull (strstr (error->message, "a FIFO"));
   g_clear_error (&error);
   g_unlink (cubin_path);
   g_assert_cmpint (g_mkdir (cubin_path, 0700), ==, 0);
@@ -862,6 +1020,151 @@ load_directory_async (const char    *dir,
   if (r.error != NULL)
     g_propagate_error (error, r.error);
   return r.module;
+}
+
+/* ------------------------------------------- a file swapped for a FIFO */
+
+/* Puts, again and again until told to stop, a FIFO and then a regular file
+ * (@contents) at @dir/@name, each renamed into place. */
+typedef struct {
+  char *dir;
+  const char *name;
+  GBytes *contents;
+  int stop;      /* atomic */
+  guint swaps;
+} Swapper;
+
+static void
+write_whole (const char *path,
+             GBytes     *contents)
+{
+  gsize size = 0;
+  const char *data = g_bytes_get_data (contents, &size);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, data, size), ==, (gssize) size);
+  close (fd);
+}
+
+static gpointer
+swap_thread (gpointer data)
+{
+  Swapper *s = data;
+  g_autofree char *target = g_build_filename (s->dir, s->name, NULL);
+  g_autofree char *fifo = g_strdup_printf ("%s/.%s.fifo", s->dir, s->name);
+  g_autofree char *regular = g_strdup_printf ("%s/.%s.regular", s->dir, s->name);
+
+  while (!g_atomic_int_get (&s->stop))
+    {
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      g_assert_cmpint (rename (fifo, target), ==, 0);
+      write_whole (regular, s->contents);
+      g_assert_cmpint (rename (regular, target), ==, 0);
+      s->swaps++;
+    }
+  return NULL;
+}
+
+/* In a child (a loader stuck in open() on a FIFO is killed at the
+ * timeout): loads while the manifest, then an image, are swapped between a
+ * regular file and a FIFO. Each load must return the bundle or refuse the
+ * FIFO as no regular file, and the FIFO must have been met. */
+static void
+test_directory_fifo_race (void)
+{
+  static const char image_data[] = "not a real cubin, only its checksum is checked";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *sum = NULL;
+  g_autofree char *manifest = NULL;
+  g_autofree char *image_path = NULL;
+  g_autoptr(GBytes) image = NULL;
+  g_autoptr(GBytes) manifest_bytes = NULL;
+  g_autoptr(GCudaBundle) bundle = NULL;
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "manifest", "race.sm_90.cubin" };
+
+  if (!g_test_subprocess ())
+    {
+      /* old loaders blocked for ever: 30 s is a hang */
+      g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  dir = g_dir_make_tmp ("gcuda-bundle-race-XXXXXX", &error);
+  g_assert_no_error (error);
+  file = g_file_new_for_path (dir);
+  image = g_bytes_new_static (image_data, sizeof image_data - 1);
+  sum = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, image);
+  manifest = g_strdup_printf ("gcuda-kernel-bundle 1\nsource race.cu\nnvrtc 13.0\n"
+                              "image cubin sm_90 race.sm_90.cubin %" G_GSIZE_FORMAT " %s\nend\n",
+                              g_bytes_get_size (image), sum);
+  manifest_bytes = g_bytes_new (manifest, strlen (manifest));
+  image_path = g_build_filename (dir, names[1], NULL);
+  write_whole (image_path, image);
+  {
+    g_autofree char *manifest_path = g_build_filename (dir, names[0], NULL);
+
+    write_whole (manifest_path, manifest_bytes);
+  }
+  bundle = open_directory (dir, &error);
+  g_assert_no_error (error);
+
+  for (guint which = 0; which < G_N_ELEMENTS (names); which++)
+    {
+      Swapper swapper = { dir, names[which], which == 0 ? manifest_bytes : image, 0, 0 };
+      GThread *thread = g_thread_new ("swapper", swap_thread, &swapper);
+      guint loaded = 0, refused = 0;
+      gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+      /* at least 2 s and 500 loads, until a FIFO was met (at most 22 s) */
+      for (guint i = 0; (g_get_monotonic_time () < end || i < 500 || refused == 0) && i < 1000000; i++)
+        {
+          g_autoptr(GCudaBundle) opened = NULL;
+          g_autoptr(GBytes) read = NULL;
+          g_autoptr(GCudaModule) module = NULL;
+          gboolean ok;
+
+          if (which == 0 && i % 4 == 3)
+            {
+              /* the public function: the manifest comes before the driver */
+              module = gcuda_module_new_from_directory (NULL, file, NULL, &error);
+              g_assert_null (module);
+              if (g_error_matches (error, GCUDA_ERROR, GCUDA_ERROR_DRIVER_NOT_FOUND))
+                {
+                  g_clear_error (&error);
+                  loaded++;
+                  continue;
+                }
+              ok = FALSE;
+            }
+          else if (which == 0)
+            ok = (opened = open_directory (dir, &error)) != NULL;
+          else
+            ok = (read = read_directory_image (dir, g_ptr_array_index (bundle->images, 0), &error)) != NULL;
+          if (ok)
+            {
+              loaded++;
+              continue;
+            }
+          gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+          g_assert_nonnull (strstr (error->message, "not a regular file"));
+          g_clear_error (&error);
+          refused++;
+          if (g_get_monotonic_time () > end + 20 * G_USEC_PER_SEC)
+            break;
+        }
+      g_atomic_int_set (&swapper.stop, 1);
+      g_thread_join (thread);
+      /* stderr: the parent shows it (a child's TAP comments are lost) */
+      g_printerr ("# %s swapped %u times: %u loads read it, %u refused the FIFO\n", names[which], swapper.swaps,
+                  loaded, refused);
+      g_assert_cmpuint (loaded, >, 0);
+      g_assert_cmpuint (refused, >, 0);
+    }
+  remove_tree (dir);
 }
 
 static void
@@ -1249,11 +1552,14 @@ main (int   argc,
   g_test_add_func ("/module-resource/nogpu/manifest-corrupt", test_manifest_corrupt);
   g_test_add_func ("/module-resource/nogpu/manifest-mutations", test_manifest_mutations);
   g_test_add_func ("/module-resource/nogpu/select", test_select);
+  g_test_add_func ("/module-resource/nogpu/directory-fifo-race", test_directory_fifo_race);
   /* gcuda-compile needs NVRTC, and so did the build-time bundles (empty
    * when the build machine had none: tests/c/bundles/compile-bundle); the
    * gpu cases only load those bundles (a GPU run's build had NVRTC) */
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool", test_compile_tool);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-errors", test_compile_tool_errors);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-outputs", test_compile_tool_outputs);
+  gcuda_test_add_nvrtc_func ("/module-resource/nogpu/compile-tool-prefixes", test_compile_tool_prefixes);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/directory-damage", test_directory_damage);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/resources", test_resources);
   gcuda_test_add_nvrtc_func ("/module-resource/nogpu/no-driver", test_no_driver);

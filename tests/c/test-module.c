@@ -1,5 +1,5 @@
 /* test-module.c: GCudaModule (cubin, PTX with JIT options, files,
- * programs, globals, garbage) and gcuda_source_module_new() on a real GPU
+ * programs, globals, garbage) and gcuda_module_new_from_source() on a real GPU
  *
  * /module/nogpu/ (the kernels compile, JIT option properties, the image
  * checker on crafted images) also runs without a GPU (suite nogpu).
@@ -931,7 +931,7 @@ module_ready_cb (GObject      *source,
   GCudaModule *module;
 
   g_assert_null (source);
-  module = gcuda_source_module_new_finish (result, &r->error);
+  module = gcuda_module_new_from_source_finish (result, &r->error);
   r->ok = module != NULL;
   r->source = module ? G_OBJECT (module) : NULL;
   r->thread = g_thread_self ();
@@ -972,20 +972,20 @@ test_source_module (void)
   if (!gcuda_test_require_gpu ())
     return;
 
-  module = gcuda_source_module_new (NULL, scale_n_source, three, &error);
+  module = gcuda_module_new_from_source (NULL, scale_n_source, three, &error);
   g_assert_no_error (error);
   check_scale_n (module, 3.0f);
   g_clear_object (&module);
 
   /* a compile error is the compiler's */
-  module = gcuda_source_module_new (NULL, scale_n_source, NULL, &error);
+  module = gcuda_module_new_from_source (NULL, scale_n_source, NULL, &error);
   g_assert_null (module);
   gcuda_assert_error (error, GCUDA_COMPILE_ERROR, GCUDA_COMPILE_ERROR_COMPILATION);
   g_assert_nonnull (strstr (error->message, "SCALE"));
   g_clear_error (&error);
 
   /* asynchronously, finished in this thread's main context */
-  gcuda_source_module_new_async (NULL, scale_n_source, five, NULL, module_ready_cb, &r);
+  gcuda_module_new_from_source_async (NULL, scale_n_source, five, NULL, module_ready_cb, &r);
   g_assert_cmpint (r.done, ==, 0);
   iterate_until (&r.done, 60000);
   g_assert_no_error (r.error);
@@ -994,7 +994,7 @@ test_source_module (void)
   check_scale_n (GCUDA_MODULE (r.source), 5.0f);
   async_result_clear (&r);
 
-  gcuda_source_module_new_async (NULL, "__global__ void broken (", NULL, NULL, module_ready_cb, &r2);
+  gcuda_module_new_from_source_async (NULL, "__global__ void broken (", NULL, NULL, module_ready_cb, &r2);
   iterate_until (&r2.done, 60000);
   g_assert_false (r2.ok);
   gcuda_assert_error (r2.error, GCUDA_COMPILE_ERROR, GCUDA_COMPILE_ERROR_COMPILATION);

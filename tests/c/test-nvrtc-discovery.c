@@ -16,6 +16,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gcuda.h"
@@ -137,6 +138,87 @@ test_not_found (void)
   g_assert_nonnull (strstr (text, "GCUDA_NVRTC_LIBRARY"));
 }
 
+/* GCUDA_NVRTC_LIBRARY naming no regular file: a FIFO blocked dlopen() for
+ * ever (run_child() kills a child at 60 s). The error names it and what it
+ * is. */
+static void
+test_not_regular (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, "not-regular", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "libnvrtc.so.13", NULL);
+  g_autofree char *link = g_build_filename (dir, "link-to-fifo.so", NULL);
+  const struct {
+    const char *path;
+    const char *kind;
+  } cases[] = {
+    { fifo, "a FIFO" },
+    { link, "a FIFO" },
+    { dir, "a directory" },
+    { "/dev/null", "a character device" },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (symlink (fifo, link), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *what = g_strdup_printf ("%s (", cases[i].path);
+
+      g_setenv ("GCUDA_NVRTC_LIBRARY", cases[i].path, TRUE);
+      text = run_child ("/nvrtc-discovery/child-load");
+      g_unsetenv ("GCUDA_NVRTC_LIBRARY");
+      g_test_message ("%s", text);
+      g_assert_true (g_str_has_prefix (text, "error: "));
+      g_assert_nonnull (strstr (text, what));
+      g_assert_nonnull (strstr (text, "not a regular file"));
+      g_assert_nonnull (strstr (text, cases[i].kind));
+    }
+}
+
+/* A FIFO at a wheel's path, in a virtual environment and in the user's
+ * site (~/.local): passed over without blocking, for the NVRTC the machine
+ * has, or named in the error without one. */
+static void
+test_wheel_fifo (void)
+{
+  g_autofree char *venv = g_build_filename (tmp_dir, "fifo-venv", NULL);
+  g_autofree char *home = g_build_filename (tmp_dir, "fifo-home", NULL);
+  g_autofree char *local = g_build_filename (home, ".local", NULL);
+  const char *prefixes[] = { venv, local };
+  g_autofree char *old_home = g_strdup (g_getenv ("HOME"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    {
+      g_autofree char *lib = g_build_filename (prefixes[i], "lib", "python3.11", "site-packages", "nvidia", "cu13",
+                                               "lib", NULL);
+      g_autofree char *fifo = g_build_filename (lib, "libnvrtc.so.13", NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_cmpint (g_mkdir_with_parents (lib, 0700), ==, 0);
+      g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+      if (i == 0)
+        g_setenv ("VIRTUAL_ENV", venv, TRUE);
+      else
+        {
+          g_unsetenv ("PYTHONUSERBASE");
+          g_setenv ("HOME", home, TRUE);
+        }
+      text = run_child ("/nvrtc-discovery/child-load");
+      g_unsetenv ("VIRTUAL_ENV");
+      g_test_message ("%s: %s", fifo, text);
+      if (g_str_has_prefix (text, "error: "))
+        {
+          g_assert_nonnull (strstr (text, fifo));
+          g_assert_nonnull (strstr (text, "a FIFO"));
+        }
+      else
+        g_assert_cmpstr (text, !=, fifo);
+    }
+  if (old_home != NULL)
+    g_setenv ("HOME", old_home, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -149,6 +231,8 @@ main (int argc, char **argv)
   g_test_add_func ("/nvrtc-discovery/child-load", test_child_load);
   g_test_add_func ("/nvrtc-discovery/wheel", test_wheel);
   g_test_add_func ("/nvrtc-discovery/not-found", test_not_found);
+  g_test_add_func ("/nvrtc-discovery/not-regular", test_not_regular);
+  g_test_add_func ("/nvrtc-discovery/wheel-fifo", test_wheel_fifo);
   ret = g_test_run ();
 
   if (!g_test_subprocess ())

@@ -341,6 +341,114 @@ test_context_destroyed (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* Memory by address: the same allocations without buffer objects. Each
+ * address holds the pool; bad addresses and streams are refused and
+ * change nothing. */
+static void
+test_by_address (void)
+{
+  GCudaStreamPool *pool;
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaDevice) device = NULL;
+  g_autoptr(GCudaContext) other = NULL;
+  g_autoptr(GCudaStream) foreign = NULL;
+  GCudaContext *context;
+  GError *error = NULL;
+  guint64 address = 0, second = 0, refused = 1;
+  const guint64 size = 100003;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  pool = new_pool (NULL);
+  context = gcuda_stream_pool_get_context (pool);
+  stream = new_stream (context);
+  g_object_add_weak_pointer (G_OBJECT (pool), (gpointer *) &pool);
+
+  g_assert_true (gcuda_stream_pool_allocate_address (pool, size, stream, &address, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (address, !=, 0);
+  {
+    g_autoptr(GCudaBuffer) view = gcuda_buffer_new_for_address (context, address, size, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    check_round_trip_on_stream (view, stream);
+  }
+  g_assert_cmpuint (gcuda_stream_pool_get_used_bytes_current (pool, &error), >=, size);
+  g_assert_no_error (error);
+  g_assert_true (gcuda_stream_pool_allocate_address (pool, 4096, NULL, &second, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (second, !=, address);
+
+  /* refused, nothing changes */
+  g_assert_false (gcuda_stream_pool_allocate_address (pool, 0, stream, &refused, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (refused, ==, 0);
+  g_assert_false (gcuda_stream_pool_free_address (pool, 0x1000, stream, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_stream_pool_free_address (pool, address + 8, stream, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  device = gcuda_test_get_device ();
+  other = gcuda_device_create_context (device, 0, &error);
+  g_assert_no_error (error);
+  foreign = new_stream (other);
+  g_assert_false (gcuda_stream_pool_allocate_address (pool, 64, foreign, &refused, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+  g_assert_false (gcuda_stream_pool_free_address (pool, address, foreign, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+
+  /* the addresses hold the pool: dropped, it lives until the last is given back */
+  g_object_unref (pool);
+  g_assert_nonnull (pool);
+  g_assert_true (gcuda_stream_pool_free_address (pool, address, stream, &error));
+  g_assert_no_error (error);
+  g_assert_false (gcuda_stream_pool_free_address (pool, address, stream, &error));   /* twice */
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_stream_pool_get_used_bytes_current (pool, &error), >=, 4096);
+  g_assert_no_error (error);
+  g_assert_nonnull (pool);
+  g_assert_true (gcuda_stream_pool_free_address (pool, second, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (pool);   /* the last address given back */
+  g_clear_object (&foreign);
+  g_assert_true (gcuda_context_destroy (other, &error));
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
+/* Many allocate/free_address pairs on one stream, as a hot loop makes them:
+ * every byte is given back. */
+static void
+test_by_address_many (void)
+{
+  g_autoptr(GCudaStreamPool) pool = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
+  GError *error = NULL;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  pool = new_pool (NULL);
+  stream = new_stream (gcuda_stream_pool_get_context (pool));
+  for (guint i = 0; i < 2000; i++)
+    {
+      guint64 address = 0;
+
+      g_assert_true (gcuda_stream_pool_allocate_address (pool, 1 + g_random_int_range (0, 1 << 20), stream,
+                                                         &address, &error));
+      g_assert_no_error (error);
+      g_assert_true (gcuda_stream_pool_free_address (pool, address, stream, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_stream_pool_get_used_bytes_current (pool, &error), ==, 0);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -354,6 +462,8 @@ main (int    argc,
   g_test_add_func ("/stream-pool/errors", test_errors);
   g_test_add_func ("/stream-pool/pool-dropped-first", test_pool_dropped_first);
   g_test_add_func ("/stream-pool/context-destroyed", test_context_destroyed);
+  g_test_add_func ("/stream-pool/by-address", test_by_address);
+  g_test_add_func ("/stream-pool/by-address-many", test_by_address_many);
 
   return g_test_run ();
 }

@@ -370,6 +370,82 @@ test_callback_destroy_notify (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* Callbacks that run in order, and a callback that runs a main loop of
+ * its own (as a modal dialog does) while the next one is due: the next
+ * one runs in that loop. */
+typedef struct {
+  int order[8];
+  int n;
+  int second_ran;
+} Nested;
+
+static void
+nested_second (GCudaStream *stream,
+               gpointer     data)
+{
+  Nested *nested = data;
+
+  nested->order[nested->n++] = 2;
+  g_atomic_int_set (&nested->second_ran, 1);
+}
+
+static void
+nested_first (GCudaStream *stream,
+              gpointer     data)
+{
+  Nested *nested = data;
+
+  nested->order[nested->n++] = 1;
+  iterate_until (&nested->second_ran, 10000);
+  nested->order[nested->n++] = 3;
+}
+
+static void
+nested_numbered (GCudaStream *stream,
+                 gpointer     data)
+{
+  Nested *nested = data;
+  int i = nested->n;
+
+
+  nested->order[i] = 4 + i;
+  nested->n = i + 1;
+}
+
+static void
+test_callback_nested_loop (void)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  GError *error = NULL;
+  Nested nested = { 0 };
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+  g_assert_true (gcuda_stream_add_callback (stream, nested_first, &nested, NULL, &error));
+  g_assert_true (gcuda_stream_add_callback (stream, nested_second, &nested, NULL, &error));
+  g_assert_no_error (error);
+  iterate_until (&nested.second_ran, 10000);
+  iterate_for (20);
+  g_assert_cmpint (nested.n, ==, 3);
+  g_assert_cmpint (nested.order[0], ==, 1);
+  g_assert_cmpint (nested.order[1], ==, 2);
+  g_assert_cmpint (nested.order[2], ==, 3);
+
+  /* many at once: each once, in the order queued */
+  nested.n = 0;
+  for (int i = 0; i < 5; i++)
+    g_assert_true (gcuda_stream_add_callback (stream, nested_numbered, &nested, NULL, &error));
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+  iterate_for (50);
+  g_assert_cmpint (nested.n, ==, 5);
+  for (int i = 0; i < 5; i++)
+    g_assert_cmpint (nested.order[i], ==, 4 + i);
+  gcuda_test_assert_no_current_context ();
+}
+
 /* Checks that @b (made to wait for @event, recorded on @a behind a 100 ms
  * stall) really waits: an event recorded on @b stays pending while @c (not
  * waiting) gets through, and @b's callback runs after @a's work.
@@ -1231,6 +1307,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stream/blocking-callback-stalls", test_blocking_callback_stalls);
   g_test_add_func ("/stream/callback-does-not-stall", test_callback_does_not_stall);
   g_test_add_func ("/stream/callback-destroy-notify", test_callback_destroy_notify);
+  g_test_add_func ("/stream/callback-nested-loop", test_callback_nested_loop);
   g_test_add_func ("/stream/wait-event-orders", test_wait_event_orders);
   g_test_add_func ("/stream/wait-event-cross-context", test_wait_event_cross_context);
   g_test_add_func ("/stream/callback-thread-default-context", test_callback_thread_default_context);

@@ -3,6 +3,7 @@
 //   const Tap = imports.tap;           // GJS_PATH has tests/js
 //   Tap.test('name', () => { Tap.assertEqual(1, 1); });
 //   Tap.test('needs a GPU', () => { Tap.requireGpu(); ... });
+//   Tap.test('two GPUs', () => { Tap.requireGpus(2); ... });
 //   Tap.test('compiles', () => { Tap.requireNvrtc(); ... });
 //   Tap.run();                         // prints the TAP and exits
 //
@@ -92,6 +93,20 @@ function requireGpu() {
     if (gpuRequired())
         fail(`GCUDA_TEST_REQUIRE_GPU=1 but no GPU is usable: ${_noGpuReason}`);
     skip(`no GPU: ${_noGpuReason}`);
+}
+
+// For tests that need @n CUDA devices: requireGpu(), then skips the test
+// ("needs N GPUs, this host has M"), or fails it when
+// GCUDA_TEST_REQUIRE_GPUS is @n or more.
+function requireGpus(n) {
+    requireGpu();
+    const count = imports.gi.GCuda.Device.get_count();
+    if (count >= n)
+        return;
+    const required = Number.parseInt(GLib.getenv('GCUDA_TEST_REQUIRE_GPUS') || '0', 10) || 0;
+    if (required >= n)
+        fail(`GCUDA_TEST_REQUIRE_GPUS=${required} but this test needs ${n} GPUs and this host has ${count}`);
+    skip(`needs ${n} GPUs, this host has ${count}`);
 }
 
 let _noNvrtcReason;

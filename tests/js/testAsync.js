@@ -17,7 +17,7 @@ const GLib = imports.gi.GLib;
 const Tap = imports.tap;
 
 Gio._promisify(GCuda.Stream.prototype, 'synchronize_async', 'synchronize_finish');
-Gio._promisify(GCuda.Event.prototype, 'wait_async', 'wait_finish');
+Gio._promisify(GCuda.Event.prototype, 'synchronize_async', 'synchronize_finish');
 Gio._promisify(GCuda.Context.prototype, 'synchronize_async', 'synchronize_finish');
 
 // Runs the async function @fn to completion in a GLib.MainLoop (on the
@@ -145,7 +145,7 @@ Tap.test('stream: cancelled synchronize_async rejects with CANCELLED', () => {
     });
 });
 
-Tap.test('event: await wait_async, then time the blocking callback', () => {
+Tap.test('event: await synchronize_async, then time the blocking callback', () => {
     Tap.requireGpu();
     runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.NON_BLOCKING, 0);
@@ -156,7 +156,7 @@ Tap.test('event: await wait_async, then time the blocking callback', () => {
         addSleep(stream, 50, state);
         e1.record(stream);
         Tap.assert(!e1.query(), 'query() before the blocking callback ran');
-        Tap.assertEqual(await e1.wait_async(null), true);
+        Tap.assertEqual(await e1.synchronize_async(null), true);
         Tap.assert(state.ran, 'the blocking callback ran before the promise resolved');
         Tap.assert(e1.query());
         const ms = e1.time_since(e0);
@@ -202,7 +202,7 @@ Tap.test('destroyed context: the promise rejects with CONTEXT_DESTROYED', () => 
     ctx.destroy();
     runAsync(async () => {
         await assertRejects(stream.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
-        await assertRejects(event.wait_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+        await assertRejects(event.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
         await assertRejects(ctx.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
     });
     Tap.assertThrowsGError(() => event.record(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);

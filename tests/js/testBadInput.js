@@ -333,7 +333,8 @@ badCase('copy/no-source', NODRIVER, err('INVALID_ARGUMENT'), () => {
     const c = new GCuda.Copy2D();
     c.set_dst_host(1 << 20, 64);
     c.width_in_bytes = 8;
-    c.execute(null, false);
+    c.aligned = false;
+    c.execute(null);
 });
 badCase('copy/pitch-too-small', NODRIVER, err('INVALID_ARGUMENT'), () => {
     const c = new GCuda.Copy2D();
@@ -343,7 +344,7 @@ badCase('copy/pitch-too-small', NODRIVER, err('INVALID_ARGUMENT'), () => {
     c.height = 4;
     c.src_pitch = 8;
     c.dst_pitch = 16;
-    c.execute(null, false);
+    c.execute(null);
 });
 
 // objects made by hand (new GCuda.X() without the constructor): INVALID_ARGUMENT, never a crash

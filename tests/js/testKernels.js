@@ -377,7 +377,7 @@ if (situation === 'missing') {
         const domain = GCuda.error_quark(), code = GCuda.Error.DRIVER_NOT_FOUND;
         // the default arch is the context's device's
         Tap.assertThrowsGError(() => GCuda.Compiler.new(null).compile(ADD), domain, code);
-        Tap.assertThrowsGError(() => GCuda.source_module_new(null, ADD, null), domain, code);
+        Tap.assertThrowsGError(() => GCuda.Module.new_from_source(null, ADD, null), domain, code);
         // an sm_90 cubin compiles, but does not load
         const program = sm90Compiler().compile(ADD);
         Tap.assertThrowsGError(() => GCuda.Module.new_from_program(null, program), domain, code);
@@ -642,10 +642,10 @@ __global__ void lookup(int *out, const int *idx, int n)
         GCuda.driver_error_quark(), GCuda.DriverError.NOT_FOUND);
 });
 
-Tap.test('source_module_new: the one-liner', () => {
+Tap.test('module_new_from_source: the one-liner', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const module = GCuda.source_module_new(ctx, AXPB, null);
+    const module = GCuda.Module.new_from_source(ctx, AXPB, null);
     const n = 256;
     const x = randomInts(n);
     const y = GCuda.Buffer.new(ctx, n * 4);

@@ -16,15 +16,26 @@
  * allocation too. Managed memory (cuMemAllocManaged) is device memory the
  * host can address, as all of the mock's is. OpenGL interop works on fake
  * GL objects (see "OpenGL interop" below). Everything else (streams,
- * events, modules, launches, arrays, prefetch and advice, IPC, peer copies)
- * is absent from cuGetProcAddress, as on an old driver (with
- * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing and
- * streams, see "kernels" below). It is no substitute for the real run on a GPU host;
+ * events, modules, launches, arrays, prefetch and advice, IPC, peer copies
+ * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
+ * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
+ * streams, host functions and the stream-ordered allocator's pools, see
+ * "kernels" below). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
+ * GCUDA_MOCK_DRIVER_VERSION sets the CUDA version cuDriverGetVersion reports
+ * (default 13000), and GCUDA_MOCK_OMIT (a comma-separated list such as
+ * "cuCtxCreate") leaves entry points out of cuGetProcAddress, as an older
+ * driver would.
+ *
  * GCUDA_MOCK_DEVICES sets the number of devices (default 1); with 0, cuInit
  * fails with CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU.
+ * Every two devices have a peer link (cuDeviceCanAccessPeer,
+ * cuDeviceGetP2PAttribute: all supported, rank 0), except with
+ * GCUDA_MOCK_PEER=0 (no link: peer access is
+ * CUDA_ERROR_PEER_ACCESS_UNSUPPORTED). cuMemcpyPeer copies between live
+ * contexts.
  * GCUDA_MOCK_DEVICE_MEMORY sets each device's memory in bytes (default an
  * H100's 85520809984, which the device tests expect): cuDeviceTotalMem and
  * cuMemGetInfo report it, and cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY
@@ -92,6 +103,7 @@ static int initialized;
 static int n_devices = 1;
 static size_t device_memory = DEFAULT_DEVICE_MEMORY;  /* per device, in bytes */
 static MockDevice devices[MAX_DEVICES];
+static int peer_links = 1;  /* GCUDA_MOCK_PEER=0: devices without a link */
 
 static __thread CUcontext stack[MAX_STACK];
 static __thread int depth;
@@ -155,7 +167,9 @@ new_context (int device,
 static CUresult
 mock_cuDriverGetVersion (int *version)
 {
-  *version = 13000;
+  const char *v = getenv ("GCUDA_MOCK_DRIVER_VERSION");
+
+  *version = v ? atoi (v) : 13000;
   return CUDA_SUCCESS;
 }
 
@@ -341,7 +355,34 @@ mock_cuDeviceCanAccessPeer (int *can, CUdevice dev, CUdevice peer)
     return res;
   if (dev == peer)
     return CUDA_ERROR_INVALID_DEVICE;
-  *can = 1;
+  *can = peer_links;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuDeviceGetP2PAttribute (int *value, CUdevice_P2PAttribute attrib, CUdevice dev, CUdevice peer)
+{
+  CUresult res = check_device (dev);
+
+  if (res == CUDA_SUCCESS)
+    res = check_device (peer);
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (value == NULL || dev == peer)
+    return CUDA_ERROR_INVALID_DEVICE;
+  switch (attrib)
+    {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+      *value = 0;
+      break;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+      *value = peer_links;
+      break;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+    }
   return CUDA_SUCCESS;
 }
 
@@ -532,12 +573,17 @@ mock_cuCtxGetFlags (unsigned int *flags)
   return res;
 }
 
+static void wait_host_fns (void);
+
 static CUresult
 mock_cuCtxSynchronize (void)
 {
   CUcontext ctx;
+  CUresult res = current (&ctx);
 
-  return current (&ctx);
+  if (res == CUDA_SUCCESS)
+    wait_host_fns ();
+  return res;
 }
 
 static CUresult
@@ -651,6 +697,8 @@ mock_cuCtxEnablePeerAccess (CUcontext peer, unsigned int flags)
     return CUDA_ERROR_INVALID_VALUE;
   if (peer->device == ctx->device)
     return CUDA_ERROR_INVALID_DEVICE;
+  if (!peer_links)
+    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
   pthread_mutex_lock (&lock);
   if (ctx->peers[peer->device])
     res = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
@@ -693,6 +741,7 @@ typedef struct {
   CUcontext ctx;
   int host;          /* page-locked (cuMemHostAlloc, cuMemAllocHost) */
   int device;
+  struct CUmemPoolHandle_st *pool;  /* cuMemAllocFromPoolAsync's, or NULL */
 } Allocation;
 
 static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -839,6 +888,7 @@ allocate (void **out, size_t size, int host)
       a->ctx = ctx;
       a->host = host;
       a->device = ctx->device;
+      a->pool = NULL;
       if (!host)
         device_used[ctx->device] += size;
       *out = (void *) (uintptr_t) a->address;
@@ -1032,7 +1082,11 @@ check_stream (CUstream stream)
 static CUresult
 mock_cuStreamSynchronize (CUstream stream)
 {
-  return check_stream (stream);
+  CUresult res = check_stream (stream);
+
+  if (res == CUDA_SUCCESS)
+    wait_host_fns ();
+  return res;
 }
 
 /* Copies @size bytes; a side that is device memory (@dst_dev, @src_dev)
@@ -1057,6 +1111,20 @@ copy (void *dst, int dst_dev, const void *src, int src_dev, size_t size, CUstrea
 }
 
 #define DEV(p) ((void *) (uintptr_t) (p))
+
+/* Between contexts (of one device or two): both must be alive; staged or
+ * direct, it is a memcpy here. */
+static CUresult
+mock_cuMemcpyPeer (CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t size)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (dst_ctx == NULL || src_ctx == NULL || dst_ctx->destroyed || src_ctx->destroyed)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return copy (DEV (dst), 1, DEV (src), 1, size, NULL);
+}
 
 static CUresult
 mock_cuMemcpyHtoD (CUdeviceptr dst, const void *src, size_t size)
@@ -1481,6 +1549,246 @@ mock_cuStreamDestroy (CUstream stream)
   stream->magic = 0;
   free (stream);
   return CUDA_SUCCESS;
+}
+
+/* The stream-ordered allocator: a pool's allocations are ordinary ones
+ * (each stream's work is done when a call returns), counted in the pool;
+ * freed bytes count as reserved (kept) until trimmed, though the memory
+ * itself goes back at once. */
+#define MOCK_POOL_MAGIC 0x504f4f4cU
+struct CUmemPoolHandle_st {
+  unsigned int magic;
+  int device;
+  cuuint64_t release_threshold;
+  size_t used;   /* under mem_lock */
+  size_t kept;   /* under mem_lock */
+};
+
+static CUresult
+mock_cuMemPoolCreate (CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (pool == NULL || props == NULL || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || props->location.id < 0 ||
+      props->location.id >= n_devices)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool = calloc (1, sizeof **pool);
+  (*pool)->magic = MOCK_POOL_MAGIC;
+  (*pool)->device = props->location.id;
+  return CUDA_SUCCESS;
+}
+
+static int
+is_mock_pool (CUmemoryPool pool)
+{
+  return pool != NULL && pool->magic == MOCK_POOL_MAGIC;
+}
+
+static CUresult
+mock_cuMemPoolDestroy (CUmemoryPool pool)
+{
+  if (!is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  /* the driver releases the pool once its allocations are freed: here its
+   * allocations forget it (their frees still count nowhere) */
+  pthread_mutex_lock (&mem_lock);
+  for (size_t i = 0; i < n_allocations; i++)
+    if (allocations[i].pool == pool)
+      allocations[i].pool = NULL;
+  pthread_mutex_unlock (&mem_lock);
+  pool->magic = 0;
+  free (pool);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolSetAttribute (CUmemoryPool pool, CUmemPool_attribute attribute, void *value)
+{
+  if (!is_mock_pool (pool) || value == NULL || attribute != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    return CUDA_ERROR_INVALID_VALUE;
+  pool->release_threshold = *(cuuint64_t *) value;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolGetAttribute (CUmemoryPool pool, CUmemPool_attribute attribute, void *value)
+{
+  if (!is_mock_pool (pool) || value == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  switch ((int) attribute)
+    {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+      *(cuuint64_t *) value = pool->release_threshold;
+      break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+      *(cuuint64_t *) value = pool->used + pool->kept;
+      break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+      *(cuuint64_t *) value = pool->used;
+      break;
+    default:
+      pthread_mutex_unlock (&mem_lock);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  pthread_mutex_unlock (&mem_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemPoolTrimTo (CUmemoryPool pool, size_t keep)
+{
+  if (!is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  if (pool->used + pool->kept > keep)
+    pool->kept = keep > pool->used ? keep - pool->used : 0;
+  pthread_mutex_unlock (&mem_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemAllocFromPoolAsync (CUdeviceptr *ptr, size_t size, CUmemoryPool pool, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  void *p = NULL;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (ptr == NULL || !is_mock_pool (pool))
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((res = allocate (&p, size, 0)) != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  {
+    long i = find_allocation ((CUdeviceptr) (uintptr_t) p, 0);
+
+    allocations[i].pool = pool;
+    pool->used += size;
+  }
+  pthread_mutex_unlock (&mem_lock);
+  *ptr = (CUdeviceptr) (uintptr_t) p;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuMemFreeAsync (CUdeviceptr ptr, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  long i;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  i = find_allocation (ptr, 0);
+  if (i < 0)
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    {
+      if (allocations[i].pool != NULL)
+        {
+          allocations[i].pool->used -= allocations[i].size;
+          allocations[i].pool->kept += allocations[i].size;
+        }
+      remove_allocation ((size_t) i);
+    }
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+/* Host functions run in order on one thread of the mock's, as the
+ * driver's do; a synchronization waits for those queued before it. */
+typedef struct HostFn {
+  CUhostFn fn;
+  void *data;
+  struct HostFn *next;
+} HostFn;
+
+static pthread_mutex_t host_fn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t host_fn_queued = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t host_fn_done = PTHREAD_COND_INITIALIZER;
+static HostFn *host_fn_head, *host_fn_tail;
+static unsigned long long host_fn_enqueued, host_fn_completed;
+static int host_fn_thread_started;
+
+static void *
+host_fn_thread (void *unused)
+{
+  (void) unused;
+  pthread_mutex_lock (&host_fn_lock);
+  for (;;)
+    {
+      HostFn *call;
+
+      while (host_fn_head == NULL)
+        pthread_cond_wait (&host_fn_queued, &host_fn_lock);
+      call = host_fn_head;
+      host_fn_head = call->next;
+      if (host_fn_head == NULL)
+        host_fn_tail = NULL;
+      pthread_mutex_unlock (&host_fn_lock);
+      call->fn (call->data);
+      free (call);
+      pthread_mutex_lock (&host_fn_lock);
+      host_fn_completed++;
+      pthread_cond_broadcast (&host_fn_done);
+    }
+  return NULL;
+}
+
+static CUresult
+mock_cuLaunchHostFunc (CUstream stream, CUhostFn fn, void *data)
+{
+  CUresult res = check_stream (stream);
+  HostFn *call;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (fn == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  call = calloc (1, sizeof *call);
+  call->fn = fn;
+  call->data = data;
+  pthread_mutex_lock (&host_fn_lock);
+  if (!host_fn_thread_started)
+    {
+      pthread_t thread;
+
+      if (pthread_create (&thread, NULL, host_fn_thread, NULL) != 0)
+        {
+          pthread_mutex_unlock (&host_fn_lock);
+          free (call);
+          return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+      pthread_detach (thread);
+      host_fn_thread_started = 1;
+    }
+  if (host_fn_tail != NULL)
+    host_fn_tail->next = call;
+  else
+    host_fn_head = call;
+  host_fn_tail = call;
+  host_fn_enqueued++;
+  pthread_cond_signal (&host_fn_queued);
+  pthread_mutex_unlock (&host_fn_lock);
+  return CUDA_SUCCESS;
+}
+
+/* Waits for the host functions queued so far (not from one of them). */
+static void
+wait_host_fns (void)
+{
+  pthread_mutex_lock (&host_fn_lock);
+  {
+    unsigned long long target = host_fn_enqueued;
+
+    while (host_fn_completed < target)
+      pthread_cond_wait (&host_fn_done, &host_fn_lock);
+  }
+  pthread_mutex_unlock (&host_fn_lock);
 }
 
 static CUresult
@@ -1955,6 +2263,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuDeviceGetPCIBusId),
   ENTRY (cuDeviceGetByPCIBusId),
   ENTRY (cuDeviceCanAccessPeer),
+  ENTRY (cuDeviceGetP2PAttribute),
   ENTRY (cuDevicePrimaryCtxRetain),
   ENTRY (cuDevicePrimaryCtxRelease),
   ENTRY (cuDevicePrimaryCtxSetFlags),
@@ -1988,6 +2297,7 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemcpyHtoD),
   ENTRY (cuMemcpyDtoH),
   ENTRY (cuMemcpyDtoD),
+  ENTRY (cuMemcpyPeer),
   ENTRY (cuMemcpyHtoDAsync),
   ENTRY (cuMemcpyDtoHAsync),
   ENTRY (cuMemcpyDtoDAsync),
@@ -2028,8 +2338,30 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
   ENTRY (cuStreamDestroy),
   ENTRY (cuLaunchKernel),
   ENTRY (cuLaunchKernelEx),
+  ENTRY (cuLaunchHostFunc),
+  ENTRY (cuMemPoolCreate),
+  ENTRY (cuMemPoolDestroy),
+  ENTRY (cuMemPoolSetAttribute),
+  ENTRY (cuMemPoolGetAttribute),
+  ENTRY (cuMemPoolTrimTo),
+  ENTRY (cuMemAllocFromPoolAsync),
+  ENTRY (cuMemFreeAsync),
 #undef ENTRY
 };
+
+/* GCUDA_MOCK_OMIT: a comma-separated list of entry points to leave out, as
+ * a driver older than their CUDA version does */
+static int
+omitted (const char *symbol)
+{
+  const char *list = getenv ("GCUDA_MOCK_OMIT");
+  size_t n = strlen (symbol);
+
+  for (const char *p = list; p != NULL && *p != '\0'; p = strchr (p, ',') ? strchr (p, ',') + 1 : NULL)
+    if (strncmp (p, symbol, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
 
 EXPORT CUresult CUDAAPI
 cuInit (unsigned int flags)
@@ -2040,6 +2372,7 @@ cuInit (unsigned int flags)
     return CUDA_ERROR_INVALID_VALUE;
   pthread_mutex_lock (&lock);
   n_devices = n ? atoi (n) : 1;
+  peer_links = !(getenv ("GCUDA_MOCK_PEER") && strcmp (getenv ("GCUDA_MOCK_PEER"), "0") == 0);
   if (n_devices < 0 || n_devices > MAX_DEVICES)
     n_devices = 1;
   {
@@ -2060,6 +2393,13 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
 {
   if (symbol == NULL || pfn == NULL)
     return CUDA_ERROR_INVALID_VALUE;
+  if (omitted (symbol))
+    {
+      *pfn = NULL;
+      if (status)
+        *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+      return CUDA_ERROR_NOT_FOUND;
+    }
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp (table[i].name, symbol) == 0)
       {

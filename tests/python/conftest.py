@@ -50,6 +50,9 @@ def pytest_configure(config):
         'markers', 'gpu: needs a CUDA device (skipped without one; failed instead '
                    'when GCUDA_TEST_REQUIRE_GPU=1)')
     config.addinivalue_line(
+        'markers', 'gpus(n): needs n CUDA devices (skipped with fewer; failed instead when '
+                   'GCUDA_TEST_REQUIRE_GPUS is n or more)')
+    config.addinivalue_line(
         'markers', 'nvrtc: compiles kernels with NVRTC (skipped when it cannot be loaded; '
                    'failed instead when GCUDA_TEST_REQUIRE_GPU=1)')
     config.addinivalue_line(
@@ -72,7 +75,32 @@ def require_gpu():
     pytest.skip('no GPU: ' + reason)
 
 
+def gpus_required():
+    """GCUDA_TEST_REQUIRE_GPUS as a number (0 when unset)."""
+    try:
+        return int(os.environ.get('GCUDA_TEST_REQUIRE_GPUS', '0'))
+    except ValueError:
+        return 0
+
+
+def require_gpus(n):
+    """For a test that needs @n devices: require_gpu(), then skipped with
+    "needs N GPUs, this host has M", or failed instead when
+    GCUDA_TEST_REQUIRE_GPUS is @n or more (the gpus(n) marker calls it)."""
+    require_gpu()
+    count = GCuda.Device.get_count()
+    if count >= n:
+        return
+    if gpus_required() >= n:
+        pytest.fail('GCUDA_TEST_REQUIRE_GPUS=%d but this test needs %d GPUs and this host has %d'
+                    % (gpus_required(), n, count), pytrace=False)
+    pytest.skip('needs %d GPUs, this host has %d' % (n, count))
+
+
 def pytest_runtest_setup(item):
+    marker = item.get_closest_marker('gpus')
+    if marker is not None:
+        require_gpus(marker.args[0])
     if item.get_closest_marker('gpu') is not None:
         require_gpu()
     if item.get_closest_marker('nvrtc') is not None:

@@ -6,7 +6,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import itertools
+import os
 import random
+import resource
+import subprocess
+import sys
 import time
 
 import gi
@@ -121,10 +125,91 @@ def test_compile_async_not_cancelled():
 
 @gpu
 @nvrtc
-def test_source_module_new_async_cancelled():
+def test_module_new_from_source_async_cancelled():
     context = GCuda.Context.get_default()
     n, took = measure(compiler_for(context))
     source = big_source(n)
-    run_cancelled(lambda c, cb: GCuda.source_module_new_async(context, source, None, c, cb),
-                  lambda src, res: GCuda.source_module_new_finish(res), took,
-                  'source_module_new_async')
+    run_cancelled(lambda c, cb: GCuda.Module.new_from_source_async(context, source, None, c, cb),
+                  lambda src, res: GCuda.Module.new_from_source_finish(res), took,
+                  'module_new_from_source_async')
+
+
+# A fresh Python that starts a compile (its worker loads NVRTC), cancels it
+# once NVRTC is loaded, so the compile is still running, and exits at once:
+# what a GNOME app does when the user cancels and quits. NVRTC's static
+# destructors must not run under the compile (that crashed every time).
+EXIT_CHILD = r'''
+import ctypes, os, sys, time
+import gi
+gi.require_version('GCuda', '1.0')
+from gi.repository import GCuda, Gio, GLib
+
+
+def nvrtc_path():
+    """NVRTC's file once it is loaded and its constructors have run (opening
+    it again waits for a dlopen() in progress), else None."""
+    with open('/proc/self/maps') as maps:
+        for line in maps:
+            path = line.split(None, 5)[-1].strip()
+            base = os.path.basename(path)
+            if base.startswith('libnvrtc.') and 'builtins' not in base:
+                try:
+                    ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+                except OSError:
+                    return None
+                return path
+    return None
+
+
+assert nvrtc_path() is None, 'NVRTC is loaded before the compile'
+source = '// %d %d\n' % (time.time_ns(), os.getpid()) + ''.join(
+    '__global__ void k%d(float *p, float a) { int i = blockIdx.x * blockDim.x + threadIdx.x; '
+    'p[i] = p[i] * a + %d.0f; }\n' % (i, i) for i in range(32))
+compiler = GCuda.Compiler.new(None)
+compiler.props.arch = 'sm_90'
+compiler.set_cache_dir('')
+loop = GLib.MainLoop()
+cancellable = Gio.Cancellable()
+seen = {}
+
+
+def callback(source, result):
+    try:
+        seen['program'] = source.compile_finish(result)
+    except GLib.Error as e:
+        seen['error'] = e
+    loop.quit()
+
+
+def cancel_when_loaded():
+    if 'error' in seen or 'program' in seen or nvrtc_path() is None:
+        return GLib.SOURCE_CONTINUE
+    seen['cancelled_in_nvrtc'] = True
+    cancellable.cancel()
+    return GLib.SOURCE_REMOVE
+
+
+compiler.compile_async(source, cancellable, callback)
+GLib.timeout_add(1, cancel_when_loaded)
+loop.run()
+if not seen.get('cancelled_in_nvrtc') or 'error' not in seen:
+    sys.exit('not cancelled while NVRTC was loaded: %r' % (seen,))
+assert seen['error'].matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED), seen['error'].message
+print('cancelled inside NVRTC; exiting', flush=True)
+'''
+
+
+@nvrtc
+def test_exit_after_cancelled_compile():
+    runs = int(os.environ.get('GCUDA_TEST_EXIT_RUNS', '20'))
+
+    def no_core():
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the crash is the result
+
+    for i in range(runs):
+        child = subprocess.run([sys.executable, '-c', EXIT_CHILD], capture_output=True, text=True,
+                               timeout=120, preexec_fn=no_core)
+        assert child.returncode == 0, 'run %d of %d: %s %d; stderr:\n%s' % (
+            i + 1, runs, 'signal' if child.returncode < 0 else 'status', abs(child.returncode), child.stderr)
+        assert 'cancelled inside NVRTC' in child.stdout
+    print('%d of %d runs exited cleanly after cancelling a compile inside NVRTC' % (runs, runs))

@@ -860,6 +860,64 @@ def test_std_headers_kernel_runs(capfd):
     assert 'gcuda printf 7 -2147483648 2.5' in capfd.readouterr().out
 
 
+def test_source_module_memo_only_for_text_that_names_no_file():
+    from gcuda._override import compiler as impl
+
+    def key(source, options=(), headers=None):
+        return (source, tuple(options), False, None, None, None, (),
+                tuple((headers or {}).items()), (), 0, None, None)
+
+    plain = '__global__ void k(int *o) { *o = 1; }'
+    assert impl._memoizable(key(plain))
+    assert impl._memoizable(key(plain, ['-DN=4'], {'a.h': '#define A 1'}))
+    for source in ('#include <a.h>\n' + plain, '#  include "a.h"\n' + plain, '#inc\\\nlude "a.h"\n' + plain,
+                   '#inc\\\r\nlude "a.h"\n' + plain, '#if __has_include("a.h")\n#endif\n' + plain,
+                   '#import "a.h"\n' + plain, '#embed "a.h"\n' + plain, '??/\n' + plain):
+        assert not impl._memoizable(key(source)), source
+    assert not impl._memoizable(key(plain, ['-include=a.h']))
+    assert not impl._memoizable(key(plain, ['--pre-include', 'a.h']))
+    assert not impl._memoizable(key(plain, headers={'a.h': '#include "b.h"'}))
+
+
+@gpu
+@nvrtc
+def test_source_module_repeated_is_a_lookup(tmp_path, monkeypatch):
+    """The same source (naming no file) again: the module and program of the
+    previous hit, the library not asked; one that includes a file is
+    compiled again each time, and a header edit is seen."""
+    import numpy as np
+    from gcuda._override import compiler as impl
+    cache = str(tmp_path / 'cache')
+    value = int(np.random.randint(1, 1 << 20))
+    source = '__global__ void k(int *o) { o[threadIdx.x] = %d + threadIdx.x; }' % value
+    first = compiler.SourceModule(source, cache_dir=cache)
+    second = compiler.SourceModule(source, cache_dir=cache)
+    assert second is first and second.program.is_from_cache()
+    compiles = []
+    real_compile = impl.compile_program
+    monkeypatch.setattr(impl, 'compile_program', lambda *a, **kw: compiles.append(a) or real_compile(*a, **kw))
+    third = compiler.SourceModule(source, cache_dir=cache)
+    assert third is first and third.program is second.program and compiles == []
+    out = GCuda.to_device(np.zeros(32, np.int32))
+    third.get_function('k')(out, block=(32, 1, 1))
+    np.testing.assert_array_equal(GCuda.from_device(out, 32, np.int32), value + np.arange(32))
+    # other options: another program
+    other = compiler.SourceModule(source, options=['-DUNUSED=%d' % value], cache_dir=cache)
+    assert other is not first and len(compiles) == 1
+
+    headers = tmp_path / 'inc'
+    headers.mkdir()
+    (headers / 'value.h').write_text('#define VALUE %d\n' % value)
+    included = '#include "value.h"\n__global__ void k(int *o) { o[threadIdx.x] = VALUE; }'
+    for expected in (value, value, value + 1000000):
+        if expected != value:
+            (headers / 'value.h').write_text('#define VALUE %d\n' % expected)
+        module = compiler.SourceModule(included, cache_dir=cache, include_dirs=[str(headers)])
+        module.get_function('k')(out, block=(32, 1, 1))
+        np.testing.assert_array_equal(GCuda.from_device(out, 32, np.int32), np.full(32, expected))
+    assert len(compiles) == 4
+
+
 @gpu
 @nvrtc
 def test_source_module_again_shares_the_loaded_module(tmp_path):
@@ -884,3 +942,159 @@ def test_source_module_again_shares_the_loaded_module(tmp_path):
     for mod, expected in ((a, 1), (a, 2), (b, 1)):
         mod.get_function('bump')(out, block=(1, 1, 1))
         assert int(GCuda.from_device(out, 1, np.int32)[0]) == expected
+
+
+@nvrtc
+def test_nvrtc_version_and_archs():
+    version = GCuda.get_nvrtc_version()
+    assert version >= 12000 and version % 10 == 0, version
+    archs = GCuda.get_nvrtc_supported_archs()
+    assert archs == sorted(set(archs)) and all(isinstance(a, int) and a >= 50 for a in archs), archs
+    # each one listed compiles, the first and the last as a check
+    for arch in (archs[0], archs[-1]):
+        program = compiler.compile_program(KERNEL, arch='sm_%d' % arch, cache_dir=False)
+        assert program.get_arch() == 'sm_%d' % arch
+
+
+def test_nvrtc_version_without_nvrtc():
+    code = textwrap.dedent('''
+        import gi
+        gi.require_version('GCuda', '1.0')
+        from gi.repository import GCuda, GLib
+        for call in (GCuda.get_nvrtc_version, GCuda.get_nvrtc_supported_archs):
+            try:
+                call()
+            except GLib.Error as e:
+                assert e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND), e
+                assert '/nonexistent/libnvrtc.so.13' in e.message, e.message
+            else:
+                raise AssertionError('no error')
+        print('ok')
+    ''')
+    env = dict(os.environ, GCUDA_NVRTC_LIBRARY='/nonexistent/libnvrtc.so.13')
+    done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == 'ok\n', done
+
+
+# nvcc's pre-included headers give uint, ushort and ulong; sources written
+# for nvcc (PyCUDA's among them) use them without an include.
+NVCC_TYPES_KERNEL = r'''
+__global__ void widen(ulong *out, const uint *a, const ushort *b, uint n)
+{
+    uint i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = (ulong) a[i] * (ulong) b[i] + (ulong) sizeof(ushort) + 10ul * sizeof(ulong);
+}
+'''
+
+
+@nvrtc
+@pytest.mark.parametrize('no_extern_c', [False, True])
+def test_nvcc_typedefs_without_includes(no_extern_c):
+    name = 'widen' if not no_extern_c else '_Z5widenPmPKjPKtj'
+    ptx = ptx_of(NVCC_TYPES_KERNEL, no_extern_c=no_extern_c)
+    # the parameter types as nvcc gives them: 64-bit ulong, 32-bit uint
+    assert '.entry %s(' % name in ptx, ptx
+    # declared again by the source, as the same types: still compiles
+    again = ('typedef unsigned int uint;\ntypedef unsigned short ushort;\n'
+             'typedef unsigned long ulong;\nusing uint = unsigned int;\n')
+    assert '.entry %s(' % name in ptx_of(again + NVCC_TYPES_KERNEL, no_extern_c=no_extern_c)
+    # with the built-in standard headers, which declare them too
+    assert '.entry %s(' % name in ptx_of('#include <stdint.h>\n#include <cstdio>\n' + NVCC_TYPES_KERNEL,
+                                          no_extern_c=no_extern_c)
+    # the line numbers of the log are still the source's own
+    with pytest.raises(GLib.Error) as info:
+        ptx_of('__global__ void k(uint *o)\n{\n  o[0] = undeclared;\n}\n', no_extern_c=no_extern_c)
+    assert 'kernel.cu(3)' in info.value.message, info.value.message
+
+
+@nvrtc
+def test_nvcc_typedefs_yield_to_a_macro_and_clash_as_under_nvcc():
+    # a macro of the same name wins (no typedef of a macro's expansion)
+    assert '.entry k(' in ptx_of('__global__ void k(uint *o) { o[0] = 1; }', options=['-Duint=unsigned'])
+    # another type under the same name is an error, as it is with nvcc
+    with pytest.raises(GLib.Error) as info:
+        ptx_of('typedef int uint;\n__global__ void k(uint *o) { o[0] = 1; }')
+    assert info.value.domain == COMPILE_DOMAIN
+    assert 'uint' in info.value.message
+
+
+@gpu
+@nvrtc
+def test_nvcc_typedefs_kernel_runs():
+    import numpy as np
+    gen = np.random.default_rng()
+    n = 1000
+    a = gen.integers(0, 1 << 32, n, dtype=np.uint32)
+    b = gen.integers(0, 1 << 16, n, dtype=np.uint16)
+    mod = compiler.SourceModule(NVCC_TYPES_KERNEL, cache_dir=False)
+    out = np.zeros(n, np.uint64)
+    mod.get_function('widen')(GCuda.Out(out), GCuda.In(a), GCuda.In(b), np.uint32(n),
+                              block=(128, 1, 1), grid=((n + 127) // 128, 1))
+    np.testing.assert_array_equal(out, a.astype(np.uint64) * b.astype(np.uint64) + 2 + 80)
+
+
+# An architecture among the NVRTC options decides what is made, as arch=
+# does: PyCUDA programs pass options=['-arch=compute_90'] and expect PTX.
+@nvrtc
+@pytest.mark.parametrize('options, arch', [
+    (['-arch=compute_80'], 'compute_80'),
+    (['--gpu-architecture=compute_86'], 'compute_86'),
+    (['-arch', 'compute_80'], 'compute_80'),
+    (['--gpu-architecture', 'compute_90'], 'compute_90'),
+    (['-arch compute_80'], 'compute_80'),
+    (['-use_fast_math', '-arch=compute_75', '-DN=4', '-arch=compute_80'], 'compute_80'),  # the last one
+    (['-arch=sm_80'], 'sm_80'),
+    (['--gpu-architecture', 'sm_86'], 'sm_86'),
+])
+def test_arch_option_decides_what_is_made(options, arch):
+    # no arch=, no driver here: the option alone says what to make
+    program = compiler.compile_program(KERNEL, options=options, cache_dir=False)
+    assert program.get_arch() == arch
+    image = program.get_image().get_data()
+    if arch.startswith('compute_'):
+        assert program.get_kind() == GCuda.ProgramKind.PTX
+        assert ('.target sm_%s' % arch[len('compute_'):]).encode() in image
+    else:
+        assert program.get_kind() == GCuda.ProgramKind.CUBIN
+        assert image[:4] == b'\x7fELF'
+        # the same architecture given as arch= makes the same cubin
+        assert image == compiler.compile(KERNEL, arch=arch, cache_dir=False)
+
+
+@nvrtc
+def test_arch_option_agrees_with_arch_or_is_refused():
+    # the same architecture twice is fine
+    program = compiler.compile_program(KERNEL, arch='compute_80', options=['-arch=compute_80'], cache_dir=False)
+    assert program.get_kind() == GCuda.ProgramKind.PTX
+    for kwargs, setting in (({'arch': 'sm_90'}, 'arch (sm_90)'),
+                            ({'arch': 'compute_90', 'code': 'sm_90'}, 'code (sm_90)')):
+        with pytest.raises(GLib.Error) as info:
+            compiler.compile(KERNEL, options=['-arch=compute_80'], cache_dir=False, **kwargs)
+        e = info.value
+        assert e.matches(GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT), e
+        assert e.message == ('The NVRTC option “-arch=compute_80” names another architecture than the '
+                             'compiler’s %s: give the architecture once, as the compiler’s arch (arch= in '
+                             'Python) or as the option' % setting), e.message
+    for options in (['-arch='], ['--gpu-architecture=']):
+        with pytest.raises(GLib.Error) as info:
+            compiler.compile(KERNEL, options=options, cache_dir=False)
+        assert info.value.matches(GCuda.error_quark(), GCuda.Error.INVALID_ARGUMENT)
+        assert 'names no architecture' in info.value.message
+
+
+@nvrtc
+def test_arch_option_is_in_the_cache_key(cache):
+    ptx = {}
+    for arch in ('compute_80', 'compute_90', 'compute_80'):
+        program = compiler.compile_program(KERNEL, options=['-arch=%s' % arch], cache_dir=str(cache))
+        assert program.get_arch() == arch
+        ptx.setdefault(arch, []).append((program.is_from_cache(), program.get_cache_key(),
+                                         program.get_image().get_data()))
+    (miss, key80, image80), (hit, key80_again, image80_again) = ptx['compute_80']
+    [(miss90, key90, image90)] = ptx['compute_90']
+    assert not miss and not miss90 and hit
+    assert key80 != key90 and key80 == key80_again and image80 == image80_again
+    assert b'.target sm_80' in image80 and b'.target sm_90' in image90
+    # arch= and the same option make the same entry
+    assert compiler.compile_program(KERNEL, arch='compute_90', cache_dir=str(cache)).get_cache_key() == key90

@@ -286,3 +286,45 @@ def test_pycuda_compatible_driver_module():
     assert cuda.get_version() == GCuda.get_version()
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         cuda.init(1)
+
+
+# ---------------------------------------------------------------- properties and their C getters (no driver)
+
+def test_property_getters_agree_with_properties():
+    """The C getters (and the copies' setters) added so that every readable
+    property has one (tools/check-gir-properties.py) read the property."""
+    rng = __import__('random').Random(21)
+    for cls in (GCuda.Copy2D, GCuda.Copy3D, GCuda.Copy3DPeer):
+        copy = cls.new()
+        for pspec in copy.list_properties():
+            name = pspec.name.replace('-', '_')
+            if name == 'aligned':
+                assert copy.get_aligned() is copy.props.aligned is True
+                continue
+            value = rng.randrange(1, 1 << 62)
+            copy.set_property(name, value)
+            assert getattr(copy, 'get_' + name)() == value, (cls, name)
+            getattr(copy, 'set_' + name)(value + 1)
+            assert copy.get_property(name) == value + 1, (cls, name)
+    names = ['compute_capability_major', 'compute_capability_minor', 'registers_per_block',
+             'max_registers_per_thread', 'register_alloc_granularity', 'shared_memory_per_block',
+             'shared_memory_per_block_optin', 'reserved_shared_memory_per_block']
+    values = {n: rng.randrange(1, 1 << 30) for n in names}
+    data = GObject.new(GCuda.DeviceData, **values)
+    for n in names:
+        assert getattr(data, 'get_' + n)() == data.get_property(n) == values[n], n
+    # objects made by hand: the getters give the properties' neutral values
+    function = GObject.new(GCuda.Function)
+    for n in ('num_regs', 'shared_size_bytes', 'const_size_bytes', 'local_size_bytes', 'ptx_version',
+              'binary_version', 'max_dynamic_shared_size_bytes'):
+        assert getattr(function, 'get_' + n)() == function.get_property(n) == 0, n
+    device = GObject.new(GCuda.Device)
+    assert device.get_compute_capability_major() == device.props.compute_capability_major == 0
+    assert device.get_compute_capability_minor() == device.props.compute_capability_minor == 0
+    assert GCuda.Compiler.new(None).get_context() is None
+    stream = GObject.new(GCuda.Stream)
+    assert stream.get_handle() == stream.props.handle and stream.is_borrowed() is stream.props.borrowed is False
+    event = GObject.new(GCuda.Event)
+    assert event.get_handle() == event.props.handle == 0
+    array = GObject.new(GCuda.Array)
+    assert array.get_size() == array.props.size == 0

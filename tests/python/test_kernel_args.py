@@ -297,7 +297,7 @@ def test_wrong_count_and_sizes_are_the_same_errors_on_every_call(recorder):
             f(np.intp(BASE), np.intp(BASE), np.int32(1), np.int32(2), block=(1, 1, 1))
         with raises_gerror(GCuda.Error.KERNEL_ARGUMENTS, GCuda.LogicError) as info:
             f(np.intp(BASE), np.intp(BASE), np.int64(1), block=(1, 1, 1))
-        assert 'Parameter #2 of kernel add_one is 4 bytes' in info.value.message
+        assert 'Parameter #2 (0-based) of kernel add_one is 4 bytes' in info.value.message
         with raises_gerror(GCuda.Error.KERNEL_ARGUMENTS, GCuda.LogicError) as info:
             f(np.intp(BASE), np.int32(0), np.int32(1), block=(1, 1, 1))
         assert '#1' in info.value.message
@@ -461,14 +461,14 @@ def test_dlpack_only_objects_go_through_interop(recorder, monkeypatch):
 
     seen = []
 
-    def foreign_memory(obj):
+    def foreign_pointer(obj):
         seen.append(obj)
         if isinstance(obj, DLPackOnly):
-            return obj.address, 64, object()
+            return obj.address, object()
         return None
 
     fake = types.ModuleType('gcuda._override.interop')
-    fake.foreign_memory = foreign_memory
+    fake.foreign_pointer = foreign_pointer
     monkeypatch.setattr(params, 'interop', fake)  # the module launches consult
     f = fake_function([8, 4])
     for k in range(3):
@@ -483,6 +483,22 @@ def test_dlpack_only_objects_go_through_interop(recorder, monkeypatch):
     with pytest.raises(TypeError, match='parameter #0'):
         f(DLPackOnly(BASE, device_type=1), np.int32(1), block=(1, 1, 1))
     assert len(seen) == 4 and len(recorder.calls) == 4
+
+
+def test_dlpack_only_argument_is_its_data_pointer(recorder):
+    # a reversed DLPack array's argument is its first element, above the
+    # lowest byte it covers (as a __cuda_array_interface__'s data pointer)
+    from test_foreign_memory import HostileDLPack
+    f = fake_function([8, 4])
+    for versioned in (True, False):
+        reversed_ = HostileDLPack(ndim=1, shape=(4,), strides=(-1,), code=2, bits=32, data=BASE + 12,
+                                  versioned=versioned)
+        f(reversed_, np.int32(1), block=(1, 1, 1))
+        assert recorder.params()[-1] == pack('Qi', BASE + 12, 1)
+        offset = HostileDLPack(ndim=2, shape=(2, 3), strides=(-3, 1), code=2, bits=32, data=BASE,
+                               byte_offset=24, versioned=versioned)
+        f.prepare('Pi').prepared_call((1, 1), (1, 1, 1), offset, 2)
+        assert recorder.params()[-1] == pack('Qi', BASE + 24, 2)
 
 
 # ---------------------------------------------------------------- __cuda_array_interface__ streams
@@ -541,6 +557,31 @@ def test_prepared_pointer_parameters_take_every_address_kind(recorder):
             f.prepared_call((1, 1), (1, 1, 1), kinds[k0](a0), kinds[k1](a1), n)
             want.append(pack('QQi', a0, a1, n))
     assert recorder.params() == want
+
+
+def test_prepared_struct_is_one_type(recorder):
+    # PyCUDA's flattened idiom prepare("PPfi") for struct {float; int;}: the
+    # message says what to give instead, and both forms it names work
+    f = fake_function([8, 8, 8], name='scale_struct')
+    with raises_gerror(GCuda.Error.KERNEL_ARGUMENTS, GCuda.LogicError) as info:
+        f.prepare('PPfi')
+    assert info.value.message == (
+        'Kernel scale_struct takes 3 parameters, 4 prepared types given; a struct parameter is one prepared '
+        "type: a numpy structured dtype such as numpy.dtype([('f', numpy.float32), ('n', numpy.int32)]), or its "
+        'size in bytes such as "8s", not one per field')
+    with raises_gerror(GCuda.Error.KERNEL_ARGUMENTS, GCuda.LogicError) as info:
+        f.prepare('PP')  # too few: no struct hint
+    assert info.value.message == 'Kernel scale_struct takes 3 parameters, 2 prepared types given'
+    gen = rng()
+    f_value, n = np.float32(gen.standard_normal()), int(gen.integers(-1 << 31, 1 << 31))
+    dt = np.dtype([('f', np.float32), ('n', np.int32)])
+    f.prepare(['P', 'P', dt]).prepared_call((1, 1), (1, 1, 1), BASE, BASE + 8, np.array((f_value, n), dt))
+    f.prepare('PP8s').prepared_call((1, 1), (1, 1, 1), BASE, BASE + 8, pack('fi', f_value, n))
+    assert recorder.params() == [pack('QQfi', BASE, BASE + 8, f_value, n)] * 2
+    # the plain call: too many arguments say the same
+    with raises_gerror(GCuda.Error.KERNEL_ARGUMENTS, GCuda.LogicError) as info:
+        f(np.intp(BASE), np.intp(BASE), np.float32(1), np.int32(2), block=(1, 1, 1))
+    assert 'takes 3 parameters, 4 arguments given; a struct parameter is one argument' in info.value.message
 
 
 def test_prepared_pointer_parameters_refuse_non_addresses(recorder):

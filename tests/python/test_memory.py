@@ -559,6 +559,8 @@ def test_pagelocked_flags(flags):
     ary = GCuda.pagelocked_zeros(MiB, np.uint8, mem_flags=flags)
     hb = ary.base
     assert hb.get_flags() == int(flags)
+    assert hb.get_alloc_flags() == flags and isinstance(hb.get_alloc_flags(), GCuda.HostAllocFlags)
+    assert hb.props.alloc_flags == flags and hb.get_register_flags() == 0
     if flags & GCuda.HostAllocFlags.DEVICEMAP:
         assert hb.get_device_pointer() != 0
     else:
@@ -643,6 +645,8 @@ def test_register_host_memory(ctx):
     rf = GCuda.register_host_memory(f, GCuda.HostRegisterFlags.PORTABLE | GCuda.HostRegisterFlags.DEVICEMAP)
     assert rf.flags.f_contiguous and rf.shape == f.shape
     assert rf.base.get_flags() == int(GCuda.HostRegisterFlags.PORTABLE | GCuda.HostRegisterFlags.DEVICEMAP)
+    assert rf.base.get_register_flags() == GCuda.HostRegisterFlags.PORTABLE | GCuda.HostRegisterFlags.DEVICEMAP
+    assert isinstance(rf.base.props.register_flags, GCuda.HostRegisterFlags) and rf.base.get_alloc_flags() == 0
     assert rf.base.get_device_pointer() != 0
     rf.base.unregister()
     assert rf.base.is_freed()

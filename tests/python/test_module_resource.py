@@ -87,6 +87,25 @@ def test_compile_writes_manifest(tmp_path):
 
 
 @nvrtc
+def test_compile_takes_comma_lists(tmp_path):
+    # nvcc's form: one option, a comma list; mixed with a repeated option
+    status, err = compile_bundle(tmp_path, '--arch', 'sm_80,sm_90', '--arch', 'sm_90,compute_80',
+                                 '--ptx', 'compute_90,compute_80')
+    assert status == 0, err
+    _, images = read_manifest(tmp_path)
+    assert [(kind, arch) for kind, arch, _, _, _ in images] == [
+        ('cubin', 'sm_80'), ('cubin', 'sm_90'), ('ptx', 'compute_80'), ('ptx', 'compute_90')]
+    for bad in ('sm_80,', ',sm_80', 'sm_80,,sm_90'):
+        status, err = compile_bundle(tmp_path / 'out', '--arch', bad)
+        assert status == 1 and 'empty item' in err and bad in err, err
+    status, err = compile_bundle(tmp_path / 'out', '--arch', 'sm_80,sm_9x')
+    assert status == 1 and '“sm_9x” is not an architecture' in err, err
+    status, err = compile_bundle(tmp_path / 'out', '--ptx', 'compute_80,sm_90')
+    assert status == 1 and '--ptx takes a virtual architecture' in err, err
+    assert not (tmp_path / 'out').exists()
+
+
+@nvrtc
 def test_compile_refuses_bad_arch(tmp_path):
     status, err = compile_bundle(tmp_path / 'out', '--arch', 'sm_9x')
     assert status == 1

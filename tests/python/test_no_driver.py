@@ -36,6 +36,10 @@ def check_message(e):
         assert LIBRARY in e.message, e.message
     else:
         assert e.message.startswith(PREFIX), e.message
+    if SITUATION == 'no-device':  # and where to look next
+        assert e.message.endswith('; check that nvidia-smi lists a GPU, that CUDA_VISIBLE_DEVICES (if it is set) '
+                                  'names one, and in a container that the GPUs are passed in (docker run '
+                                  '--gpus all, with the NVIDIA Container Toolkit).'), e.message
 
 
 def test_init():
@@ -83,3 +87,31 @@ def test_versions_still_work():
     assert GCuda.get_major_version() == GCuda.MAJOR_VERSION
     assert GCuda.get_version()[0] >= 13
     assert GCuda.DriverError.get_name(GCuda.DriverError.STUB_LIBRARY) == 'CUDA_ERROR_STUB_LIBRARY'
+
+
+def test_str_is_the_message_and_traceback_is_the_caller_s():
+    import traceback
+    try:
+        GCuda.Device.get_count()
+    except GCuda.RuntimeError as caught:
+        e = caught
+    assert e.matches(GCuda.error_quark() if SITUATION == 'missing' else GCuda.driver_error_quark(), int(EXPECTED))
+    # Python's way, not GLib's "gcuda-...-error-quark: ... (100)"
+    assert str(e) == e.message and 'quark' not in str(e)
+    if SITUATION != 'missing':  # a driver error names its call and CUresult
+        assert str(e).startswith(PREFIX), str(e)
+    # one frame of GCuda's (the raise), not the wrapper's call of the C function again
+    frames = traceback.extract_tb(e.__traceback__)
+    internal = [f for f in frames if os.sep + '_override' + os.sep in f.filename]
+    assert len(internal) <= 1 and all('return fn(' not in (f.line or '') for f in internal), frames
+    assert frames[0].name == 'test_str_is_the_message_and_traceback_is_the_caller_s'
+    assert 'Traceback' in ''.join(traceback.format_exception(e)) and str(e) in traceback.format_exception(e)[-1]
+
+
+def test_str_of_a_driver_error_made_in_python_names_the_code():
+    e = GCuda.LaunchError('the kernel faulted', GLib.quark_to_string(GCuda.driver_error_quark()),
+                          int(GCuda.DriverError.ILLEGAL_ADDRESS))
+    assert str(e) == 'CUDA_ERROR_ILLEGAL_ADDRESS: the kernel faulted'
+    e = GCuda.LogicError('no such thing', GLib.quark_to_string(GCuda.error_quark()),
+                         int(GCuda.Error.INVALID_ARGUMENT))
+    assert str(e) == 'no such thing'

@@ -92,6 +92,10 @@ def test_fresh_pools_need_no_driver():
     host = GCuda.PageLockedMemoryPool()
     assert (host.held_blocks, host.active_blocks, host.managed_bytes, host.active_bytes) == (0, 0, 0, 0)
     bad = GCuda.PageLockedMemoryPool(flags=1 << 7)
+    assert int(bad.pool.get_flags()) == 1 << 7
+    portable = GCuda.HostMemoryPool.new(None, GCuda.HostAllocFlags.PORTABLE)
+    assert portable.get_flags() == portable.props.flags == GCuda.HostAllocFlags.PORTABLE
+    assert isinstance(portable.get_flags(), GCuda.HostAllocFlags)
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
         bad.allocate(10, np.float32)
     with pytest.raises(ValueError):

@@ -243,6 +243,11 @@ def test_copy_made_by_new_has_fields_too():
     copy = GCuda.Copy2D.new()
     copy.src_pitch = 256
     assert copy.props.src_pitch == 256
+    # cuMemcpy2D or cuMemcpy2DUnaligned: a property of the 2D copy, as PyCUDA's aligned=True default
+    assert copy.get_aligned() is True and copy.props.aligned is True
+    copy.set_aligned(False)
+    assert copy.aligned is False
+    assert 'aligned' not in drv.Memcpy3D._FIELDS
     with pytest.raises(AttributeError):
         copy.no_such_field = 1
 

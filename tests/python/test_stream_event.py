@@ -749,15 +749,15 @@ def test_event_synchronize_blocks(staller):
     assert e.query()
 
 
-def test_event_wait_async():
+def test_event_synchronize_async():
     s = GCuda.Stream()
     ran = Flag()
     start = time.monotonic()
     s.add_blocking_callback(lambda st, *a: (time.sleep(0.1), ran.set()))
     e = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING).record(s)
     results = []
-    e.wait_async(None, lambda source, res, *a: results.append(
-        (source, source.wait_finish(res), bool(ran), threading.get_ident())))
+    e.synchronize_async(None, lambda source, res, *a: results.append(
+        (source, source.synchronize_finish(res), bool(ran), threading.get_ident())))
     iterate_until(lambda: results)
     source, ok, ran_before, ident = results[0]
     assert source is e
@@ -768,20 +768,20 @@ def test_event_wait_async():
 
     # a never-recorded event is complete
     del results[:]
-    GCuda.Event().wait_async(None, lambda source, res, *a: results.append(source.wait_finish(res)))
+    GCuda.Event().synchronize_async(None, lambda source, res, *a: results.append(source.synchronize_finish(res)))
     iterate_until(lambda: results)
     assert results == [True]
     drain(s)
 
 
-def test_event_wait_async_cancel(staller):
+def test_event_synchronize_async_cancel(staller):
     s = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
     e = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING)
     results = []
 
     def done(source, res, *unused):
         try:
-            results.append(source.wait_finish(res))
+            results.append(source.synchronize_finish(res))
         except GLib.Error as err:
             results.append(err)
 
@@ -790,13 +790,13 @@ def test_event_wait_async_cancel(staller):
     staller.block(s, 0.2, ran.set)
     e.record(s)
     c = Gio.Cancellable()
-    e.wait_async(c, done)
+    e.synchronize_async(c, done)
     c.cancel()
     iterate_until(lambda: results)
     assert time.monotonic() - start < 0.15
     assert is_cancelled(results[0])
     assert not ran
-    e.wait_async(None, done)
+    e.synchronize_async(None, done)
     iterate_until(lambda: len(results) == 2)
     assert results[1] is True
     assert ran
@@ -902,13 +902,13 @@ def test_destroyed_context(dedicated):
 
     def done_wait(source, res, *unused):
         try:
-            results.append(source.wait_finish(res))
+            results.append(source.synchronize_finish(res))
         except GLib.Error as err:
             results.append(err)
 
     s.synchronize_async(None, done)
     dedicated.synchronize_async(None, done)
-    e.wait_async(None, done_wait)
+    e.synchronize_async(None, done_wait)
     iterate_until(lambda: len(results) == 3)
     for r in results:
         assert isinstance(r, GCuda.LogicError), r
@@ -996,9 +996,9 @@ def _readline(child, timeout=60):
 
 
 def test_ipc_wait_for_other_process(ctx):
-    """An event of another process, held pending there: wait_async on it
+    """An event of another process, held pending there: synchronize_async on it
     completes when the other process lets it be reached, and a stream here
-    can wait for it. Meanwhile, a wait_async on an event that has completed,
+    can wait for it. Meanwhile, a synchronize_async on an event that has completed,
     and a context synchronize_async with nothing pending in the context's
     streams, complete at once: waits must not queue up behind a pending one
     (the stall is in the other process, so this holds whether or not the
@@ -1016,16 +1016,16 @@ def test_ipc_wait_for_other_process(ctx):
 
         def record_as(name):
             def done(source, res, *unused):
-                finish = source.wait_finish if isinstance(source, GCuda.Event) else source.synchronize_finish
+                finish = source.synchronize_finish if isinstance(source, GCuda.Event) else source.synchronize_finish
                 results[name] = (finish(res), time.monotonic())
             return done
 
-        pending.wait_async(None, record_as('pending'))
+        pending.synchronize_async(None, record_as('pending'))
 
         idle = GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING)
         reached = GCuda.Event(GCuda.EventFlags.DISABLE_TIMING).record(idle).synchronize()
         t0 = time.monotonic()
-        reached.wait_async(None, record_as('reached'))
+        reached.synchronize_async(None, record_as('reached'))
         iterate_until(lambda: 'reached' in results, timeout=5)
         assert results['reached'][1] - t0 < 0.1, 'waited behind the pending wait'
 
@@ -1099,7 +1099,7 @@ def test_asyncio_synchronize(staller):
         ran2 = Flag()
         staller.block(s, 0.05, ran2.set)
         e.record(s)
-        assert await bounded(e.wait_async()) is True
+        assert await bounded(e.synchronize_async()) is True
         assert ran2
 
         ctx = GCuda.Context.get_default()
@@ -1129,7 +1129,7 @@ def test_asyncio_cancel(staller):
             await asyncio.wait_for(s.synchronize_async(), 0.05)
         assert time.monotonic() - start < 0.3
         with pytest.raises(asyncio.TimeoutError):
-            await asyncio.wait_for(e.wait_async(), 0.05)
+            await asyncio.wait_for(e.synchronize_async(), 0.05)
         assert time.monotonic() - start < 0.4
         assert not ran
 

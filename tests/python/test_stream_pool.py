@@ -124,3 +124,32 @@ def test_as_to_device_allocator(dtype):
     gc.collect()
     stream.synchronize()
     assert pool.get_used_bytes_current() == 0
+
+
+@gpu
+def test_by_address():
+    """allocate_address / free_address: memory without buffer objects, the
+    addresses usable wherever PyCUDA takes an int; bad ones refused."""
+    pool = GCuda.StreamPool.new(None)
+    stream = GCuda.Stream()
+    data = np.random.default_rng().standard_normal(100003).astype(np.float32)
+    address = pool.allocate_address(data.nbytes, stream)
+    assert isinstance(address, int) and address != 0
+    GCuda.memcpy_htod_async(address, data, stream)
+    back = np.empty_like(data)
+    GCuda.memcpy_dtoh_async(back, address, stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(back, data)
+    assert pool.get_used_bytes_current() >= data.nbytes
+
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.allocate_address(0, stream)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.free_address(address + 4, stream)
+    pool.free_address(address, stream)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT, GCuda.LogicError):
+        pool.free_address(address, stream)  # twice
+    for _ in range(100):
+        pool.free_address(pool.allocate_address(4096, None), None)
+    stream.synchronize()
+    assert pool.get_used_bytes_current() == 0

@@ -325,9 +325,9 @@ def test_buffer_to_array_and_copies(rng):
     ary = GCuda.buffer_to_array(GCuda.to_device(a), a.shape, a.dtype, 'C')
     np.testing.assert_array_equal(ary.to_numpy(), a)
     other = GCuda.Array.new(None, ary.get_descriptor())
-    other.copy_from_array(ary)
+    other.copy_from_array(0, ary, 0, ary.get_size())
     back = GCuda.Buffer.new(None, a.nbytes)
-    other.copy_to_buffer(back, 0)
+    other.copy_to_buffer(0, back, 0, other.get_size())
     np.testing.assert_array_equal(GCuda.from_device(back, a.shape, a.dtype), a)
     # A part of it through GCuda.Copy3D: the box [1:4, 2:7, 3:8] into host memory.
     part = np.zeros((3, 5, 5), np.float32)
@@ -464,6 +464,14 @@ def test_1d_copies_bad_input(rng):
         GCuda.memcpy_atod(buf, flat2d, 0, 16)
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
         GCuda.memcpy_atoa(ary, 0, flat2d, 0, 16)
+    # all of a 2D array is one copy, as Array.upload(0, data) of its whole size
+    whole = rng.standard_normal((4, 16)).astype(np.float32)
+    GCuda.memcpy_htoa(flat2d, 0, whole)
+    back2d = np.zeros_like(whole)
+    GCuda.memcpy_atoh(back2d, flat2d, 0)
+    np.testing.assert_array_equal(back2d, whole)
+    flat2d.upload(0, whole[::-1].tobytes())
+    assert flat2d.download(0, flat2d.get_size()).get_data() == whole[::-1].tobytes()
 
     # out of bounds: offset past the end, size past the end, overflow-sized values
     with raises_gerror(GCuda.Error.OUT_OF_BOUNDS, GCuda.LogicError):
@@ -615,7 +623,7 @@ def test_bad_input():
         freed.to_numpy()
 
     with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
-        plain.upload(b'\0' * 10)
+        plain.upload(0, b'\0' * 10)
 
     # Beyond the device's limits: the driver refuses (INVALID_VALUE).
     with pytest.raises(GLib.Error) as info:

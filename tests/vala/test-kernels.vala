@@ -356,7 +356,7 @@ static void test_no_driver () {
     var code = (int) GCuda.Error.DRIVER_NOT_FOUND;
     /* the default arch is the context's device's */
     assert_throws (domain, code, "default arch", () => { new GCuda.Compiler (null).compile (ADD); });
-    assert_throws (domain, code, "source module", () => { GCuda.source_module_new (null, ADD, null); });
+    assert_throws (domain, code, "source module", () => { new GCuda.Module.from_source (null, ADD, null); });
     try {
         var cubin = sm90_compiler (GCuda.ProgramKind.CUBIN).compile (ADD);
         var ptx = sm90_compiler (GCuda.ProgramKind.PTX).compile (ADD);
@@ -595,6 +595,11 @@ static void test_bad_launches () {
     }
 }
 
+/* the asynchronous constructor, as Vala writes it: yield new … */
+static async GCuda.Module load_source_async (GCuda.Context ctx) throws GLib.Error {
+    return yield new GCuda.Module.from_source_async (ctx, AXPB, null, null);
+}
+
 static void test_async_source_module () {
     if (!require_gpu ())
         return;
@@ -608,9 +613,9 @@ static void test_async_source_module () {
     } catch (GLib.Error e) {
         error ("%s", e.message);
     }
-    GCuda.source_module_new_async.begin (ctx, AXPB, null, null, (obj, res) => {
+    load_source_async.begin (ctx, (obj, res) => {
         try {
-            module = GCuda.source_module_new_async.end (res);
+            module = load_source_async.end (res);
         } catch (GLib.Error e) {
             failure = e.copy ();
         }
@@ -619,7 +624,7 @@ static void test_async_source_module () {
     });
     run_loop (loop, ref done);
     if (failure != null)
-        error ("source_module_new_async: %s", failure.message);
+        error ("module_new_from_source_async: %s", failure.message);
     try {
         const int N = 1000;
         var x = random_ints (N);

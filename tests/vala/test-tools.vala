@@ -368,8 +368,8 @@ static void test_texture_2d () {
         var desc = new GCuda.ArrayDescriptor (W, H, 0, GCuda.ArrayFormat.FLOAT, 1, GCuda.ArrayFlags.NONE);
         var array = new GCuda.Array (ctx, desc);
         assert_true (array.get_size () == W * H * sizeof (float));
-        array.upload (bytes_of_floats (data));
-        assert_floats_equal (floats_of (array.download (), W * H), data, "array round trip");
+        array.upload (0, bytes_of_floats (data));
+        assert_floats_equal (floats_of (array.download (0, array.get_size ()), W * H), data, "array round trip");
 
         var tex = new GCuda.Texture.from_array (array, new GCuda.TextureDescriptor ());
         assert_true (tex.get_handle () != 0);

@@ -11,12 +11,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "gcuda.h"
 #include "gcuda-error-private.h"
+#include "gcuda-file-private.h"
 #include "gcuda-kernel-bundle-private.h"
 #include "gcuda-nvrtc-private.h"
 
@@ -90,6 +96,28 @@ add_target (GPtrArray            *targets,
   g_ptr_array_add (targets, target);
 }
 
+/* Each value of a repeated option, which may itself be a comma-separated
+ * list as nvcc takes them (--arch sm_80,sm_90). */
+static void
+add_targets (GPtrArray            *targets,
+             char                **values,
+             GCudaBundleImageKind  kind,
+             const char           *option)
+{
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    {
+      g_auto(GStrv) items = g_strsplit (values[i], ",", -1);
+
+      for (guint j = 0; items[j] != NULL; j++)
+        {
+          if (items[j][0] == '\0')
+            fail (_("%s “%s” has an empty item: separate architectures with single commas, such as sm_80,sm_90"),
+                  option, values[i]);
+          add_target (targets, items[j], kind);
+        }
+    }
+}
+
 static int
 compare_targets (gconstpointer a,
                  gconstpointer b)
@@ -118,6 +146,14 @@ source_stem (const char *path)
   return g_steal_pointer (&base);
 }
 
+static char *
+image_name (const char   *stem,
+            const Target *target)
+{
+  return target->kind == GCUDA_BUNDLE_IMAGE_CUBIN ? g_strdup_printf ("%s.sm_%u.cubin", stem, target->arch)
+                                                : g_strdup_printf ("%s.compute_%u.ptx", stem, target->arch);
+}
+
 static void
 compiled (GObject      *source_object,
           GAsyncResult *result,
@@ -132,6 +168,78 @@ compiled (GObject      *source_object,
     g_main_loop_quit (build->loop);
 }
 
+/* An output path must be absent or a regular file: what else is there (a
+ * FIFO, a device, a directory, a symbolic link, which could lead out of the
+ * output directory) is refused, never replaced or followed. lstat(): a
+ * link is what is refused, not what it points to. */
+static void
+check_output (const char *path)
+{
+  struct stat st;
+
+  if (lstat (path, &st) != 0)
+    {
+      if (errno != ENOENT)
+        fail (_("cannot write %s: %s"), path, g_strerror (errno));
+      return;
+    }
+  if (!S_ISREG (st.st_mode))
+    fail (_("%s exists and is %s, not a regular file: refusing to replace it"), path,
+          _gcuda_file_type_describe (st.st_mode));
+}
+
+/* Writes @path atomically: a new temporary file beside it (O_EXCL: never
+ * an existing file or link), then rename() over @path, which replaces the
+ * name itself and follows no link. @path is checked just before: a
+ * special file swapped in after that check is replaced, never written
+ * through. */
+static void
+write_output (const char *path,
+              const void *data,
+              gsize       size)
+{
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  const guint8 *p = data;
+  gsize done = 0;
+  int fd;
+
+  check_output (path);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0)
+    fail (_("cannot write %s: %s"), path, g_strerror (errno));
+  while (done < size)
+    {
+      gssize n = write (fd, p + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int saved = n < 0 ? errno : ENOSPC;
+
+          close (fd);
+          g_unlink (tmp);
+          fail (_("cannot write %s: %s"), path, g_strerror (saved));
+        }
+      done += (gsize) n;
+    }
+  if (fsync (fd) != 0 || close (fd) != 0)
+    {
+      int saved = errno;
+
+      g_unlink (tmp);
+      fail (_("cannot write %s: %s"), path, g_strerror (saved));
+    }
+  check_output (path);
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      g_unlink (tmp);
+      fail (_("cannot write %s: %s"), path, g_strerror (saved));
+    }
+}
+
 static void
 write_file (const char *directory,
             const char *name,
@@ -139,10 +247,8 @@ write_file (const char *directory,
             gsize       size)
 {
   g_autofree char *path = g_build_filename (directory, name, NULL);
-  g_autoptr(GError) error = NULL;
 
-  if (!g_file_set_contents_full (path, data, (gssize) size, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
-    fail ("%s", error->message);
+  write_output (path, data, size);
 }
 
 static char *
@@ -199,9 +305,10 @@ main (int   argc,
   gboolean no_extern_c = FALSE, compress = FALSE, list_archs = FALSE, show_version = FALSE;
   GOptionEntry entries[] = {
     { "arch", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &archs,
-      N_("Make a cubin for ARCH (sm_XY), or PTX for a compute_XY; repeat for more. "
+      N_("Make a cubin for ARCH (sm_XY), or PTX for a compute_XY; repeat, or give a comma list "
+         "(sm_80,sm_90), for more. "
          "Default: every sm_XY NVRTC supports, and PTX of the lowest"), "ARCH" },
-    { "ptx", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ptx, N_("Also make PTX for ARCH (compute_XY); repeat for more"),
+    { "ptx", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ptx, N_("Also make PTX for ARCH (compute_XY); repeat, or give a comma list, for more"),
       "ARCH" },
     { "include-dir", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &include_dirs,
       N_("Search DIR for #include files (the source's directory is searched first)"), "DIR" },
@@ -291,10 +398,8 @@ main (int   argc,
     }
 
   /* What to make */
-  for (guint i = 0; archs != NULL && archs[i] != NULL; i++)
-    add_target (targets, archs[i], GCUDA_BUNDLE_IMAGE_CUBIN);
-  for (guint i = 0; ptx != NULL && ptx[i] != NULL; i++)
-    add_target (targets, ptx[i], GCUDA_BUNDLE_IMAGE_PTX);
+  add_targets (targets, archs, GCUDA_BUNDLE_IMAGE_CUBIN, "--arch");
+  add_targets (targets, ptx, GCUDA_BUNDLE_IMAGE_PTX, "--ptx");
   if (targets->len == 0)
     {
       int lowest = G_MAXINT;
@@ -322,6 +427,24 @@ main (int   argc,
   if (strlen (source) != source_length)
     fail (_("%s: the source contains a NUL byte"), argv[1]);
   stem = source_stem (argv[1]);
+
+  /* Every output path before the compile, and again as it is written */
+  if (g_file_test (output_dir, G_FILE_TEST_EXISTS) && !g_file_test (output_dir, G_FILE_TEST_IS_DIR))
+    fail (_("%s exists and is not a directory"), output_dir);
+  for (guint i = 0; i < targets->len; i++)
+    {
+      g_autofree char *name = image_name (stem, g_ptr_array_index (targets, i));
+      g_autofree char *path = g_build_filename (output_dir, name, NULL);
+
+      check_output (path);
+    }
+  {
+    g_autofree char *path = g_build_filename (output_dir, GCUDA_BUNDLE_MANIFEST_NAME, NULL);
+
+    check_output (path);
+  }
+  if (xml_path != NULL)
+    check_output (xml_path);
 
   /* NVRTC's options: the macros, then the caller's */
   for (guint i = 0; defines != NULL && defines[i] != NULL; i++)
@@ -399,8 +522,7 @@ main (int   argc,
         fail (_("NVRTC produced an empty image for %s%u"),
               target->kind == GCUDA_BUNDLE_IMAGE_CUBIN ? "sm_" : "compute_", target->arch);
       contents = g_bytes_new_from_bytes (image, 0, size);
-      name = target->kind == GCUDA_BUNDLE_IMAGE_CUBIN ? g_strdup_printf ("%s.sm_%u.cubin", stem, target->arch)
-                                                    : g_strdup_printf ("%s.compute_%u.ptx", stem, target->arch);
+      name = image_name (stem, target);
       write_file (output_dir, name, data, size);
       _gcuda_bundle_add_image (bundle, target->kind, target->arch, name, contents);
     }
@@ -414,8 +536,7 @@ main (int   argc,
     {
       g_autofree char *xml = gresource_xml (resource_prefix, bundle, compress);
 
-      if (!g_file_set_contents_full (xml_path, xml, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
-        fail ("%s", error->message);
+      write_output (xml_path, xml, strlen (xml));
     }
   return 0;
 }

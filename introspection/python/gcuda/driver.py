@@ -108,10 +108,20 @@ memory_type = GCuda.MemoryType
 
 
 def IPCMemoryHandle(ipc_handle, flags=None, context=None):  # noqa: N802 - PyCUDA's class name
-    """Opens device memory another process shared with mem_get_ipc_handle()
-    (peer access is enabled lazily, as PyCUDA's default flags ask; @flags is
-    accepted for compatibility and ignored). Close it with free()."""
+    """Opens device memory another process shared with mem_get_ipc_handle(),
+    in @context (default: the current one), on the device the memory is on
+    or on another one with a peer link (peer access is enabled lazily, as
+    PyCUDA's default flags ask; @flags is accepted for compatibility and
+    ignored). A GCuda.Buffer of kind IPC; close() (or free()) unmaps it,
+    closing again does nothing, other uses then raise GCuda.Error.FREED."""
     return GCuda.Buffer.from_ipc_handle(ipc_handle, context)
+
+
+def IPCEventHandle(ipc_handle, context=None):  # noqa: N802 - the shape of IPCMemoryHandle
+    """Opens an event another process shared with Event.ipc_handle() (an
+    event made with EventFlags.INTERPROCESS | DISABLE_TIMING): the same as
+    Event.from_ipc_handle(), shaped like IPCMemoryHandle."""
+    return GCuda.Event.from_ipc_handle(ipc_handle, context)
 
 
 mem_alloc = GCuda.mem_alloc

@@ -326,7 +326,8 @@ def _copy(dst, src, async_=False, stream=None):
         copy.props.dst_pitch = ds[1]
         copy.props.width_in_bytes = width
         copy.props.height = height
-        copy.execute(run_stream, False)
+        copy.props.aligned = False
+        copy.execute(run_stream)
     return True
 
 
@@ -358,7 +359,8 @@ def _copy_bytes(dst, dst_off, src, src_off, nbytes, async_, stream):
     copy.props.dst_pitch = nbytes
     copy.props.width_in_bytes = nbytes
     copy.props.height = 1
-    copy.execute(stream if async_ else None, False)
+    copy.props.aligned = False
+    copy.execute(stream if async_ else None)
 
 
 def _host_like(ary, pagelocked=False):

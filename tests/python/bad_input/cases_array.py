@@ -102,23 +102,26 @@ case('array/make-texture-bool', 'GCuda.make_texture(np.zeros((4, 4), bool))', ra
 _A1 = 'a = GCuda.Array.new(None, array_desc(width=16))'
 _A2 = 'a = GCuda.Array.new(None, array_desc(width=16, height=4))'
 _ARRAYS = {
-    'upload-wrong-size': (_A1, 'a.upload(bytes(60))', err('INVALID_ARGUMENT')),
-    'upload-from-null': (_A1, 'a.upload_from_address(0, 64)', err('INVALID_ARGUMENT')),
-    'download-range-past-end': (_A1, 'a.download_range(32, 64)', err('OUT_OF_BOUNDS')),
-    'range-not-whole-elements': (_A1, 'a.download_range(2, 4)', err('INVALID_ARGUMENT')),
-    'range-of-2d-array': (_A2, 'a.download_range(0, 4)', err('INVALID_ARGUMENT')),
+    'upload-part-of-2d-array': (_A2, 'a.upload(0, bytes(60))', err('INVALID_ARGUMENT')),
+    'upload-past-end': (_A1, 'a.upload(0, bytes(68))', err('OUT_OF_BOUNDS')),
+    'upload-from-null': (_A1, 'a.upload_from_address(0, 0, 64)', err('INVALID_ARGUMENT')),
+    'download-range-past-end': (_A1, 'a.download(32, 64)', err('OUT_OF_BOUNDS')),
+    'range-not-whole-elements': (_A1, 'a.download(2, 4)', err('INVALID_ARGUMENT')),
+    'range-of-2d-array': (_A2, 'a.download(0, 4)', err('INVALID_ARGUMENT')),
     'memcpy-htoa-past-end': (_A1, 'GCuda.memcpy_htoa(a, 32, np.zeros(16, np.float32))', err('OUT_OF_BOUNDS')),
     'memcpy-atoh-read-only': (_A1, 'd = np.zeros(16, np.float32); d.flags.writeable = False\n'
                                    'GCuda.memcpy_atoh(d, a, 0)', err('INVALID_ARGUMENT')),
     'memcpy-dtoa-buffer-too-small': (_A1, 'GCuda.memcpy_dtoa(a, 0, buf(16), 64)', err('OUT_OF_BOUNDS')),
-    'copy-from-buffer-too-small': (_A2, 'a.copy_from_buffer(buf(64), 0)', err('OUT_OF_BOUNDS')),
-    'copy-from-freed-buffer': (_A1, 'a.copy_from_buffer(freed_buf(64), 0)', err('FREED')),
+    'copy-from-buffer-too-small': (_A2, 'a.copy_from_buffer(0, buf(64), 0, a.get_size())', err('OUT_OF_BOUNDS')),
+    'copy-from-freed-buffer': (_A1, 'a.copy_from_buffer(0, freed_buf(64), 0, 64)', err('FREED')),
     'copy-between-element-sizes': (_A1, 'b = GCuda.Array.new(None, array_desc(width=16, '
-                                        'fmt=GCuda.ArrayFormat.UNSIGNED_INT8))\na.copy_range_from_array(0, b, 0, 4)',
+                                        'fmt=GCuda.ArrayFormat.UNSIGNED_INT8))\na.copy_from_array(0, b, 0, 4)',
                                    err('INVALID_ARGUMENT')),
-    'copy-from-other-shape': (_A1, 'a.copy_from_array(GCuda.Array.new(None, array_desc(width=8)))',
+    # as many bytes (64), another extent: all of one array into all of another needs the same extent
+    'copy-from-other-shape': (_A1, 'a.copy_from_array(0, GCuda.Array.new(None, array_desc(width=8, height=2)), 0, 64)',
                               err('INVALID_ARGUMENT')),
-    'freed-download': (_A1, 'a.free(); a.download()', err('FREED')),
+    'freed-download': (_A1, 'a.free(); a.download(0, 64)', err('FREED')),
+    'free-twice': (_A1, 'a.free(); a.free()', err('FREED')),
     'surface-without-flag': (_A2, 'GCuda.Surface.new(a)', err('INVALID_ARGUMENT')),
     'buffer-to-array-too-small': ('', 'GCuda.buffer_to_array(buf(64), (100, 100), np.float32)',
                                   err('OUT_OF_BOUNDS')),
@@ -127,5 +130,5 @@ _ARRAYS = {
 }
 for what, (setup, code, expect) in _ARRAYS.items():
     case('array/' + what, code, expect, GPU, setup=setup)
-case('array/destroyed-context-download', 'a.download()', err('CONTEXT_DESTROYED'), GPU,
+case('array/destroyed-context-download', 'a.download(0, a.get_size())', err('CONTEXT_DESTROYED'), GPU,
      setup='c = new_ctx(); a = GCuda.Array.new(c, array_desc()); c.destroy()')

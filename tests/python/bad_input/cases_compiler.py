@@ -59,9 +59,12 @@ case('compiler/separate-option-value',
      accepted('an option with its value as the next option works: the architecture asked is still the one used'),
      NODRIVER)
 case('compiler/arch-among-options',
-     "p = compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-arch=sm_80'], target='ptx')\n"
-     "assert '.target sm_90' in p.get_image().get_data().decode() and p.get_arch() == ARCH" % _OK,
-     accepted('the architecture GCuda adds comes last, so it wins over one among the options (get_arch() is true)'),
+     "compiler.compile_program(%r, arch=ARCH, cache_dir=False, options=['-arch=sm_80'], target='ptx')" % _OK,
+     err('INVALID_ARGUMENT'), NODRIVER)
+case('compiler/arch-option-alone',
+     "p = compiler.compile_program(%r, cache_dir=False, options=['-arch=compute_80'])\n"
+     "assert '.target sm_80' in p.get_image().get_data().decode() and p.get_arch() == 'compute_80'" % _OK,
+     accepted('an architecture among the options is the one made (PTX for compute_80), with no driver'),
      NODRIVER)
 case('compiler/options-string', _compile(options="'-O3'"), raises('TypeError'), NODRIVER)
 case('compiler/options-not-strings', _compile(options='[3]'), raises('TypeError'), NODRIVER)

@@ -15,7 +15,7 @@ _HOST = ('src = np.zeros(4096, np.uint8); dst = np.zeros(4096, np.uint8)\n'
          'c.props.width_in_bytes = 16; c.props.height = 4; c.props.src_pitch = 16; c.props.dst_pitch = 16')
 _H2 = _HOST.format(kind='2D')
 _H3 = _HOST.format(kind='3D') + '; c.props.depth = 2; c.props.src_height = 4; c.props.dst_height = 4'
-_RUN2 = 'c.execute(None, False)'
+_RUN2 = 'c.props.aligned = False; c.execute(None)'
 _RUN3 = 'c.execute(None)'
 
 _COPIES = {
@@ -38,8 +38,8 @@ _COPIES = {
                        err('OUT_OF_BOUNDS')),
     '2d-height-huge': (_H2, 'c.props.src_pitch = 16; c.props.height = 2**63; ' + _RUN2, err('OUT_OF_BOUNDS')),
     '2d-pitch-negative': (_H2, 'c.props.src_pitch = -1', raises('OverflowError')),
-    '2d-stream-by-hand': (_H2, 'c.execute(GObject.new(GCuda.Stream), False)', err('INVALID_ARGUMENT')),
-    '2d-stream-not-a-stream': (_H2, "c.execute('stream', False)", raises('TypeError')),
+    '2d-stream-by-hand': (_H2, 'c.execute(GObject.new(GCuda.Stream))', err('INVALID_ARGUMENT')),
+    '2d-stream-not-a-stream': (_H2, "c.execute('stream')", raises('TypeError')),
     '2d-freed-host-buffer': ('hb = GCuda.HostBuffer.new_aligned(4096, 0); hb.free()\n' + _H2,
                              'c.set_src_host_buffer(hb); ' + _RUN2, err('FREED')),
     '2d-unbound-host-buffer': (_H2, 'c.set_dst_host_buffer(GObject.new(GCuda.HostBuffer)); ' + _RUN2,
@@ -60,25 +60,25 @@ for what, (setup, code, expect) in _COPIES.items():
 _D2 = ('c = GCuda.Copy2D.new(); c.props.width_in_bytes = 16; c.props.height = 4\n'
        'c.props.src_pitch = 16; c.props.dst_pitch = 16\n'
        'h = np.zeros(4096, np.uint8); c.set_src_host(h.ctypes.data, h.nbytes)')
-case('copy/2d-buffer-too-small', 'c.set_dst_buffer(buf(32)); c.execute(None, False)', err('OUT_OF_BOUNDS'), MEMORY,
+case('copy/2d-buffer-too-small', 'c.set_dst_buffer(buf(32)); ' + _RUN2, err('OUT_OF_BOUNDS'), MEMORY,
      setup=_D2)
-case('copy/2d-buffer-by-hand', 'c.set_dst_buffer(GCuda.Buffer()); c.execute(None, False)', err('INVALID_ARGUMENT'),
+case('copy/2d-buffer-by-hand', 'c.set_dst_buffer(GCuda.Buffer()); ' + _RUN2, err('INVALID_ARGUMENT'),
      NODRIVER, setup=_D2)
-case('copy/2d-freed-buffer', 'c.set_dst_buffer(freed_buf()); c.execute(None, False)', err('FREED'), MEMORY,
+case('copy/2d-freed-buffer', 'c.set_dst_buffer(freed_buf()); ' + _RUN2, err('FREED'), MEMORY,
      setup=_D2)
 case('copy/2d-view-of-freed-buffer', 'b = buf(4096); v = b.new_view(0, 256); b.free()\n'
-     'c.set_dst_buffer(v); c.execute(None, False)', err('FREED'), MEMORY, setup=_D2)
+     'c.set_dst_buffer(v); ' + _RUN2, err('FREED'), MEMORY, setup=_D2)
 case('copy/2d-buffers-of-two-contexts', 'c.set_src_buffer(buf(4096)); c.set_dst_buffer(buf(4096, new_ctx()))\n'
-     'c.execute(None, False)', err('CONTEXT_MISMATCH'), MEMORY, setup=_D2)
-case('copy/2d-destroyed-context', 'c.set_dst_buffer(b); c.execute(None, False)', err('CONTEXT_DESTROYED'), MEMORY,
+     + _RUN2, err('CONTEXT_MISMATCH'), MEMORY, setup=_D2)
+case('copy/2d-destroyed-context', 'c.set_dst_buffer(b); ' + _RUN2, err('CONTEXT_DESTROYED'), MEMORY,
      setup=_D2 + '\nx = new_ctx(); b = buf(4096, x); x.destroy()')
 case('copy/3d-peer-wrong-source-context', 'c = GCuda.Copy3DPeer.new(); c.props.width_in_bytes = 16\n'
      'c.props.height = 1; c.props.depth = 1; c.set_src_buffer(buf(64)); c.set_src_context(new_ctx())\n'
      'c.set_dst_buffer(buf(64)); c.execute(None)', err('CONTEXT_MISMATCH'), MEMORY)
-case('copy/2d-stream-of-other-context', 'c.set_dst_buffer(buf(4096)); c.execute(GCuda.Stream(context=new_ctx()), '
-     'False)', err('CONTEXT_MISMATCH'), GPU, setup=_D2)
+case('copy/2d-stream-of-other-context', 'c.set_dst_buffer(buf(4096)); c.execute(GCuda.Stream(context=new_ctx()))',
+     err('CONTEXT_MISMATCH'), GPU, setup=_D2)
 case('copy/2d-array-region-outside', 'c.set_dst_array(GCuda.Array.new(None, array_desc(width=2, height=2)))\n'
-     'c.execute(None, False)', err('OUT_OF_BOUNDS'), GPU, setup=_D2)
+     'c.execute(None)', err('OUT_OF_BOUNDS'), GPU, setup=_D2)
 case('copy/3d-freed-array', 'a = GCuda.Array.new(None, array_desc(width=16, height=4, depth=2)); a.free()\n'
      'c = GCuda.Copy3D.new(); c.set_src_array(a); h = np.zeros(4096, np.uint8)\n'
      'c.set_dst_host(h.ctypes.data, h.nbytes); c.props.width_in_bytes = 16; c.props.height = 1; c.props.depth = 1\n'

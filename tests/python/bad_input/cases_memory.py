@@ -228,5 +228,6 @@ case('memory/unbound-memset', 'GCuda.memset_d8(GCuda.Buffer(), 0, 1)', err('INVA
 case('memory/unbound-free', 'GCuda.Buffer().free()', err('INVALID_ARGUMENT'), NODRIVER)
 case('memory/unbound-as-copy-source', 'GCuda.memcpy_dtod(buf(64), GCuda.Buffer(), 8)', err('INVALID_ARGUMENT'),
      MEMORY)
-case('memory/unbound-as-array-source', 'a = GCuda.Array.new(None, array_desc(16)); a.copy_from_buffer(GCuda.Buffer(), 0)',
+case('memory/unbound-as-array-source', 'a = GCuda.Array.new(None, array_desc(16))\n'
+     'a.copy_from_buffer(0, GCuda.Buffer(), 0, 64)',
      err('INVALID_ARGUMENT'), GPU)

@@ -87,5 +87,18 @@ case('pool/pinned-context-destroyed-under-live-array', 'c.destroy(); a[:] = 1; a
 case('pool/stream-pool-allocate-zero', 'GCuda.StreamPool.new(None).allocate(0, None)', err('INVALID_ARGUMENT'), GPU)
 case('pool/stream-pool-other-context-stream',
      'GCuda.StreamPool.new(None).allocate(64, GCuda.Stream(context=new_ctx()))', err('CONTEXT_MISMATCH'), GPU)
+case('pool/stream-pool-allocate-address-zero', 'GCuda.StreamPool.new(None).allocate_address(0, None)',
+     err('INVALID_ARGUMENT'), GPU)
+case('pool/stream-pool-free-address-unknown', 'GCuda.StreamPool.new(None).free_address(0x1000, None)',
+     err('INVALID_ARGUMENT'), GPU)
+case('pool/stream-pool-free-address-twice',
+     'p = GCuda.StreamPool.new(None); a = p.allocate_address(64, None); p.free_address(a, None)\n'
+     'p.free_address(a, None)', err('INVALID_ARGUMENT'), GPU)
+case('pool/stream-pool-free-address-other-context-stream',
+     'p = GCuda.StreamPool.new(None); a = p.allocate_address(64, None)\n'
+     'try:\n    p.free_address(a, GCuda.Stream(context=new_ctx()))\nfinally:\n    p.free_address(a, None)',
+     err('CONTEXT_MISMATCH'), GPU)
+case('pool/stream-pool-by-hand-address', 'GObject.new(GCuda.StreamPool).allocate_address(64, None)',
+     err('INVALID_ARGUMENT'), NODRIVER)
 case('pool/stream-pool-release-threshold-negative', 'GCuda.StreamPool.new(None).set_release_threshold(-1)',
      raises('OverflowError'), GPU)

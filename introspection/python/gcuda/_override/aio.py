@@ -146,7 +146,7 @@ class Stream(GCuda.Stream):
             raise _library_error(GCuda.Error.INVALID_ARGUMENT,
                                  'This GCuda.Stream has no CUDA stream behind it: create streams with GCuda.Stream()')
         event = Event(GCuda.EventFlags.DISABLE_TIMING, self.get_context()).record(self)
-        return event.wait_async(cancellable)
+        return event.synchronize_async(cancellable)
 
     def wait_for_event(self, event):
         self.wait_event(event)
@@ -185,7 +185,7 @@ def _ipc_handle_bytes(handle):
 
 class Event(GCuda.Event):
     """A CUDA event. ``GCuda.Event(flags=0, context=None)`` as in PyCUDA;
-    record() and synchronize() chain; ``await event.wait_async()``."""
+    record() and synchronize() chain; ``await event.synchronize_async()``."""
 
     __module__ = OVERRIDE_MODULE
 
@@ -195,7 +195,7 @@ class Event(GCuda.Event):
     def __init__(self, *args, **kwargs):
         pass
 
-    wait_async = _async_method(GCuda.Event, 'wait')
+    synchronize_async = _async_method(GCuda.Event, 'synchronize')
 
     def ipc_handle(self):
         return self.get_ipc_handle().get_data()

@@ -34,47 +34,48 @@ def _array(obj, what):
 
 @_raising
 def memcpy_htoa(ary, index, src):
-    """Copies all of @src (host memory) into the 1D GCuda.Array @ary at
-    byte @index and returns when done."""
+    """Copies all of @src (host memory) into the GCuda.Array @ary at
+    byte @index and returns when done (a byte range of a 1D array, or all
+    of any array)."""
     host, address, nbytes = _host(src, 'src', False)
-    _array(ary, 'ary').upload_range_from_address(_uint64(index, 'index'), address, nbytes)
+    _array(ary, 'ary').upload_from_address(_uint64(index, 'index'), address, nbytes)
 
 
 @_raising
 def memcpy_atoh(dest, ary, index):
-    """Fills all of @dest (writable, contiguous host memory) from the 1D
+    """Fills all of @dest (writable, contiguous host memory) from the
     GCuda.Array @ary at byte @index and returns when done."""
     host, address, nbytes = _host(dest, 'dest', True)
-    _array(ary, 'ary').download_range_to_address(_uint64(index, 'index'), address, nbytes)
+    _array(ary, 'ary').download_to_address(_uint64(index, 'index'), address, nbytes)
 
 
 @_raising
 def memcpy_dtoa(ary, index, src, len):
     """Copies @len bytes from the start of @src (a GCuda.Buffer) into the
-    1D GCuda.Array @ary at byte @index."""
+    GCuda.Array @ary at byte @index."""
     nbytes = _uint64(len, 'len')
     src = _device(src, 'src', nbytes)
     if src is not None:
-        _array(ary, 'ary').copy_range_from_buffer(_uint64(index, 'index'), src, 0, nbytes)
+        _array(ary, 'ary').copy_from_buffer(_uint64(index, 'index'), src, 0, nbytes)
 
 
 @_raising
 def memcpy_atod(dest, ary, index, len):
-    """Copies @len bytes of the 1D GCuda.Array @ary from byte @index to the
+    """Copies @len bytes of the GCuda.Array @ary from byte @index to the
     start of @dest (a GCuda.Buffer)."""
     nbytes = _uint64(len, 'len')
     dest = _device(dest, 'dest', nbytes)
     if dest is not None:
-        _array(ary, 'ary').copy_range_to_buffer(_uint64(index, 'index'), dest, 0, nbytes)
+        _array(ary, 'ary').copy_to_buffer(_uint64(index, 'index'), dest, 0, nbytes)
 
 
 @_raising
 def memcpy_atoa(dest, dest_index, src, src_index, len):
-    """Copies @len bytes from the 1D GCuda.Array @src at byte @src_index
-    into the 1D GCuda.Array @dest at byte @dest_index (equal element
-    sizes)."""
-    _array(dest, 'dest').copy_range_from_array(_uint64(dest_index, 'dest_index'), _array(src, 'src'),
-                                               _uint64(src_index, 'src_index'), _uint64(len, 'len'))
+    """Copies @len bytes from the GCuda.Array @src at byte @src_index
+    into the GCuda.Array @dest at byte @dest_index (1D arrays of equal
+    element sizes, or all of one array into all of another)."""
+    _array(dest, 'dest').copy_from_array(_uint64(dest_index, 'dest_index'), _array(src, 'src'),
+                                         _uint64(src_index, 'src_index'), _uint64(len, 'len'))
 
 
 # Arrays hold data in "packed" order: x (the width) fastest, then y, then z.
@@ -150,7 +151,7 @@ def _upload_array(ary, extents, dtype, channels_axis, flags, context):
     width, height, depth = (tuple(extents) + (0, 0))[:3]
     desc = GCuda.ArrayDescriptor.new(width, height, depth, fmt, channels, flags)
     array = Array.new(context, desc)
-    array.upload_from_address(ary.__array_interface__['data'][0], ary.nbytes)
+    array.upload_from_address(0, ary.__array_interface__['data'][0], ary.nbytes)
     return array
 
 
@@ -210,7 +211,7 @@ def buffer_to_array(buffer, shape, dtype, order='C', allow_surface_bind=False, c
     desc = GCuda.ArrayDescriptor.new(width, height, depth, fmt, channels, flags)
     buffer = _device(buffer, 'buffer', max(1, math.prod(shape) * dtype.itemsize))
     array = Array.new(context if context is not None else buffer.get_context(), desc)
-    array.copy_from_buffer(buffer, 0)
+    array.copy_from_buffer(0, buffer, 0, array.get_size())
     return array
 
 
@@ -265,7 +266,7 @@ class Array(GCuda.Array):
         result = np.empty(tuple(extents), dtype)
         if result.nbytes != self.get_size():
             raise ValueError('numpy %s does not tile the array\'s %d bytes' % (dtype, self.get_size()))
-        self.download_to_address(result.__array_interface__['data'][0], result.nbytes)
+        self.download_to_address(0, result.__array_interface__['data'][0], result.nbytes)
         if order == 'F':
             result = result.T
         if shape is not None:
@@ -464,9 +465,8 @@ def _copy_class(base, name, doc, with_aligned):
         if isinstance(stream, bool):
             stream, aligned = None, stream
         if with_aligned:
-            self.execute(stream, aligned)
-        else:
-            self.execute(stream)
+            self.set_aligned(bool(aligned))
+        self.execute(stream)
 
     namespace = {'__module__': OVERRIDE_MODULE, '__doc__': doc, '__call__': call,
                  '_FIELDS': _copy_fields(base)}

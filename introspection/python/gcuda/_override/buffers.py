@@ -179,6 +179,20 @@ class Buffer(_Memory, GCuda.Buffer):
         self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
         GCuda.Buffer.free(self)
 
+    @_raising
+    def close(self):
+        """PyCUDA's ``IPCMemoryHandle.close()``: unmaps memory opened from
+        another process's IPC handle (``IPCMemoryHandle``,
+        ``from_ipc_handle()``). Closing again does nothing; any other use
+        afterwards raises GCuda.Error.FREED. Only for IPC memory: other
+        buffers are released with free() (GCuda.Error.INVALID_ARGUMENT)."""
+        if self.get_kind() != GCuda.BufferKind.IPC:
+            raise _library_error(GCuda.Error.INVALID_ARGUMENT,
+                                 'close() is for memory opened from an IPC handle; release a %s '
+                                 'buffer with free()' % self.get_kind().value_nick)
+        if not self.is_freed():
+            self.free()
+
     def as_buffer(self, size=None, offset=0):
         """PyCUDA's ``as_buffer(size, offset=0)``: a writable memoryview of
         @size bytes (default: to the end) at @offset of managed memory,
@@ -268,6 +282,12 @@ class HostBuffer(_Memory, GCuda.HostBuffer):
     def get_device_pointer(self):
         """PyCUDA's name for get_device_address() (DEVICEMAP memory)."""
         return self.get_device_address()
+
+    def get_flags(self):
+        """PyCUDA's get_flags(): the flags the memory was allocated
+        (get_alloc_flags()) or registered (get_register_flags()) with, as
+        an int."""
+        return int(self.get_alloc_flags()) | int(self.get_register_flags())
 
     @_raising
     def free(self):

@@ -32,10 +32,30 @@ class Module(GCuda.Module):
     def __repr__(self):
         return '<GCuda.Module%s>' % (' (%s)' % self.keep_dir if getattr(self, 'keep_dir', None) else '')
 
-    @_raising
     def get_function(self, name):
         """The kernel @name (the same object every time; a name expression
         given to SourceModule(name_expressions=…) finds its lowered name)."""
+        # the library gives the same object while it lives (it holds it
+        # weakly): so does this cache, which makes a lookup in a loop cost a
+        # dictionary lookup (a strong one would make a cycle through the
+        # function's reference to its module, which no collector sees)
+        functions = self.__dict__.get('_gcuda_functions')
+        if functions is not None:
+            ref = functions.get(name)
+            function = ref() if ref is not None else None
+            if function is not None:
+                return function
+        function = self._get_function(name)
+        if functions is None:
+            functions = self._gcuda_functions = {}
+        if isinstance(name, str):
+            if len(functions) >= 4096:
+                functions.clear()
+            functions[name] = weakref.ref(function)
+        return function
+
+    @_raising
+    def _get_function(self, name):
         lowered = self.__dict__.get('_gcuda_lowered')
         if lowered:
             name = lowered.get(name, name)
@@ -376,6 +396,67 @@ def _share_module(module, key):
         _LOADED[entry] = weakref.ref(module, forget)
 
 
+# SourceModule() of what it was given before, answered without asking the
+# library again (PyCUDA programs build the same kernel inside a function
+# called in a loop): by the arguments, the context and the variables the
+# library reads at each compile, the program of a compile cache hit and the
+# context it was for. Only for what cannot have changed since: text that
+# can name no file (no include, import or embed directive, no line splice
+# that could hide one, in the source, the in-memory headers or the
+# options: nothing but NVRTC's built-in headers and GCuda's in-memory
+# ones), compiled with the compile cache on and nothing kept. Anything
+# else takes the library's path, which checks the files it read.
+_PROGRAMS_LOCK = threading.Lock()
+_PROGRAMS = {}
+_PROGRAMS_MAX = 1024
+# what the library reads at each compile that changes the program, or whether it is
+# cached; read from os.environ's own mapping where CPython has it (as bytes,
+# without os.environ.get()'s encoding and decoding, which would cost a third
+# of a hit)
+_ENV_READ = ('GCUDA_DEFAULT_NVRTC_FLAGS', 'GCUDA_DISABLE_CACHE')
+_ENV_DATA = getattr(os.environ, '_data', None)
+if isinstance(_ENV_DATA, dict) and os.name == 'posix':
+    _ENV_KEYS = tuple(os.fsencode(name) for name in _ENV_READ)
+    _env_get = _ENV_DATA.get
+else:
+    _ENV_KEYS = _ENV_READ
+    _env_get = os.environ.get
+_FILE_WORDS = ('include', 'import', 'embed', '\\\n', '\\\r', '??/')
+
+
+def _names_no_file(text):
+    return isinstance(text, str) and not any(word in text for word in _FILE_WORDS)
+
+
+def _program_memo_key(source, options, no_extern_c, arch, code, cache_dir, include_dirs, headers,
+                      name_expressions, context):
+    """The memo's key for these arguments and the context it is for, or
+    (None, None) when they cannot be a key. Whether what it names may read
+    a file is asked when an entry is made (see _memoizable())."""
+    if cache_dir is False:
+        return None, None
+    try:
+        if context is None:
+            context = GCuda.Context.get_thread_default()
+        # the context by identity: an entry holds it (see _remember_program()),
+        # and a hit checks it is the same one
+        key = (source, tuple(DEFAULT_NVCC_FLAGS if options is None else options), bool(no_extern_c), arch, code,
+               cache_dir, tuple(include_dirs or ()),
+               tuple(headers.items() if isinstance(headers, dict) else headers or ()),
+               tuple(name_expressions or ()), id(context),
+               _env_get(_ENV_KEYS[0]), _env_get(_ENV_KEYS[1]))
+        hash(key)
+    except (TypeError, GLib.Error):
+        return None, None
+    return key, context
+
+
+def _memoizable(memo_key):
+    source, options, headers = memo_key[0], memo_key[1], memo_key[7]
+    return _names_no_file(source) and all(_names_no_file(o) for o in options) \
+        and all(isinstance(h, tuple) and len(h) == 2 and _names_no_file(h[1]) for h in headers)
+
+
 @_raising
 def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=False, arch=None,  # noqa: N802
                  code=None, cache_dir=None, include_dirs=[], headers=None, name_expressions=None,
@@ -395,21 +476,67 @@ def SourceModule(source, nvcc='nvcc', options=None, keep=False, no_extern_c=Fals
     ``__managed__`` variables (which a second load would have its own
     copies of); ``cache_dir=False`` (no compile cache) or @keep always
     load anew."""
+    memo_key, memo_context = (None, None) if keep else \
+        _program_memo_key(source, options, no_extern_c, arch, code, cache_dir, include_dirs, headers,
+                          name_expressions, context)
+    if memo_key is not None:
+        with _PROGRAMS_LOCK:
+            entry = _PROGRAMS.get(memo_key)
+        if entry is not None:
+            program, key, context_ref, module_ref = entry
+            ctx = context_ref()
+            # the same context (not another at the same id), still alive
+            if ctx is not None and id(ctx) == memo_key[9] and not ctx.is_destroyed():
+                module = module_ref() if module_ref is not None else None
+                if module is not None:
+                    module.program = program
+                    return module
+                return _load_source_module(context, program, key, name_expressions, memo_key, ctx)
     program = compile_program(source, options=options, keep=keep, no_extern_c=no_extern_c, arch=arch,
                               code=code, cache_dir=cache_dir, include_dirs=include_dirs,
                               headers=headers, name_expressions=name_expressions, context=context)
     key = None if keep else program.get_cache_key()
+    if key is None or not program.is_from_cache():
+        memo_key = None  # a fresh compile's program says so; the next call's is a hit
     if key is not None:
         module = _shared_module(context, key)
         if module is not None:
             module.program = program
+            if memo_key is not None:
+                _remember_program(memo_key, memo_context, program, key, module)
             return module
+    return _load_source_module(context, program, key, name_expressions, memo_key, memo_context)
+
+
+def _remember_program(memo_key, memo_context, program, key, module):
+    if not _memoizable(memo_key):
+        return
+    # Held weakly: the memo keeps no context alive. A wrapper with an
+    # attribute of its own lives as long as its context does (PyGObject then
+    # ties the two), so the context's wrapper, and the key's id of it, stay
+    # the same while the library holds the context (the default one, a
+    # pushed one).
+    try:
+        memo_context._gcuda_memoized = True
+        context_ref = weakref.ref(memo_context)
+    except (AttributeError, TypeError):
+        return
+    with _PROGRAMS_LOCK:
+        if len(_PROGRAMS) >= _PROGRAMS_MAX:
+            _PROGRAMS.clear()
+        _PROGRAMS[memo_key] = (program, key, context_ref, weakref.ref(module) if module is not None else None)
+
+
+def _load_source_module(context, program, key, name_expressions, memo_key, memo_context):
     module = Module.new_from_program(context, program)
     module._gcuda_lowered = {e: program.get_lowered_name(e) for e in name_expressions or ()}
     module.program = program
-    module.keep_dir = program.keep_dir
-    if key is not None and _state_free(key, program):
+    module.keep_dir = getattr(program, 'keep_dir', None)
+    shared = key is not None and _state_free(key, program)
+    if shared:
         _share_module(module, key)
+    if memo_key is not None:
+        _remember_program(memo_key, memo_context, program, key, module if shared else None)
     return module
 
 

@@ -18,9 +18,22 @@ __all__ = ['CudaError', 'LogicError', 'LaunchError', 'MemoryError', 'RuntimeErro
 
 class CudaError(GLib.Error):
     """Base of every error GCuda raises (a GLib.Error, so ``except
-    GLib.Error`` and ``e.matches(domain, code)`` keep working)."""
+    GLib.Error`` and ``e.matches(domain, code)`` keep working).
+
+    ``str(e)`` is the message, which for a driver error names the call and
+    the CUresult ("cuModuleLoad failed: CUDA_ERROR_NOT_FOUND (named symbol
+    not found)"), rather than GLib's "gcuda-driver-error-quark: ... (500)";
+    ``e.domain`` and ``e.code`` are still there."""
 
     __module__ = OVERRIDE_MODULE
+
+    def __str__(self):
+        message = self.message
+        if self.domain == _DRIVER_DOMAIN:
+            name = GCuda.driver_error_get_name(self.code)
+            if name and name not in message:
+                message = '%s: %s' % (name, message)
+        return message
 
 
 class LogicError(CudaError):
@@ -93,7 +106,7 @@ _DRIVER_DOMAIN = GLib.quark_to_string(GCuda.driver_error_quark())
 _LIBRARY_DOMAIN = GLib.quark_to_string(GCuda.error_quark())
 _COMPILE_DOMAIN = 'gcuda-compile-error-quark'
 _RUNTIME_LIBRARY_CODES = (GCuda.Error.DRIVER_NOT_FOUND, GCuda.Error.NVRTC_NOT_FOUND,
-                          GCuda.Error.NOT_SUPPORTED)
+                          GCuda.Error.NOT_SUPPORTED, GCuda.Error.NCCL_NOT_FOUND, GCuda.Error.NCCL)
 
 
 def error_category(error):
@@ -122,13 +135,16 @@ def _raising(fn):
     """Wraps a callable so GCuda's GErrors come out as CudaError subclasses."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        __tracebackhide__ = True  # noqa: F841 (pytest leaves the frame out)
         try:
             return fn(*args, **kwargs)
         except GLib.Error as e:
             converted = _convert(e)
             if converted is e:
                 raise
-            raise converted.with_traceback(e.__traceback__) from None
+            # without the GError's traceback (this frame again): the caller
+            # sees one frame of GCuda's, the raise
+            raise converted.with_traceback(None) from None
     return wrapper
 
 
@@ -208,6 +224,7 @@ def _checking(info, fn, throws):
             value = args[position] if position < n else kwargs.get(name)
             if value.__class__ is not int:  # the common case costs no call
                 check(value)
+        __tracebackhide__ = True  # noqa: F841
         if not throws:
             return fn(*args, **kwargs)
         try:
@@ -216,7 +233,7 @@ def _checking(info, fn, throws):
             converted = _convert(e)
             if converted is e:
                 raise
-            raise converted.with_traceback(e.__traceback__) from None
+            raise converted.with_traceback(None) from None
     return wrapper
 
 

@@ -50,7 +50,7 @@ def _call(fn, *args):
     try:
         return fn(*args)
     except GLib.Error as e:
-        raise _convert(e).with_traceback(e.__traceback__) from None
+        raise _convert(e).with_traceback(None) from None
 
 
 # ---------------------------------------------------------------- streams
@@ -723,6 +723,19 @@ def foreign_memory(obj, stream=None):
         return None
     address, nbytes = layout.extent()
     return address, nbytes, layout.keepalive
+
+
+def foreign_pointer(obj, stream=None):
+    """(data pointer, keepalive) of the device memory @obj exposes, or None
+    as foreign_memory(): the address of its first element (a kernel
+    argument's pointer), which is above the lowest byte when a stride is
+    negative."""
+    if isinstance(obj, GCuda.Buffer):
+        return None
+    layout = _foreign_layout(obj, stream_handle(stream))
+    if layout is None:
+        return None
+    return layout.address, layout.keepalive
 
 
 def _borrow(context, address, nbytes, keepalive):

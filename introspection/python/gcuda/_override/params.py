@@ -41,11 +41,12 @@ def _pointer_value(a, i, stream=None):
     stream of a __cuda_array_interface__ (v3) that names one."""
     if isinstance(a, GCuda.Buffer):
         if a.is_freed():
-            raise _library_error(GCuda.Error.FREED, 'Argument #%d: the buffer at 0x%x was freed' % (i, a.get_address()))
+            raise _library_error(GCuda.Error.FREED, 'Argument #%d (0-based): the buffer at 0x%x was freed'
+                                 % (i, a.get_address()))
         if a.get_context() is None:
             # made by hand (GCuda.Buffer()): its address 0 would fault in the kernel
             raise _library_error(GCuda.Error.INVALID_ARGUMENT,
-                                 'Argument #%d: the GCuda.Buffer was made without memory: allocate it with '
+                                 'Argument #%d (0-based): the GCuda.Buffer was made without memory: allocate it with '
                                  'mem_alloc()' % i)
         address = a.get_address()
         if a.get_parent() is None:
@@ -163,7 +164,7 @@ def _dlpack_pointer(a, i, stream=None):
     """An object with DLPack alone, through the interop module."""
     if not _cuda_dlpack(a):  # another object of the same class may be host memory
         return _pointer_value(a, i, stream)
-    found = interop.foreign_memory(a)
+    found = interop.foreign_pointer(a)
     if found is None:
         raise TypeError('invalid type on parameter #%d (0-based): %s is not an address' % (i, type(a).__name__))
     return found[0]
@@ -190,8 +191,8 @@ def _wait_for_producer(producer, stream, i):
                         'not an int' % (i, type(producer).__name__)) from None
     if producer == 0:
         raise _library_error(GCuda.Error.INVALID_ARGUMENT,
-                             'Argument #%d: the __cuda_array_interface__ "stream" is 0, which the interface forbids '
-                             '(1 is the legacy default stream, 2 the per-thread default stream)' % i)
+                             'Argument #%d (0-based): the __cuda_array_interface__ "stream" is 0, which the '
+                             'interface forbids (1 is the legacy default stream, 2 the per-thread default stream)' % i)
     if stream is None:
         if producer in (_CAI_LEGACY, _CAI_PER_THREAD):
             return
@@ -247,7 +248,7 @@ def _blob(a, i, size, dtype=None):
             raise TypeError('invalid type on parameter #%d (0-based): %s is not a struct value'
                             % (i, type(a).__name__)) from None
     if len(data) != size:
-        raise _kernel_args_error('Argument #%d is %d bytes, the parameter %d' % (i, len(data), size))
+        raise _kernel_args_error('Argument #%d (0-based) is %d bytes, the parameter %d' % (i, len(data), size))
     return data
 
 
@@ -363,18 +364,25 @@ def _param_layout(func, fields, what='argument'):
     count = func.get_param_count()
     name = func.get_name()
     if len(fields) != count:
-        raise _kernel_args_error('Kernel %s takes %d parameters, %d %ss given' % (name, count, len(fields), what))
+        hint = ''
+        if len(fields) > count:
+            # PyCUDA's idiom prepare("PPfi") flattens a struct {float; int;}
+            hint = ('; a struct parameter is one %s: a numpy structured dtype such as '
+                    "numpy.dtype([('f', numpy.float32), ('n', numpy.int32)]), or its size in bytes "
+                    'such as "8s", not one per field' % what)
+        raise _kernel_args_error('Kernel %s takes %d parameters, %d %ss given%s'
+                                 % (name, count, len(fields), what, hint))
     get_offset = getattr(func, 'get_param_offset', None)  # exact offsets where the library has them
     fmt, end = ['='], 0
     for i, field in enumerate(fields):
         char, size, align = field[0], field[1], field[2]
         expected = func.get_param_size(i)
         if size != expected:
-            raise _kernel_args_error('Parameter #%d of kernel %s is %d bytes, the %s (%s) %d'
+            raise _kernel_args_error('Parameter #%d (0-based) of kernel %s is %d bytes, the %s (%s) %d'
                                      % (i, name, expected, what, field[4], size))
         offset = get_offset(i) if get_offset is not None else (end + align - 1) // align * align
         if offset < end:
-            raise _kernel_args_error('Parameter #%d of kernel %s overlaps the one before' % (i, name))
+            raise _kernel_args_error('Parameter #%d (0-based) of kernel %s overlaps the one before' % (i, name))
         if offset > end:
             fmt.append('%dx' % (offset - end))
         fmt.append(char)

@@ -428,7 +428,7 @@ class PageLockedMemoryPool(_PoolFront):
     __module__ = OVERRIDE_MODULE
 
     def __init__(self, flags=0, context=None):
-        self.pool = HostMemoryPool(context=context, flags=int(flags))
+        self.pool = HostMemoryPool.new(context, GCuda.HostAllocFlags(int(flags)))
         self._pointer = _gobject_pointer(self.pool) if _pool_ext is not None else 0
         calls = _pool_address_calls()
         self._allocate = _pool_ext.host_pool_allocate_block if calls is not None else None

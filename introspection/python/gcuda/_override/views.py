@@ -165,7 +165,7 @@ def _export(owner):
             try:
                 _EXPORT_BEGIN[GCuda.HostBuffer if isinstance(owner, GCuda.HostBuffer) else GCuda.Buffer](owner)
             except GLib.Error as e:
-                raise _convert(e).with_traceback(e.__traceback__) from None
+                raise _convert(e).with_traceback(None) from None
             state['_gcuda_exported'] = True
             return
         # a later view: the context its memory goes with, found once
