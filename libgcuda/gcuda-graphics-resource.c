@@ -150,6 +150,7 @@ enum {
   PROP_GL_TARGET,
   PROP_FLAGS,
   PROP_MAPPED,
+  PROP_REGISTERED,
   N_PROPS
 };
 
@@ -224,6 +225,9 @@ gcuda_graphics_resource_get_property (GObject    *object,
     case PROP_MAPPED:
       g_value_set_boolean (value, gcuda_graphics_resource_is_mapped (self));
       break;
+    case PROP_REGISTERED:
+      g_value_set_boolean (value, gcuda_graphics_resource_is_registered (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -297,6 +301,16 @@ gcuda_graphics_resource_class_init (GCudaGraphicsResourceClass *klass)
    */
   properties[PROP_MAPPED] = g_param_spec_boolean ("mapped", NULL, NULL, FALSE, ro);
 
+  /**
+   * GCudaGraphicsResource:registered: (getter is_registered)
+   *
+   * Whether the resource is registered: made by a constructor and not
+   * unregistered yet. Not notified.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_REGISTERED] = g_param_spec_boolean ("registered", NULL, NULL, FALSE, ro);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -326,7 +340,7 @@ no_gl_context_hint (void)
 {
   return _("No OpenGL context of the NVIDIA driver is current on this thread: make the GL context that owns "
            "the object current first (eglMakeCurrent(), gdk_gl_context_make_current()); a GL context of "
-           "another driver, such as Mesa's, cannot share with CUDA (gcuda_graphics_get_gl_devices() tells)");
+           "another driver, such as Mesa's, cannot share with CUDA (GCuda.graphics_get_gl_devices() tells)");
 }
 
 /* Made by a constructor, not unregistered, its context not destroyed.
@@ -338,12 +352,12 @@ resource_check (GCudaGraphicsResource  *self,
   if (!GCUDA_IS_GRAPHICS_RESOURCE (self))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                           _("Expected a GCudaGraphicsResource"));
+                           _("Expected a GCuda.GraphicsResource"));
       return FALSE;
     }
   if (!GCUDA_CHECK_MADE (self->handle != NULL, error,
-                         _("This GCudaGraphicsResource has no OpenGL object behind it: register one with "
-                           "gcuda_graphics_resource_new_for_gl_buffer() or _new_for_gl_image()")))
+                         _("This GCuda.GraphicsResource has no OpenGL object behind it: register one with "
+                           "GraphicsResource.new_for_gl_buffer() or new_for_gl_image()")))
     return FALSE;
   if (self->unregistered)
     {
@@ -354,7 +368,7 @@ resource_check (GCudaGraphicsResource  *self,
   if (gcuda_context_is_destroyed (self->context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED,
-                           _("The graphics resource's context was destroyed (gcuda_context_destroy())"));
+                           _("The graphics resource's context was destroyed (Context.destroy())"));
       return FALSE;
     }
   return TRUE;
@@ -687,7 +701,7 @@ gcuda_graphics_resource_is_mapped (GCudaGraphicsResource *self)
 }
 
 /**
- * gcuda_graphics_resource_is_registered:
+ * gcuda_graphics_resource_is_registered: (get-property registered)
  * @self: a [class@GCuda.GraphicsResource]
  *
  * Whether the resource is registered: made by a constructor and not
@@ -946,7 +960,7 @@ check_mapped (GCudaGraphicsResource  *self,
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NOT_MAPPED,
                    _("The graphics resource of OpenGL object %u is not mapped: call "
-                     "gcuda_graphics_resource_map() first"), self->gl_name);
+                     "GraphicsResource.map() first"), self->gl_name);
       return FALSE;
     }
   return TRUE;
@@ -987,7 +1001,7 @@ gcuda_graphics_resource_get_mapped_buffer (GCudaGraphicsResource  *self,
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NOT_MAPPED_AS_POINTER,
                    _("OpenGL object %u is an image, mapped as arrays: use "
-                     "gcuda_graphics_resource_get_mapped_array()"), self->gl_name);
+                     "GraphicsResource.get_mapped_array()"), self->gl_name);
       goto out;
     }
   if (self->mapped_buffer == NULL)
@@ -1061,7 +1075,7 @@ gcuda_graphics_resource_get_mapped_array (GCudaGraphicsResource  *self,
     {
       g_set_error (error, GCUDA_DRIVER_ERROR, CUDA_ERROR_NOT_MAPPED_AS_ARRAY,
                    _("OpenGL object %u is a buffer object, mapped as a buffer: use "
-                     "gcuda_graphics_resource_get_mapped_buffer()"), self->gl_name);
+                     "GraphicsResource.get_mapped_buffer()"), self->gl_name);
       goto out;
     }
   for (guint i = 0; i < self->mapped_arrays->len; i++)
@@ -1105,7 +1119,7 @@ gcuda_graphics_resource_get_mapped_array (GCudaGraphicsResource  *self,
   if (!_gcuda_array_format_check (desc.format, desc.num_channels, NULL))
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_NOT_SUPPORTED,
-                   _("OpenGL image %u maps to a CUDA array of format 0x%x with %u channels, which GCudaArray "
+                   _("OpenGL image %u maps to a CUDA array of format 0x%x with %u channels, which GCuda.Array "
                      "does not know"), self->gl_name, (guint) d.Format, d.NumChannels);
       goto out;
     }
@@ -1200,7 +1214,7 @@ gcuda_graphics_get_gl_devices (GCudaGLDeviceList   which,
       which != GCUDA_GL_DEVICE_LIST_NEXT_FRAME)
     {
       g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
-                   _("%d is not a GCudaGLDeviceList"), (int) which);
+                   _("%d is not a GCuda.GLDeviceList"), (int) which);
       return NULL;
     }
   if (_gcuda_driver_get (error) == NULL)

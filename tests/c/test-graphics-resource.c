@@ -351,7 +351,7 @@ test_map_errors (void)
   gcuda_assert_error_clear (&error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_NOT_MAPPED);
   g_assert_null (gcuda_graphics_resource_get_mapped_buffer (res, &error));
   gcuda_assert_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_NOT_MAPPED);
-  assert_message_has (error, "gcuda_graphics_resource_map");
+  assert_message_has (error, "GraphicsResource.map()");
   g_clear_error (&error);
 
   g_assert_true (gcuda_graphics_resource_map (res, NULL, &error));
