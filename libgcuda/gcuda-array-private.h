@@ -24,6 +24,13 @@ gboolean _gcuda_array_check        (GCudaArray        *self,
 
 CUarray  _gcuda_array_get_handle   (GCudaArray        *self);
 
+/* The array of a mapped graphics resource (gcuda-graphics-resource.c):
+ * never destroyed by GCuda; gcuda_array_free() retires it at the unmap,
+ * after which it is GCUDA_ERROR_FREED with a message that says so. */
+GCudaArray *_gcuda_array_new_graphics (GCudaContext               *context,
+                                       CUarray                     handle,
+                                       const GCudaArrayDescriptor *descriptor);
+
 /* The extent the driver copies: bytes per row, rows (at least 1), slices
  * (at least 1). */
 void     _gcuda_array_get_extent   (GCudaArray        *self,

@@ -76,6 +76,8 @@ struct _GCudaArray
   CUarray handle;
   GCudaArrayDescriptor desc;
   int freed;             /* atomic */
+  gboolean graphics;     /* a mapped graphics resource's: never destroyed by
+                          * GCuda, retired (freed) at the unmap */
 };
 
 G_DEFINE_FINAL_TYPE (GCudaArray, gcuda_array, G_TYPE_OBJECT)
@@ -329,7 +331,7 @@ gcuda_array_descriptor_validate (const GCudaArrayDescriptor  *self,
 static void
 release_array (GCudaArray *self)
 {
-  if (self->handle != NULL)
+  if (self->handle != NULL && !self->graphics)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuArrayDestroy (self->handle));
 }
 
@@ -583,7 +585,11 @@ _gcuda_array_check (GCudaArray  *self,
     }
   if (g_atomic_int_get (&self->freed))
     {
-      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED, _("The array was freed"));
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                           self->graphics
+                           ? _("The array was an OpenGL image mapped for CUDA, and it was unmapped: map the "
+                               "graphics resource again and get its array anew")
+                           : _("The array was freed"));
       return FALSE;
     }
   if (gcuda_context_is_destroyed (self->context))
@@ -593,6 +599,20 @@ _gcuda_array_check (GCudaArray  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+GCudaArray *
+_gcuda_array_new_graphics (GCudaContext               *context,
+                           CUarray                     handle,
+                           const GCudaArrayDescriptor *descriptor)
+{
+  GCudaArray *self = g_object_new (GCUDA_TYPE_ARRAY, NULL);
+
+  self->context = g_object_ref (context);
+  self->handle = handle;
+  self->desc = *descriptor;
+  self->graphics = TRUE;
+  return self;
 }
 
 CUarray

@@ -18,6 +18,13 @@ GCudaBuffer *_gcuda_buffer_new_borrowed (GCudaContext    *context,
                                          GCudaBufferKind  kind,
                                          GObject         *owner);
 
+/* A mapped graphics resource's memory (gcuda-graphics-resource.c): never
+ * freed by GCuda; gcuda_buffer_free() retires it at the unmap, after which
+ * it is GCUDA_ERROR_FREED with a message that says so. */
+GCudaBuffer *_gcuda_buffer_new_graphics (GCudaContext          *context,
+                                         CUdeviceptr            ptr,
+                                         guint64                size);
+
 /* Pooled memory (gcuda-memory-pool.c, gcuda-host-memory-pool.c,
  * gcuda-stream-pool.c): instead of the driver's free, @release (@pool,
  * address, size, @data) runs exactly once, on free() or finalization, even

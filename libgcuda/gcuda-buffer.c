@@ -139,7 +139,8 @@ release_memory (GCudaBuffer *self)
       self->release (self->owner, self->ptr, self->size, g_steal_pointer (&self->release_data));
       return;
     }
-  if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->owner != NULL || self->ptr == 0)
+  if (self->kind == GCUDA_BUFFER_KIND_VIEW || self->kind == GCUDA_BUFFER_KIND_GRAPHICS ||
+      self->owner != NULL || self->ptr == 0)
     return;
   if (self->kind == GCUDA_BUFFER_KIND_IPC)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuIpcCloseMemHandle (self->ptr));
@@ -303,6 +304,14 @@ _gcuda_buffer_new_borrowed (GCudaContext    *context,
 
   self->owner = g_object_ref (owner);
   return self;
+}
+
+GCudaBuffer *
+_gcuda_buffer_new_graphics (GCudaContext *context,
+                            CUdeviceptr   ptr,
+                            guint64       size)
+{
+  return buffer_wrap (context, ptr, size, GCUDA_BUFFER_KIND_GRAPHICS);
 }
 
 GCudaBuffer *
@@ -599,6 +608,8 @@ gcuda_buffer_new_for_address (GCudaContext    *context,
   return self;
 }
 
+static GCudaBuffer *buffer_root (GCudaBuffer *self);
+
 /* The buffer, or one it views, was freed? */
 static gboolean
 buffer_is_freed (GCudaBuffer *self)
@@ -621,10 +632,16 @@ buffer_check (GCudaBuffer  *self,
     }
   if (buffer_is_freed (self))
     {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
-                   self->freed ? _("The buffer at 0x%" PRIx64 " was freed")
-                               : _("The buffer viewed at 0x%" PRIx64 " was freed"),
-                   (guint64) self->ptr);
+      if (buffer_root (self)->kind == GCUDA_BUFFER_KIND_GRAPHICS)
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                     _("The buffer at 0x%" PRIx64 " was an OpenGL buffer mapped for CUDA, and it was "
+                       "unmapped: map the graphics resource again and get its buffer anew"),
+                     (guint64) self->ptr);
+      else
+        g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_FREED,
+                     self->freed ? _("The buffer at 0x%" PRIx64 " was freed")
+                                 : _("The buffer viewed at 0x%" PRIx64 " was freed"),
+                     (guint64) self->ptr);
       return FALSE;
     }
   return TRUE;

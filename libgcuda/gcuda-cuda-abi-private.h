@@ -55,6 +55,7 @@ typedef struct CUgraphNode_st *CUgraphNode;
 typedef struct CUgraphExec_st *CUgraphExec;
 typedef struct CUlinkState_st *CUlinkState;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUgraphicsResource_st *CUgraphicsResource;
 
 /* ---------------------------------------------------------------- constants */
 
@@ -285,10 +286,16 @@ typedef enum cudaError_enum {
   CUDA_ERROR_INVALID_DEVICE = 101,
   CUDA_ERROR_DEVICE_NOT_LICENSED = 102,
   CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_ARRAY_IS_MAPPED = 207,
+  CUDA_ERROR_ALREADY_MAPPED = 208,
   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_NOT_MAPPED = 211,
+  CUDA_ERROR_NOT_MAPPED_AS_ARRAY = 212,
+  CUDA_ERROR_NOT_MAPPED_AS_POINTER = 213,
   CUDA_ERROR_ECC_UNCORRECTABLE = 214,
   CUDA_ERROR_UNSUPPORTED_LIMIT = 215,
   CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
+  CUDA_ERROR_INVALID_GRAPHICS_CONTEXT = 219,
   CUDA_ERROR_NVLINK_UNCORRECTABLE = 220,
   CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
   CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
@@ -355,6 +362,21 @@ typedef enum CUmemPool_attribute_enum {
 typedef enum CUgraphDebugDot_flags_enum {
   CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1,
 } CUgraphDebugDot_flags;
+
+typedef enum CUgraphicsRegisterFlags_enum {
+  CU_GRAPHICS_REGISTER_FLAGS_NONE = 0,
+  CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY = 1,
+  CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 2,
+  CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST = 4,
+  CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 8,
+} CUgraphicsRegisterFlags;
+
+/* cudaGL.h's */
+typedef enum CUGLDeviceList_enum {
+  CU_GL_DEVICE_LIST_ALL = 1,
+  CU_GL_DEVICE_LIST_CURRENT_FRAME = 2,
+  CU_GL_DEVICE_LIST_NEXT_FRAME = 3,
+} CUGLDeviceList;
 
 /* ---------------------------------------------------------------- structs */
 
@@ -712,7 +734,17 @@ typedef struct CUmemPoolProps_st {
   X (cuInit, 2000, (unsigned int)) \
   X (cuGetProcAddress, 12000, (const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *)) \
   X (cuModuleLoadData, 2000, (CUmodule *, const void *)) \
-  X (cuStreamWaitValue32, 11070, (CUstream, CUdeviceptr, cuuint32_t, unsigned int))
+  X (cuStreamWaitValue32, 11070, (CUstream, CUdeviceptr, cuuint32_t, unsigned int)) \
+  X (cuArray3DGetDescriptor, 3020, (CUDA_ARRAY3D_DESCRIPTOR *, CUarray)) \
+  X (cuGraphicsUnregisterResource, 3000, (CUgraphicsResource)) \
+  X (cuGraphicsMapResources, 3000, (unsigned int, CUgraphicsResource *, CUstream)) \
+  X (cuGraphicsUnmapResources, 3000, (unsigned int, CUgraphicsResource *, CUstream)) \
+  X (cuGraphicsResourceGetMappedPointer, 3020, (CUdeviceptr *, size_t *, CUgraphicsResource)) \
+  X (cuGraphicsSubResourceGetMappedArray, 3000, (CUarray *, CUgraphicsResource, unsigned int, unsigned int)) \
+  /* cudaGL.h's (GLuint and GLenum are unsigned int) */ \
+  X (cuGraphicsGLRegisterBuffer, 3000, (CUgraphicsResource *, unsigned int, unsigned int)) \
+  X (cuGraphicsGLRegisterImage, 3000, (CUgraphicsResource *, unsigned int, unsigned int, unsigned int)) \
+  X (cuGLGetDevices, 6050, (unsigned int *, CUdevice *, unsigned int, CUGLDeviceList))
 
 /* (the ABI check defines GCUDA_CUDA_ABI_NO_FUNCTION_TYPES: it compares the
  * tables with the toolkit's types instead) */

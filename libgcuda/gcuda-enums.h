@@ -263,6 +263,10 @@ typedef enum /*< flags >*/ {
  *   module, from [method@GCuda.Module.get_global]
  * @GCUDA_BUFFER_KIND_FOREIGN: memory another library allocated, borrowed
  *   with [ctor@GCuda.Buffer.new_for_address] (never freed by GCuda)
+ * @GCUDA_BUFFER_KIND_GRAPHICS: an OpenGL buffer object while its
+ *   [class@GCuda.GraphicsResource] is mapped, from
+ *   [method@GCuda.GraphicsResource.get_mapped_buffer] (never freed by GCuda;
+ *   unusable after the unmap)
  *
  * Where a [class@GCuda.Buffer]'s memory comes from.
  *
@@ -276,6 +280,7 @@ typedef enum {
   GCUDA_BUFFER_KIND_VIEW,
   GCUDA_BUFFER_KIND_GLOBAL,
   GCUDA_BUFFER_KIND_FOREIGN,
+  GCUDA_BUFFER_KIND_GRAPHICS,
 } GCudaBufferKind;
 
 /**
@@ -655,5 +660,65 @@ typedef enum /*< flags >*/ {
   GCUDA_TEXTURE_FLAGS_NORMALIZED_COORDINATES = 0x02,
   GCUDA_TEXTURE_FLAGS_SRGB = 0x10,
 } GCudaTextureFlags;
+
+/**
+ * GCudaGraphicsRegisterFlags:
+ * @GCUDA_GRAPHICS_REGISTER_FLAGS_NONE: CUDA reads and writes the resource
+ * @GCUDA_GRAPHICS_REGISTER_FLAGS_READ_ONLY: CUDA only reads the resource
+ * @GCUDA_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD: CUDA only writes, and writes
+ *   all of it: the previous contents need not be kept
+ * @GCUDA_GRAPHICS_REGISTER_FLAGS_SURFACE_LOAD_STORE: kernels write the image
+ *   through a [class@GCuda.Surface] (images only)
+ * @GCUDA_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER: kernels use texture gather
+ *   on the image (images only)
+ *
+ * How CUDA will use a registered OpenGL object (the driver's
+ * `CUgraphicsRegisterFlags`; PyCUDA's `graphics_map_flags` are the first
+ * three). READ_ONLY and WRITE_DISCARD exclude each other.
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GCUDA_GRAPHICS_REGISTER_FLAGS_NONE = 0,
+  GCUDA_GRAPHICS_REGISTER_FLAGS_READ_ONLY = 0x01,
+  GCUDA_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 0x02,
+  GCUDA_GRAPHICS_REGISTER_FLAGS_SURFACE_LOAD_STORE = 0x04,
+  GCUDA_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 0x08,
+} GCudaGraphicsRegisterFlags;
+
+/**
+ * GCudaGraphicsResourceKind:
+ * @GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER: an OpenGL buffer object, mapped as
+ *   a [class@GCuda.Buffer]
+ * @GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE: an OpenGL texture or renderbuffer,
+ *   mapped as [class@GCuda.Array]s
+ *
+ * What a [class@GCuda.GraphicsResource] was registered from.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_GRAPHICS_RESOURCE_KIND_BUFFER,
+  GCUDA_GRAPHICS_RESOURCE_KIND_IMAGE,
+} GCudaGraphicsResourceKind;
+
+/**
+ * GCudaGLDeviceList:
+ * @GCUDA_GL_DEVICE_LIST_ALL: every device the current OpenGL context uses
+ * @GCUDA_GL_DEVICE_LIST_CURRENT_FRAME: the devices rendering the current
+ *   frame (SLI)
+ * @GCUDA_GL_DEVICE_LIST_NEXT_FRAME: the devices that will render the next
+ *   frame (SLI; a prediction)
+ *
+ * Which devices [func@GCuda.graphics_get_gl_devices] lists (the driver's
+ * `CUGLDeviceList`).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GCUDA_GL_DEVICE_LIST_ALL = 1,
+  GCUDA_GL_DEVICE_LIST_CURRENT_FRAME = 2,
+  GCUDA_GL_DEVICE_LIST_NEXT_FRAME = 3,
+} GCudaGLDeviceList;
 
 G_END_DECLS

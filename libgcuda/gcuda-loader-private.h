@@ -168,7 +168,17 @@ G_BEGIN_DECLS
   /* interop: borrowed streams */ \
   X (cuStreamGetCtx, 9020) \
   X (cuStreamGetFlags, 5050) \
-  X (cuStreamGetPriority, 5050)
+  X (cuStreamGetPriority, 5050) \
+  /* OpenGL interop */ \
+  X (cuArray3DGetDescriptor, 3020) \
+  X (cuGraphicsUnregisterResource, 3000) \
+  X (cuGraphicsMapResources, 3000) \
+  X (cuGraphicsUnmapResources, 3000) \
+  X (cuGraphicsResourceGetMappedPointer, 3020) \
+  X (cuGraphicsSubResourceGetMappedArray, 3000) \
+  X (cuGraphicsGLRegisterBuffer, 3000) \
+  X (cuGraphicsGLRegisterImage, 3000) \
+  X (cuGLGetDevices, 6050)
 
 typedef struct {
 #define GCUDA_DRIVER_DECLARE(name, version) PFN_##name##_v##version fn_##name;

@@ -45,6 +45,7 @@
 #include "gcuda-array.h"
 #include "gcuda-texture.h"
 #include "gcuda-surface.h"
+#include "gcuda-graphics-resource.h"
 /* GNOME apps */
 #include "gcuda-device-model.h"
 

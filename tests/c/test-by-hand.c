@@ -194,6 +194,15 @@ CALL (StreamPool, get_reserved_bytes_current,
 CALL (StreamPool, get_used_bytes_current,
       (gcuda_stream_pool_get_used_bytes_current (self, error), error && *error == NULL))
 
+CALL (GraphicsResource, map, gcuda_graphics_resource_map (self, NULL, error))
+CALL (GraphicsResource, unmap, gcuda_graphics_resource_unmap (self, NULL, error))
+CALL (GraphicsResource, map_all, gcuda_graphics_resource_map_all (&self, 1, NULL, error))
+CALL (GraphicsResource, unmap_all,
+      gcuda_graphics_resource_unmap_all (&self, 1, NULL, error))
+CALL (GraphicsResource, get_mapped_buffer, got (gcuda_graphics_resource_get_mapped_buffer (self, error)))
+CALL (GraphicsResource, get_mapped_array, got (gcuda_graphics_resource_get_mapped_array (self, 0, 0, error)))
+CALL (GraphicsResource, unregister, gcuda_graphics_resource_unregister (self, error))
+
 CALL (Context, synchronize, gcuda_context_synchronize (self, error))
 CALL (Context, get_limit, (gcuda_context_get_limit (self, GCUDA_LIMIT_STACK_SIZE, error), error && *error == NULL))
 CALL (Context, set_limit, gcuda_context_set_limit (self, GCUDA_LIMIT_STACK_SIZE, 4096, error))
@@ -310,6 +319,13 @@ static const ByHandCase by_hand_cases[] = {
   CASE (Context, get_memory_info, context),
   CASE (Context, get_stream_priority_range, context),
   CASE (Context, get_api_version, context),
+  CASE (GraphicsResource, map, graphics_resource),
+  CASE (GraphicsResource, unmap, graphics_resource),
+  CASE (GraphicsResource, map_all, graphics_resource),
+  CASE (GraphicsResource, unmap_all, graphics_resource),
+  CASE (GraphicsResource, get_mapped_buffer, graphics_resource),
+  CASE (GraphicsResource, get_mapped_array, graphics_resource),
+  CASE (GraphicsResource, unregister, graphics_resource),
   CASE (Context, enable_peer_access, context),
   CASE (Context, disable_peer_access, context),
   CASE (Context, push, context),
@@ -348,7 +364,7 @@ static GType (* const all_types[]) (void) = {
   gcuda_launch_config_get_type, gcuda_linker_get_type, gcuda_graph_get_type, gcuda_graph_exec_get_type,
   gcuda_stream_pool_get_type, gcuda_memory_pool_get_type, gcuda_host_memory_pool_get_type,
   gcuda_device_data_get_type, gcuda_occupancy_get_type, gcuda_array_get_type, gcuda_texture_get_type,
-  gcuda_surface_get_type,
+  gcuda_surface_get_type, gcuda_graphics_resource_get_type,
 };
 
 /* Every readable property of every class made by hand: no critical, no

@@ -14,7 +14,8 @@
  * (cuCtxDestroy, the primary context's last release); freeing an unknown
  * address is CUDA_ERROR_INVALID_VALUE, and a copy or memset outside a live
  * allocation too. Managed memory (cuMemAllocManaged) is device memory the
- * host can address, as all of the mock's is. Everything else (streams,
+ * host can address, as all of the mock's is. OpenGL interop works on fake
+ * GL objects (see "OpenGL interop" below). Everything else (streams,
  * events, modules, launches, arrays, prefetch and advice, IPC, peer copies
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
@@ -199,6 +200,11 @@ static const struct { CUresult code; const char *name; const char *text; } error
   { CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
   { CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
   { CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
+  { CUDA_ERROR_ALREADY_MAPPED, "CUDA_ERROR_ALREADY_MAPPED", "resource already mapped" },
+  { CUDA_ERROR_NOT_MAPPED, "CUDA_ERROR_NOT_MAPPED", "resource not mapped" },
+  { CUDA_ERROR_NOT_MAPPED_AS_ARRAY, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY", "resource not mapped as array" },
+  { CUDA_ERROR_NOT_MAPPED_AS_POINTER, "CUDA_ERROR_NOT_MAPPED_AS_POINTER", "resource not mapped as pointer" },
+  { CUDA_ERROR_INVALID_GRAPHICS_CONTEXT, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", "invalid OpenGL or DirectX context" },
 };
 
 static CUresult
@@ -1863,6 +1869,396 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
                  config->blockDimZ, config->hStream, params, extra);
 }
 
+/* ------------------------------------------------------------ OpenGL interop */
+
+/* A stand-in for OpenGL, so that GCuda's graphics resources run in CI.
+ * Conventions (tests call the exported gcuda_mock_gl_* functions, from C or
+ * through ctypes):
+ *
+ * - A thread has a "current GL context" on a CUDA device after
+ *   gcuda_mock_gl_make_current (ordinal); -1 makes none current, -2 one on
+ *   a GPU without CUDA (another vendor's). A thread starts with the ordinal
+ *   in GCUDA_MOCK_GL_DEVICE when it is set, else with none.
+ * - gcuda_mock_gl_new_buffer (size) makes a buffer object with zeroed
+ *   storage of @size bytes and returns its name;
+ *   gcuda_mock_gl_buffer_data (name, &size) gives its storage, for tests
+ *   to read what CUDA wrote ("glGetBufferSubData").
+ * - gcuda_mock_gl_new_texture (target, width, height, depth, format,
+ *   channels) makes a texture (format a CUarray_format) and returns its
+ *   name. Names are shared by every thread, as in one GL share group, and
+ *   live until the process ends.
+ *
+ * Registering needs a current CUDA context and a current GL context
+ * (CUDA_ERROR_INVALID_GRAPHICS_CONTEXT without one, or with -2); a name
+ * that is not a buffer (cuGraphicsGLRegisterBuffer) or not a texture of
+ * that target (cuGraphicsGLRegisterImage), or flags an object cannot have,
+ * is CUDA_ERROR_INVALID_VALUE. Mapping and unmapping follow the driver's
+ * documented errors (ALREADY_MAPPED, NOT_MAPPED, NOT_MAPPED_AS_ARRAY,
+ * NOT_MAPPED_AS_POINTER, INVALID_HANDLE); a mapped buffer's pointer is its
+ * storage, which copies and memsets accept; a mapped texture's array
+ * answers cuArray3DGetDescriptor and nothing else (the mock has no arrays).
+ * cuGLGetDevices lists the current GL context's device (CUDA_ERROR_NO_DEVICE
+ * for -2). gcuda_mock_gl_get_registered() counts the registrations not
+ * unregistered yet. */
+
+#define MOCK_GL_MAX_OBJECTS 256
+#define MOCK_GRAPHICS_MAGIC 0x47524150U
+#define MOCK_GL_TEXTURE_2D 0x0DE1
+#define MOCK_GL_TEXTURE_CUBE_MAP 0x8513
+#define MOCK_GL_TEXTURE_2D_ARRAY 0x8C1A
+#define MOCK_GL_TEXTURE_3D 0x806F
+
+struct CUarray_st {
+  unsigned int magic;
+  CUDA_ARRAY3D_DESCRIPTOR desc;
+};
+
+typedef struct {
+  int texture;               /* else a buffer object */
+  unsigned int target;
+  void *storage;             /* buffers */
+  size_t size;
+  CUDA_ARRAY3D_DESCRIPTOR desc;  /* textures */
+} MockGLObject;
+
+struct CUgraphicsResource_st {
+  unsigned int magic;
+  CUcontext ctx;
+  unsigned int name;
+  unsigned int flags;
+  int mapped;
+  struct CUarray_st array;
+};
+
+static pthread_mutex_t gl_lock = PTHREAD_MUTEX_INITIALIZER;
+static MockGLObject gl_objects[MOCK_GL_MAX_OBJECTS + 1];  /* by name; 0 is none */
+static unsigned int gl_n_objects;
+static size_t gl_registered;  /* live registrations, under gl_lock */
+
+static __thread int gl_current_known;
+static __thread int gl_current;
+
+EXPORT int          gcuda_mock_gl_make_current (int device);
+EXPORT unsigned int gcuda_mock_gl_new_buffer   (size_t size);
+EXPORT void        *gcuda_mock_gl_buffer_data  (unsigned int name, size_t *size);
+EXPORT unsigned int gcuda_mock_gl_new_texture  (unsigned int target, size_t width, size_t height, size_t depth,
+                                                int format, unsigned int channels);
+EXPORT size_t       gcuda_mock_gl_get_registered (void);
+
+static int
+gl_device (void)
+{
+  if (!gl_current_known)
+    {
+      const char *env = getenv ("GCUDA_MOCK_GL_DEVICE");
+
+      gl_current = env != NULL && *env != '\0' ? atoi (env) : -1;
+      gl_current_known = 1;
+    }
+  return gl_current;
+}
+
+/* Makes a GL context on CUDA device @device current on this thread (-1:
+ * none, -2: one on a GPU without CUDA); returns the previous one. */
+int
+gcuda_mock_gl_make_current (int device)
+{
+  int previous = gl_device ();
+
+  gl_current = device;
+  return previous;
+}
+
+unsigned int
+gcuda_mock_gl_new_buffer (size_t size)
+{
+  void *block;
+  unsigned int name = 0;
+
+  if (size == 0 || (block = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) ==
+                   MAP_FAILED)
+    return 0;
+  pthread_mutex_lock (&gl_lock);
+  if (gl_n_objects < MOCK_GL_MAX_OBJECTS)
+    {
+      name = ++gl_n_objects;
+      gl_objects[name].storage = block;
+      gl_objects[name].size = size;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  if (name == 0)
+    {
+      munmap (block, size);
+      return 0;
+    }
+  /* device memory of no context, so that copies and memsets accept it */
+  pthread_mutex_lock (&mem_lock);
+  if (n_allocations == allocations_size)
+    {
+      size_t n = allocations_size ? allocations_size * 2 : 64;
+
+      allocations = realloc (allocations, n * sizeof *allocations);
+      allocations_size = n;
+    }
+  allocations[n_allocations++] = (Allocation) { (CUdeviceptr) (uintptr_t) block, size, NULL, 0, 0 };
+  device_used[0] += size;
+  pthread_mutex_unlock (&mem_lock);
+  return name;
+}
+
+void *
+gcuda_mock_gl_buffer_data (unsigned int name, size_t *size)
+{
+  void *data = NULL;
+
+  pthread_mutex_lock (&gl_lock);
+  if (name >= 1 && name <= gl_n_objects && !gl_objects[name].texture)
+    {
+      data = gl_objects[name].storage;
+      if (size)
+        *size = gl_objects[name].size;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return data;
+}
+
+unsigned int
+gcuda_mock_gl_new_texture (unsigned int target, size_t width, size_t height, size_t layers, int format,
+                           unsigned int channels)
+{
+  unsigned int name = 0;
+
+  pthread_mutex_lock (&gl_lock);
+  if (gl_n_objects < MOCK_GL_MAX_OBJECTS)
+    {
+      name = ++gl_n_objects;
+      gl_objects[name].texture = 1;
+      gl_objects[name].target = target;
+      gl_objects[name].desc.Width = width;
+      gl_objects[name].desc.Height = height;
+      gl_objects[name].desc.Depth = layers;
+      gl_objects[name].desc.Format = (CUarray_format) format;
+      gl_objects[name].desc.NumChannels = channels;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return name;
+}
+
+/* For tests: resources registered and not unregistered. */
+size_t
+gcuda_mock_gl_get_registered (void)
+{
+  size_t n;
+
+  pthread_mutex_lock (&gl_lock);
+  n = gl_registered;
+  pthread_mutex_unlock (&gl_lock);
+  return n;
+}
+
+static CUresult
+gl_register (CUgraphicsResource *out, unsigned int name, int texture, unsigned int target, unsigned int flags)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+  CUgraphicsResource r;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (out == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (gl_device () < 0)
+    return CUDA_ERROR_INVALID_GRAPHICS_CONTEXT;
+  if (flags > (texture ? 15u : 3u) || (flags & 3) == 3)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&gl_lock);
+  if (name == 0 || name > gl_n_objects || gl_objects[name].texture != texture ||
+      (texture && gl_objects[name].target != target))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    {
+      r = calloc (1, sizeof *r);
+      r->magic = MOCK_GRAPHICS_MAGIC;
+      r->ctx = ctx;
+      r->name = name;
+      r->flags = flags;
+      if (texture)
+        {
+          r->array.magic = MOCK_GRAPHICS_MAGIC;
+          r->array.desc = gl_objects[name].desc;
+          if (flags & CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST)
+            r->array.desc.Flags |= CUDA_ARRAY3D_SURFACE_LDST;
+        }
+      gl_registered++;
+      *out = r;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return res;
+}
+
+static CUresult
+mock_cuGraphicsGLRegisterBuffer (CUgraphicsResource *out, unsigned int buffer, unsigned int flags)
+{
+  return gl_register (out, buffer, 0, 0, flags);
+}
+
+static CUresult
+mock_cuGraphicsGLRegisterImage (CUgraphicsResource *out, unsigned int image, unsigned int target,
+                                unsigned int flags)
+{
+  return gl_register (out, image, 1, target, flags);
+}
+
+static int
+is_resource (CUgraphicsResource r)
+{
+  return r != NULL && r->magic == MOCK_GRAPHICS_MAGIC;
+}
+
+static CUresult
+mock_cuGraphicsUnregisterResource (CUgraphicsResource r)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&gl_lock);
+  if (!is_resource (r))
+    res = CUDA_ERROR_INVALID_HANDLE;
+  else
+    {
+      r->magic = 0;
+      r->array.magic = 0;
+      free (r);
+      gl_registered--;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return res;
+}
+
+static CUresult
+map_resources (unsigned int count, CUgraphicsResource *rs, CUstream stream, int map)
+{
+  CUresult res = check_stream (stream);
+  CUcontext ctx = NULL;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  current (&ctx);
+  if (count == 0 || rs == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&gl_lock);
+  for (unsigned int i = 0; i < count && res == CUDA_SUCCESS; i++)
+    if (!is_resource (rs[i]) || rs[i]->ctx != ctx)
+      res = CUDA_ERROR_INVALID_HANDLE;
+    else if (rs[i]->mapped == map)
+      res = map ? CUDA_ERROR_ALREADY_MAPPED : CUDA_ERROR_NOT_MAPPED;
+  if (res == CUDA_SUCCESS)
+    for (unsigned int i = 0; i < count; i++)
+      rs[i]->mapped = map;
+  pthread_mutex_unlock (&gl_lock);
+  return res;
+}
+
+static CUresult
+mock_cuGraphicsMapResources (unsigned int count, CUgraphicsResource *rs, CUstream stream)
+{
+  return map_resources (count, rs, stream, 1);
+}
+
+static CUresult
+mock_cuGraphicsUnmapResources (unsigned int count, CUgraphicsResource *rs, CUstream stream)
+{
+  return map_resources (count, rs, stream, 0);
+}
+
+static CUresult
+mock_cuGraphicsResourceGetMappedPointer (CUdeviceptr *ptr, size_t *size, CUgraphicsResource r)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&gl_lock);
+  if (!is_resource (r))
+    res = CUDA_ERROR_INVALID_HANDLE;
+  else if (!r->mapped)
+    res = CUDA_ERROR_NOT_MAPPED;
+  else if (gl_objects[r->name].texture)
+    res = CUDA_ERROR_NOT_MAPPED_AS_POINTER;
+  else
+    {
+      *ptr = (CUdeviceptr) (uintptr_t) gl_objects[r->name].storage;
+      *size = gl_objects[r->name].size;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return res;
+}
+
+static CUresult
+mock_cuGraphicsSubResourceGetMappedArray (CUarray *array, CUgraphicsResource r, unsigned int index,
+                                          unsigned int level)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&gl_lock);
+  if (!is_resource (r))
+    res = CUDA_ERROR_INVALID_HANDLE;
+  else if (!r->mapped)
+    res = CUDA_ERROR_NOT_MAPPED;
+  else if (!gl_objects[r->name].texture)
+    res = CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
+  else
+    {
+      unsigned int target = gl_objects[r->name].target;
+      size_t layers = target == MOCK_GL_TEXTURE_CUBE_MAP ? 6
+                      : target == MOCK_GL_TEXTURE_2D_ARRAY ? gl_objects[r->name].desc.Depth : 1;
+
+      /* one mip level: the textures are made without mipmaps */
+      if (level != 0 || index >= layers)
+        res = CUDA_ERROR_INVALID_VALUE;
+      else
+        *array = &r->array;
+    }
+  pthread_mutex_unlock (&gl_lock);
+  return res;
+}
+
+static CUresult
+mock_cuArray3DGetDescriptor (CUDA_ARRAY3D_DESCRIPTOR *desc, CUarray array)
+{
+  if (desc == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (array == NULL || array->magic != MOCK_GRAPHICS_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *desc = array->desc;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CUGLDeviceList which)
+{
+  CUresult res = check_init ();
+  int device = gl_device ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (count == NULL || which < CU_GL_DEVICE_LIST_ALL || which > CU_GL_DEVICE_LIST_NEXT_FRAME)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (device == -2)
+    return CUDA_ERROR_NO_DEVICE;
+  if (device < 0 || device >= n_devices)
+    return CUDA_ERROR_INVALID_GRAPHICS_CONTEXT;
+  *count = 1;
+  if (found != NULL && size >= 1)
+    found[0] = device;
+  return CUDA_SUCCESS;
+}
+
 /* ------------------------------------------------------------ entry points */
 
 static const struct { const char *name; void *fn; } table[] = {
@@ -1930,6 +2326,15 @@ static const struct { const char *name; void *fn; } table[] = {
   ENTRY (cuMemsetD2D16Async),
   ENTRY (cuMemsetD2D32Async),
   ENTRY (cuStreamSynchronize),
+  ENTRY (cuGraphicsGLRegisterBuffer),
+  ENTRY (cuGraphicsGLRegisterImage),
+  ENTRY (cuGraphicsUnregisterResource),
+  ENTRY (cuGraphicsMapResources),
+  ENTRY (cuGraphicsUnmapResources),
+  ENTRY (cuGraphicsResourceGetMappedPointer),
+  ENTRY (cuGraphicsSubResourceGetMappedArray),
+  ENTRY (cuArray3DGetDescriptor),
+  ENTRY (cuGLGetDevices),
 };
 
 /* only with GCUDA_MOCK_KERNELS=1 */
