@@ -229,7 +229,11 @@ static void test_module_stream_event_async () {
 int main (string[] args) {
     Test.init (ref args);
     Test.add_func ("/vala/async/compile", test_compile_async);
-    Test.add_func ("/vala/async/buffer", test_buffer_async);
-    Test.add_func ("/vala/async/module-stream-event-context", test_module_stream_event_async);
+    /* with the driver made unloadable (vala-async-nvrtc) only the compile
+     * runs: the others would fail under GCUDA_TEST_REQUIRE_GPU=1 there */
+    if (GLib.Environment.get_variable ("GCUDA_TEST_DRIVER") != "missing") {
+        Test.add_func ("/vala/async/buffer", test_buffer_async);
+        Test.add_func ("/vala/async/module-stream-event-context", test_module_stream_event_async);
+    }
     return Test.run ();
 }
