@@ -178,7 +178,7 @@ decide_path (GCudaGtkFrameSink *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) devices = NULL;
-  g_autoptr(GCudaDevice) device = NULL;
+  GCudaDevice *device;
   g_autofree char *reason = NULL;
   GdkGLContext *previous;
 
@@ -907,7 +907,7 @@ gcuda_gtk_frame_sink_end_frame_async (GCudaGtkFrameSink   *self,
                                  error->message);
 
               g_atomic_int_set (&slot->busy, 0);
-              g_warning ("%s", reason);
+              g_message ("%s", reason);
               set_path (self, GCUDA_GTK_FRAME_PATH_COPY, reason);
             }
         }

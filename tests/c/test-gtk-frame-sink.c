@@ -1,0 +1,406 @@
+/* test-gtk-frame-sink.c: GCudaGtkFrameSink (libgcuda-gtk) on the mock
+ * driver, with GTK on a real (headless) display: which path it chooses and
+ * why, for no GL context, a GL context the CUDA driver does not run, one it
+ * runs on another GPU and one on the sink's GPU (where registering the real
+ * GL texture with the mock fails, so the sink turns to the copy path); the
+ * copy path's pixels against the bytes written; the errors of bad calls.
+ * test-app (examples/gtk) runs it on a Weston of its own.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include <gcuda-gtk.h>
+
+#include "gcuda-test-util.h"
+
+static int (*mock_gl_make_current) (int device);
+static gboolean have_display;
+
+/* The mock's per-thread GL "device", once GCuda loaded the mock; FALSE
+ * (skipped) on another driver. */
+static gboolean
+require_mock (void)
+{
+  const char *path = g_getenv ("GCUDA_DRIVER_LIBRARY");
+
+  if (!gcuda_test_require_gpu ())
+    return FALSE;
+  if (mock_gl_make_current == NULL && path != NULL)
+    {
+      void *lib = dlopen (path, RTLD_NOW | RTLD_NOLOAD);
+
+      if (lib != NULL)
+        {
+          mock_gl_make_current = (int (*) (int)) dlsym (lib, "gcuda_mock_gl_make_current");
+          dlclose (lib);
+        }
+    }
+  if (mock_gl_make_current == NULL)
+    {
+      g_test_skip ("needs the mock driver (GCUDA_DRIVER_LIBRARY=the mock)");
+      return FALSE;
+    }
+  mock_gl_make_current (-1);
+  return TRUE;
+}
+
+/* A realized GL context of the display, or NULL (the case is skipped). */
+static GdkGLContext *
+require_gl (void)
+{
+  g_autoptr(GdkGLContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run through examples/gtk/test-app with-display)");
+      return NULL;
+    }
+  context = gdk_display_create_gl_context (gdk_display_get_default (), &error);
+  if (context != NULL && !gdk_gl_context_realize (context, &error))
+    g_clear_object (&context);
+  if (context == NULL)
+    {
+      g_test_skip_printf ("GDK has no OpenGL here: %s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&context);
+}
+
+static void
+assert_has (const char *text,
+            const char *part)
+{
+  if (text == NULL || strstr (text, part) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", text ? text : "(null)", part);
+}
+
+static void
+got_result (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* end_frame_async() and the main loop until it is done */
+static GdkTexture *
+end_frame (GCudaGtkFrameSink  *sink,
+           GCudaStream        *stream,
+           GError            **error)
+{
+  GAsyncResult *result = NULL;
+  GdkTexture *texture;
+
+  gcuda_gtk_frame_sink_end_frame_async (sink, stream, NULL, got_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  texture = gcuda_gtk_frame_sink_end_frame_finish (sink, result, error);
+  g_object_unref (result);
+  return texture;
+}
+
+/* Writes fresh random opaque RGBA pixels into the sink's buffer, ends the
+ * frame on a stream and checks that the texture shows exactly them. */
+static void
+check_frame (GCudaGtkFrameSink *sink,
+             guint              width,
+             guint              height)
+{
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
+  g_autofree guint8 *shown = g_malloc0 ((gsize) width * height * 4);
+  GError *error = NULL;
+  GCudaBuffer *buffer;
+
+  for (gsize i = 0; i < (gsize) width * height * 4; i++)
+    pixels[i] = (i % 4) == 3 ? 255 : (guint8) g_test_rand_int_range (0, 256);
+
+  buffer = gcuda_gtk_frame_sink_begin_frame (sink, width, height, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_buffer_get_size (buffer), ==, (guint64) width * height * 4);
+  g_assert_true (gcuda_buffer_upload_from_address (buffer, 0, (guint64) (guintptr) pixels,
+                                                   (guint64) width * height * 4, &error));
+  g_assert_no_error (error);
+  stream = gcuda_stream_new (gcuda_gtk_frame_sink_get_context (sink), GCUDA_STREAM_FLAGS_NON_BLOCKING, 0, &error);
+  g_assert_no_error (error);
+
+  texture = end_frame (sink, stream, &error);
+  g_assert_no_error (error);
+  g_assert_true (GDK_IS_MEMORY_TEXTURE (texture));
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, (int) width);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) height);
+  /* GDK_MEMORY_DEFAULT: B8G8R8A8 premultiplied, the same for opaque pixels */
+  gdk_texture_download (texture, shown, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    if (shown[4 * i] != pixels[4 * i + 2] || shown[4 * i + 1] != pixels[4 * i + 1] ||
+        shown[4 * i + 2] != pixels[4 * i] || shown[4 * i + 3] != 255)
+      g_error ("pixel %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT "): wrote RGBA %u %u %u %u, shown BGRA %u %u %u %u",
+               i, i % width, i / width, pixels[4 * i], pixels[4 * i + 1], pixels[4 * i + 2], pixels[4 * i + 3],
+               shown[4 * i], shown[4 * i + 1], shown[4 * i + 2], shown[4 * i + 3]);
+}
+
+/* ------------------------------------------------------------- cases */
+
+static void
+test_no_gl (void)
+{
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  GError *error = NULL;
+
+  if (!require_mock ())
+    return;
+  sink = gcuda_gtk_frame_sink_new (NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gcuda_gtk_frame_sink_get_context (sink));
+  g_assert_null (gcuda_gtk_frame_sink_get_gl_context (sink));
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
+  assert_has (gcuda_gtk_frame_sink_get_reason (sink), "No OpenGL context");
+  check_frame (sink, 37, 23);
+  /* the same buffer for the same size, a new one for another */
+  check_frame (sink, 37, 23);
+  check_frame (sink, 64, 48);
+}
+
+static void
+test_gl_not_cuda (void)
+{
+  g_autoptr(GdkGLContext) gl = NULL;
+  GError *error = NULL;
+
+  if (!require_mock () || (gl = require_gl ()) == NULL)
+    return;
+  /* a context of another driver (Mesa's, as on a hybrid laptop:
+   * INVALID_GRAPHICS_CONTEXT), then one on a GPU without CUDA (the driver
+   * lists no device) */
+  for (int device = -1; device >= -2; device--)
+    {
+      g_autoptr(GCudaGtkFrameSink) sink = NULL;
+
+      mock_gl_make_current (device);
+      sink = gcuda_gtk_frame_sink_new (NULL, gl, &error);
+      g_assert_no_error (error);
+      g_assert_true (gcuda_gtk_frame_sink_get_gl_context (sink) == gl);
+      g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
+      if (device == -1)
+        {
+          assert_has (gcuda_gtk_frame_sink_get_reason (sink), "does not run this OpenGL context");
+          assert_has (gcuda_gtk_frame_sink_get_reason (sink), "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT");
+        }
+      else
+        {
+          assert_has (gcuda_gtk_frame_sink_get_reason (sink), "runs on a GPU without CUDA");
+        }
+      check_frame (sink, 16, 16);
+    }
+  /* the previous GL context is current again */
+  g_assert_null (gdk_gl_context_get_current ());
+}
+
+static void
+test_gl_other_gpu (void)
+{
+  g_autoptr(GCudaContext) second = NULL;
+  g_autoptr(GCudaDevice) device = NULL;
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  g_autoptr(GdkGLContext) gl = NULL;
+  GError *error = NULL;
+
+  if (!require_mock () || (gl = require_gl ()) == NULL)
+    return;
+  if (gcuda_device_get_count (NULL) < 2)
+    {
+      g_test_skip ("needs the mock's second device (GCUDA_MOCK_DEVICES=2)");
+      return;
+    }
+  mock_gl_make_current (0);
+  device = gcuda_device_get (1, &error);
+  g_assert_no_error (error);
+  second = gcuda_device_get_primary_context (device, &error);
+  g_assert_no_error (error);
+  sink = gcuda_gtk_frame_sink_new (second, gl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
+  assert_has (gcuda_gtk_frame_sink_get_reason (sink), "runs on another GPU than");
+  check_frame (sink, 8, 8);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  (*(int *) user_data)++;
+}
+
+static void
+test_gl_on_device (void)
+{
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  g_autoptr(GdkGLContext) gl = NULL;
+  GError *error = NULL;
+  int path_notified = 0;
+
+  if (!require_mock () || (gl = require_gl ()) == NULL)
+    return;
+  mock_gl_make_current (0);
+  sink = gcuda_gtk_frame_sink_new (NULL, gl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
+  assert_has (gcuda_gtk_frame_sink_get_reason (sink), "frames stay on the GPU");
+  g_signal_connect (sink, "notify::path", G_CALLBACK (count_notify), &path_notified);
+  /* GDK's texture is no object of the mock's fake GL: registering it fails,
+   * and the sink turns to the copy path for good, with that frame */
+  check_frame (sink, 40, 30);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
+  g_assert_cmpint (path_notified, ==, 1);
+  assert_has (gcuda_gtk_frame_sink_get_reason (sink), "Zero-copy display failed");
+  assert_has (gcuda_gtk_frame_sink_get_reason (sink), "CUDA_ERROR_INVALID_VALUE");
+  check_frame (sink, 40, 30);
+  g_assert_cmpint (path_notified, ==, 1);
+}
+
+static void
+test_widget (void)
+{
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  GtkWidget *window, *picture;
+  GError *error = NULL;
+
+  if (!require_mock ())
+    return;
+  if (!have_display)
+    {
+      g_test_skip ("no display (run through examples/gtk/test-app with-display)");
+      return;
+    }
+  picture = gtk_picture_new ();
+  g_object_ref_sink (picture);
+  sink = gcuda_gtk_frame_sink_new_for_widget (NULL, picture, &error);
+  g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  assert_has (error->message, "not realized");
+  g_assert_null (sink);
+  g_clear_error (&error);
+  g_object_unref (picture);
+
+  window = gtk_window_new ();
+  picture = gtk_picture_new ();
+  gtk_window_set_child (GTK_WINDOW (window), picture);
+  gtk_widget_realize (picture);
+  g_assert_true (gtk_widget_get_realized (picture));
+  mock_gl_make_current (0);
+  sink = gcuda_gtk_frame_sink_new_for_widget (NULL, picture, &error);
+  g_assert_no_error (error);
+  /* the renderer decides (GSK_RENDERER): with GL the mock's device is the
+   * GL context's, with Cairo GTK would read a GL texture back */
+  if (GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (GTK_NATIVE (window))))
+    {
+      g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
+      assert_has (gcuda_gtk_frame_sink_get_reason (sink), "GskCairoRenderer, not with OpenGL");
+      g_assert_null (gcuda_gtk_frame_sink_get_gl_context (sink));
+    }
+  else
+    {
+      g_test_message ("renderer %s: %s", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
+                      gcuda_gtk_frame_sink_get_reason (sink));
+      if (gcuda_gtk_frame_sink_get_gl_context (sink) != NULL)
+        g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
+    }
+  check_frame (sink, 32, 16);
+  g_clear_object (&sink);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_bad_calls (void)
+{
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GAsyncResult *first = NULL, *second = NULL;
+  GError *error = NULL;
+
+  if (!require_mock ())
+    return;
+  sink = gcuda_gtk_frame_sink_new (NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* no frame begun */
+  texture = end_frame (sink, NULL, &error);
+  g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  assert_has (error->message, "begin_frame()");
+  g_assert_null (texture);
+  g_clear_error (&error);
+
+  /* sizes */
+  g_assert_null (gcuda_gtk_frame_sink_begin_frame (sink, 0, 10, &error));
+  g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gcuda_gtk_frame_sink_begin_frame (sink, 10, 0, &error));
+  g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (gcuda_gtk_frame_sink_begin_frame (sink, 65536, 65536, &error));
+  g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  assert_has (error->message, "65536×65536");
+  g_clear_error (&error);
+
+  /* one frame ended at a time */
+  g_assert_nonnull (gcuda_gtk_frame_sink_begin_frame (sink, 4, 4, &error));
+  g_assert_no_error (error);
+  stream = gcuda_stream_new (gcuda_gtk_frame_sink_get_context (sink), GCUDA_STREAM_FLAGS_NON_BLOCKING, 0, &error);
+  g_assert_no_error (error);
+  gcuda_gtk_frame_sink_end_frame_async (sink, stream, NULL, got_result, &first);
+  g_assert_null (gcuda_gtk_frame_sink_begin_frame (sink, 4, 4, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_clear_error (&error);
+  gcuda_gtk_frame_sink_end_frame_async (sink, stream, NULL, got_result, &second);
+  while (first == NULL || second == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (gcuda_gtk_frame_sink_end_frame_finish (sink, second, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_clear_error (&error);
+  texture = gcuda_gtk_frame_sink_end_frame_finish (sink, first, &error);
+  g_assert_no_error (error);
+  g_assert_true (GDK_IS_TEXTURE (texture));
+  g_object_unref (first);
+  g_object_unref (second);
+  /* and the next frame goes */
+  g_assert_nonnull (gcuda_gtk_frame_sink_begin_frame (sink, 4, 4, &error));
+  g_assert_no_error (error);
+}
+
+/* GCUDA_TEST_EXPECT=no-device: the mock without devices */
+static void
+test_no_device (void)
+{
+  GError *error = NULL;
+
+  g_assert_null (gcuda_gtk_frame_sink_new (NULL, NULL, &error));
+  g_assert_error (error, GCUDA_DRIVER_ERROR, GCUDA_DRIVER_ERROR_NO_DEVICE);
+  g_clear_error (&error);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  have_display = gtk_init_check ();
+
+  if (g_strcmp0 (g_getenv ("GCUDA_TEST_EXPECT"), "no-device") == 0)
+    {
+      g_test_add_func ("/gtk-frame-sink/no-device", test_no_device);
+      return g_test_run ();
+    }
+  g_test_add_func ("/gtk-frame-sink/no-gl", test_no_gl);
+  g_test_add_func ("/gtk-frame-sink/gl-not-cuda", test_gl_not_cuda);
+  g_test_add_func ("/gtk-frame-sink/gl-other-gpu", test_gl_other_gpu);
+  g_test_add_func ("/gtk-frame-sink/gl-on-device", test_gl_on_device);
+  g_test_add_func ("/gtk-frame-sink/widget", test_widget);
+  g_test_add_func ("/gtk-frame-sink/bad-calls", test_bad_calls);
+  return g_test_run ();
+}
