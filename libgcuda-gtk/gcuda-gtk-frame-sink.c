@@ -17,24 +17,27 @@
 /**
  * GCudaGtkFrameSink:
  *
- * Hands frames that a CUDA kernel draws to GTK 4 as [class@Gdk.Texture]s,
- * without a trip through host memory when the OpenGL context GTK draws with
- * runs on the CUDA device.
+ * Hands frames that a CUDA kernel draws to GTK 4, without a trip through
+ * host memory when the OpenGL context GTK draws with runs on the CUDA
+ * device. The sink is a [iface@Gdk.Paintable] that shows the last frame:
+ * set it once as a `GtkPicture`'s paintable.
  *
  * The kernel always writes the same thing: `width × height` RGBA pixels, 8
  * bits per channel, rows `width * 4` bytes apart, row 0 at the top, into the
  * [class@GCuda.Buffer] that [method@GCudaGtk.FrameSink.begin_frame] returns.
- * [method@GCudaGtk.FrameSink.end_frame_async] then turns it into a texture
- * along one of two paths ([property@GCudaGtk.FrameSink:path]):
+ * [method@GCudaGtk.FrameSink.end_frame_async] then turns it into the
+ * sink's [property@GCudaGtk.FrameSink:texture] along one of two paths
+ * ([property@GCudaGtk.FrameSink:path]):
  *
  * - [enum@GCudaGtk.FramePath.ZERO_COPY]: the pixels are copied on the GPU
  *   into one of a ring of three OpenGL textures registered with CUDA
  *   ([class@GCuda.GraphicsResource]), and the texture goes to GTK as a
  *   [class@Gdk.GLTexture]. GTK gets it only once the CUDA work that wrote it
  *   has finished (the stream is waited for without blocking, after the
- *   unmap and a `glFlush()`), and a texture is written again only after GTK
- *   has released the [class@Gdk.GLTexture] made from it; when all three are
- *   still held, that one frame takes the copy path.
+ *   unmap and a `glFlush()`), and a texture is written again only after
+ *   every [class@Gdk.GLTexture] made from it is gone (the sink drops its
+ *   own when the next frame comes; GTK drops its once it has drawn it);
+ *   when all three are still held, that one frame takes the copy path.
  * - [enum@GCudaGtk.FramePath.COPY]: the pixels are downloaded into a
  *   [struct@GLib.Bytes] and wrapped in a [class@Gdk.MemoryTexture], as an app
  *   without this class would do.
@@ -46,20 +49,20 @@
  * the CUDA driver lists the sink's device among those of that GL context
  * ([func@GCuda.graphics_get_gl_devices]); not on a hybrid laptop whose other
  * GPU draws the desktop, nor with GTK's Cairo or Vulkan renderers. When
- * registering or mapping a texture fails later, the sink turns to the copy
- * path for good, says why, and notifies `path` and `reason`. Both paths show
- * the same pixels.
+ * making, registering or mapping a texture fails later, the sink turns to
+ * the copy path for good, says why, and notifies `path` and `reason`. Both
+ * paths show the same pixels.
  *
- * In GJS (an app whose kernel writes `buffer`; the widget is realized):
+ * In GJS (an app whose kernel writes `buffer`; the window is realized):
  *
  * ```js
- * const sink = GCudaGtk.FrameSink.new_for_widget(context, picture);
+ * const sink = GCudaGtk.FrameSink.new_for_widget(context, window);
+ * picture.paintable = sink;
  * headerBar.subtitle = sink.reason;
+ * // each frame
  * const buffer = sink.begin_frame(width, height);
  * kernel.launch(gridX, gridY, 1, 16, 16, 1, 0, stream, argsWriting(buffer));
- * sink.end_frame_async(stream, null, (s, res) => {
- *     picture.paintable = s.end_frame_finish(res);
- * });
+ * sink.end_frame_async(stream, null, (s, res) => s.end_frame_finish(res));
  * ```
  *
  * A sink is not thread-safe: use it from the thread that owns its GL context
@@ -70,15 +73,27 @@
 
 #define RING_SIZE 3
 
+typedef struct _Ring Ring;
+
 typedef struct
 {
-  GCudaGtkFrameSink *sink;
+  Ring *ring;
   guint texture;                    /* GL name, 0 before the first frame */
   guint width;
   guint height;
   GCudaGraphicsResource *resource;  /* the texture, registered with CUDA */
   int busy;                         /* atomic: being written, or held by GTK */
 } Slot;
+
+/* The textures, shared by the sink and every GdkGLTexture made from one
+ * of them (each holds a reference until GTK releases it), so that neither
+ * keeps the other alive and the GL objects go with the last of them. */
+struct _Ring
+{
+  gatomicrefcount ref_count;
+  GdkGLContext *gl_context;
+  Slot slots[RING_SIZE];
+};
 
 struct _GCudaGtkFrameSink
 {
@@ -96,10 +111,14 @@ struct _GCudaGtkFrameSink
   guint height;
   gboolean ending;          /* end_frame_async() has not completed */
 
-  Slot slots[RING_SIZE];
+  GdkTexture *texture;      /* the last frame */
+  Ring *ring;               /* zero-copy: the textures, else NULL */
 };
 
-G_DEFINE_FINAL_TYPE (GCudaGtkFrameSink, gcuda_gtk_frame_sink, G_TYPE_OBJECT)
+static void gcuda_gtk_frame_sink_paintable_init (GdkPaintableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GCudaGtkFrameSink, gcuda_gtk_frame_sink, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (GDK_TYPE_PAINTABLE, gcuda_gtk_frame_sink_paintable_init))
 
 enum {
   PROP_0,
@@ -107,6 +126,7 @@ enum {
   PROP_GL_CONTEXT,
   PROP_PATH,
   PROP_REASON,
+  PROP_TEXTURE,
   N_PROPS
 };
 
@@ -229,38 +249,51 @@ gcuda_gtk_frame_sink_constructed (GObject *object)
 
   G_OBJECT_CLASS (gcuda_gtk_frame_sink_parent_class)->constructed (object);
 
-  for (guint i = 0; i < RING_SIZE; i++)
-    self->slots[i].sink = self;
   if (self->context == NULL)
     self->context = gcuda_context_get_default (&self->init_error);
   decide_path (self);
 }
 
-static void
-free_slots (GCudaGtkFrameSink *self)
+static Ring *
+ring_new (GdkGLContext *gl_context)
 {
-  GdkGLContext *previous = NULL;
-  gboolean entered = FALSE;
+  Ring *ring = g_new0 (Ring, 1);
 
+  g_atomic_ref_count_init (&ring->ref_count);
+  ring->gl_context = g_object_ref (gl_context);
+  for (guint i = 0; i < RING_SIZE; i++)
+    ring->slots[i].ring = ring;
+  return ring;
+}
+
+static Ring *
+ring_ref (Ring *ring)
+{
+  g_atomic_ref_count_inc (&ring->ref_count);
+  return ring;
+}
+
+/* The last reference unregisters and deletes the textures, with the GL
+ * context current (both need it). */
+static void
+ring_unref (Ring *ring)
+{
+  GdkGLContext *previous;
+
+  if (!g_atomic_ref_count_dec (&ring->ref_count))
+    return;
+  previous = enter_gl (ring->gl_context);
   for (guint i = 0; i < RING_SIZE; i++)
     {
-      Slot *slot = &self->slots[i];
+      Slot *slot = &ring->slots[i];
 
-      if (slot->texture == 0 && slot->resource == NULL)
-        continue;
-      /* unregistering and deleting need the GL context current */
-      if (!entered && self->gl_context != NULL)
-        {
-          previous = enter_gl (self->gl_context);
-          entered = TRUE;
-        }
       g_clear_object (&slot->resource);
-      if (slot->texture != 0 && entered)
+      if (slot->texture != 0)
         glDeleteTextures (1, &slot->texture);
-      slot->texture = 0;
     }
-  if (entered)
-    restore_gl (previous);
+  restore_gl (previous);
+  g_object_unref (ring->gl_context);
+  g_free (ring);
 }
 
 static void
@@ -268,8 +301,8 @@ gcuda_gtk_frame_sink_finalize (GObject *object)
 {
   GCudaGtkFrameSink *self = GCUDA_GTK_FRAME_SINK (object);
 
-  /* every GdkGLTexture made from a slot holds the sink: none is left */
-  free_slots (self);
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->ring, ring_unref);
   g_clear_object (&self->buffer);
   g_clear_object (&self->gl_context);
   g_clear_object (&self->context);
@@ -300,6 +333,9 @@ gcuda_gtk_frame_sink_get_property (GObject    *object,
       break;
     case PROP_REASON:
       g_value_set_string (value, self->reason);
+      break;
+    case PROP_TEXTURE:
+      g_value_set_object (value, self->texture);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -390,12 +426,92 @@ gcuda_gtk_frame_sink_class_init (GCudaGtkFrameSinkClass *klass)
     g_param_spec_string ("reason", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * GCudaGtkFrameSink:texture: (getter get_texture)
+   *
+   * The last frame, %NULL before the first. Holding it keeps its texture
+   * of the ring from being written again: where references go away only
+   * with a garbage collector (GJS), show the sink itself (it is a
+   * [iface@Gdk.Paintable]) rather than this texture.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_TEXTURE] =
+    g_param_spec_object ("texture", NULL, NULL, GDK_TYPE_TEXTURE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 gcuda_gtk_frame_sink_init (GCudaGtkFrameSink *self)
 {
+}
+
+/* GdkPaintable: the last frame */
+
+static void
+gcuda_gtk_frame_sink_snapshot (GdkPaintable *paintable,
+                               GdkSnapshot  *snapshot,
+                               double        width,
+                               double        height)
+{
+  GCudaGtkFrameSink *self = GCUDA_GTK_FRAME_SINK (paintable);
+
+  if (self->texture != NULL)
+    gdk_paintable_snapshot (GDK_PAINTABLE (self->texture), snapshot, width, height);
+}
+
+static GdkPaintable *
+gcuda_gtk_frame_sink_get_current_image (GdkPaintable *paintable)
+{
+  GCudaGtkFrameSink *self = GCUDA_GTK_FRAME_SINK (paintable);
+
+  if (self->texture != NULL)
+    return GDK_PAINTABLE (g_object_ref (self->texture));
+  return gdk_paintable_new_empty (0, 0);
+}
+
+static int
+gcuda_gtk_frame_sink_get_intrinsic_width (GdkPaintable *paintable)
+{
+  GCudaGtkFrameSink *self = GCUDA_GTK_FRAME_SINK (paintable);
+
+  return self->texture != NULL ? gdk_texture_get_width (self->texture) : 0;
+}
+
+static int
+gcuda_gtk_frame_sink_get_intrinsic_height (GdkPaintable *paintable)
+{
+  GCudaGtkFrameSink *self = GCUDA_GTK_FRAME_SINK (paintable);
+
+  return self->texture != NULL ? gdk_texture_get_height (self->texture) : 0;
+}
+
+static void
+gcuda_gtk_frame_sink_paintable_init (GdkPaintableInterface *iface)
+{
+  iface->snapshot = gcuda_gtk_frame_sink_snapshot;
+  iface->get_current_image = gcuda_gtk_frame_sink_get_current_image;
+  iface->get_intrinsic_width = gcuda_gtk_frame_sink_get_intrinsic_width;
+  iface->get_intrinsic_height = gcuda_gtk_frame_sink_get_intrinsic_height;
+}
+
+/* The new last frame: the previous one is released (and with it, on the
+ * zero-copy path, its texture of the ring once GTK has drawn it). */
+static void
+show_frame (GCudaGtkFrameSink *self,
+            GdkTexture        *texture)
+{
+  gboolean resized = self->texture == NULL ||
+                     gdk_texture_get_width (self->texture) != gdk_texture_get_width (texture) ||
+                     gdk_texture_get_height (self->texture) != gdk_texture_get_height (texture);
+
+  g_set_object (&self->texture, texture);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURE]);
+  if (resized)
+    gdk_paintable_invalidate_size (GDK_PAINTABLE (self));
+  gdk_paintable_invalidate_contents (GDK_PAINTABLE (self));
 }
 
 /**
@@ -574,6 +690,24 @@ gcuda_gtk_frame_sink_get_reason (GCudaGtkFrameSink *self)
 }
 
 /**
+ * gcuda_gtk_frame_sink_get_texture: (get-property texture)
+ * @self: a [class@GCudaGtk.FrameSink]
+ *
+ * The last frame (see [property@GCudaGtk.FrameSink:texture]).
+ *
+ * Returns: (transfer none) (nullable): the texture, or %NULL before the
+ *   first frame
+ *
+ * Since: 1.0
+ */
+GdkTexture *
+gcuda_gtk_frame_sink_get_texture (GCudaGtkFrameSink *self)
+{
+  g_return_val_if_fail (GCUDA_GTK_IS_FRAME_SINK (self), NULL);
+  return self->texture;
+}
+
+/**
  * gcuda_gtk_frame_sink_begin_frame:
  * @self: a [class@GCudaGtk.FrameSink]
  * @width: the frame's width in pixels, at least 1
@@ -659,19 +793,20 @@ static void
 texture_released (gpointer data)
 {
   Slot *slot = data;
-  GCudaGtkFrameSink *sink = slot->sink;
 
   g_atomic_int_set (&slot->busy, 0);
-  g_object_unref (sink);
+  ring_unref (slot->ring);
 }
 
-/* A free texture of the ring (not held by GTK), or NULL. */
+/* A free texture of the ring (no GdkGLTexture of it alive), or NULL. */
 static Slot *
 take_slot (GCudaGtkFrameSink *self)
 {
+  if (self->ring == NULL)
+    self->ring = ring_new (self->gl_context);
   for (guint i = 0; i < RING_SIZE; i++)
-    if (g_atomic_int_compare_and_exchange (&self->slots[i].busy, 0, 1))
-      return &self->slots[i];
+    if (g_atomic_int_compare_and_exchange (&self->ring->slots[i].busy, 0, 1))
+      return &self->ring->slots[i];
   return NULL;
 }
 
@@ -769,6 +904,7 @@ copy_downloaded (GObject      *source,
   GCudaGtkFrameSink *self = g_task_get_source_object (task);
   EndFrame *frame = g_task_get_task_data (task);
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
   GError *error = NULL;
 
   self->ending = FALSE;
@@ -778,10 +914,10 @@ copy_downloaded (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  g_task_return_pointer (task,
-                         gdk_memory_texture_new ((int) frame->width, (int) frame->height,
-                                                 GDK_MEMORY_R8G8B8A8, bytes, (gsize) frame->width * 4),
-                         g_object_unref);
+  texture = gdk_memory_texture_new ((int) frame->width, (int) frame->height,
+                                    GDK_MEMORY_R8G8B8A8, bytes, (gsize) frame->width * 4);
+  show_frame (self, texture);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -793,6 +929,7 @@ zero_copy_done (GObject      *source,
   GCudaGtkFrameSink *self = g_task_get_source_object (task);
   EndFrame *frame = g_task_get_task_data (task);
   Slot *slot = frame->slot;
+  g_autoptr(GdkTexture) texture = NULL;
   GError *error = NULL;
   gboolean ok;
 
@@ -809,13 +946,12 @@ zero_copy_done (GObject      *source,
     }
   /* the CUDA work that wrote the texture is done: GTK may sample it; the
    * slot stays busy until GTK releases the texture (texture_released),
-   * and the texture holds the sink until then */
-  g_object_ref (self);
-  g_task_return_pointer (task,
-                         gdk_gl_texture_new (self->gl_context, slot->texture,
-                                             (int) slot->width, (int) slot->height,
-                                             texture_released, slot),
-                         g_object_unref);
+   * and the texture holds the ring until then */
+  ring_ref (slot->ring);
+  texture = gdk_gl_texture_new (self->gl_context, slot->texture, (int) slot->width, (int) slot->height,
+                                texture_released, slot);
+  show_frame (self, texture);
+  g_task_return_boolean (task, TRUE);
 }
 
 /**
@@ -923,26 +1059,26 @@ gcuda_gtk_frame_sink_end_frame_async (GCudaGtkFrameSink   *self,
  * @result: the [iface@Gio.AsyncResult] given to the callback
  * @error: return location for a [struct@GLib.Error]
  *
- * Finishes [method@GCudaGtk.FrameSink.end_frame_async]: the frame as a
- * texture for a `GtkPicture` or a snapshot. A [class@Gdk.GLTexture] (zero-copy)
- * must be dropped soon: its texture of the ring is written again only after
- * GTK and the app have released it.
+ * Finishes [method@GCudaGtk.FrameSink.end_frame_async]. On success the
+ * frame is the sink's [property@GCudaGtk.FrameSink:texture], and the sink,
+ * a [iface@Gdk.Paintable], shows it (set it once as a `GtkPicture`'s
+ * paintable).
  *
- * Returns: (transfer full): the frame's texture, or %NULL with @error set
- *   (the errors of the copy or of the wait for the stream, or those
+ * Returns: %TRUE on success, %FALSE with @error set (the errors of the copy
+ *   or of the wait for the stream, or those
  *   [method@GCudaGtk.FrameSink.end_frame_async] describes)
  *
  * Since: 1.0
  */
-GdkTexture *
+gboolean
 gcuda_gtk_frame_sink_end_frame_finish (GCudaGtkFrameSink  *self,
                                        GAsyncResult       *result,
                                        GError            **error)
 {
-  g_return_val_if_fail (GCUDA_GTK_IS_FRAME_SINK (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_gtk_frame_sink_end_frame_async, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (GCUDA_GTK_IS_FRAME_SINK (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == gcuda_gtk_frame_sink_end_frame_async, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

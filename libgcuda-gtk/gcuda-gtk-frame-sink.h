@@ -64,6 +64,8 @@ GCUDA_AVAILABLE_IN_1_0
 GCudaGtkFramePath  gcuda_gtk_frame_sink_get_path         (GCudaGtkFrameSink   *self);
 GCUDA_AVAILABLE_IN_1_0
 const char        *gcuda_gtk_frame_sink_get_reason       (GCudaGtkFrameSink   *self);
+GCUDA_AVAILABLE_IN_1_0
+GdkTexture        *gcuda_gtk_frame_sink_get_texture      (GCudaGtkFrameSink   *self);
 
 GCUDA_AVAILABLE_IN_1_0
 GCudaBuffer       *gcuda_gtk_frame_sink_begin_frame      (GCudaGtkFrameSink   *self,
@@ -77,7 +79,7 @@ void               gcuda_gtk_frame_sink_end_frame_async  (GCudaGtkFrameSink   *s
                                                           GAsyncReadyCallback  callback,
                                                           gpointer             user_data);
 GCUDA_AVAILABLE_IN_1_0
-GdkTexture        *gcuda_gtk_frame_sink_end_frame_finish (GCudaGtkFrameSink   *self,
+gboolean           gcuda_gtk_frame_sink_end_frame_finish (GCudaGtkFrameSink   *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
 

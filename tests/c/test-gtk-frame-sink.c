@@ -86,21 +86,27 @@ got_result (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static void
+count_signal (gpointer user_data)
+{
+  (*(int *) user_data)++;
+}
+
 /* end_frame_async() and the main loop until it is done */
-static GdkTexture *
+static gboolean
 end_frame (GCudaGtkFrameSink  *sink,
            GCudaStream        *stream,
            GError            **error)
 {
   GAsyncResult *result = NULL;
-  GdkTexture *texture;
+  gboolean ok;
 
   gcuda_gtk_frame_sink_end_frame_async (sink, stream, NULL, got_result, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  texture = gcuda_gtk_frame_sink_end_frame_finish (sink, result, error);
+  ok = gcuda_gtk_frame_sink_end_frame_finish (sink, result, error);
   g_object_unref (result);
-  return texture;
+  return ok;
 }
 
 /* Writes fresh random opaque RGBA pixels into the sink's buffer, ends the
@@ -111,11 +117,15 @@ check_frame (GCudaGtkFrameSink *sink,
              guint              height)
 {
   g_autoptr(GCudaStream) stream = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
   g_autofree guint8 *shown = g_malloc0 ((gsize) width * height * 4);
   GError *error = NULL;
   GCudaBuffer *buffer;
+  GdkTexture *texture;
+  gboolean resized = gdk_paintable_get_intrinsic_width (GDK_PAINTABLE (sink)) != (int) width ||
+                     gdk_paintable_get_intrinsic_height (GDK_PAINTABLE (sink)) != (int) height;
+  int contents = 0, size = 0, notified = 0;
+  gulong ids[3];
 
   for (gsize i = 0; i < (gsize) width * height * 4; i++)
     pixels[i] = (i % 4) == 3 ? 255 : (guint8) g_test_rand_int_range (0, 256);
@@ -129,8 +139,20 @@ check_frame (GCudaGtkFrameSink *sink,
   stream = gcuda_stream_new (gcuda_gtk_frame_sink_get_context (sink), GCUDA_STREAM_FLAGS_NON_BLOCKING, 0, &error);
   g_assert_no_error (error);
 
-  texture = end_frame (sink, stream, &error);
+  ids[0] = g_signal_connect_swapped (sink, "invalidate-contents", G_CALLBACK (count_signal), &contents);
+  ids[1] = g_signal_connect_swapped (sink, "invalidate-size", G_CALLBACK (count_signal), &size);
+  ids[2] = g_signal_connect_swapped (sink, "notify::texture", G_CALLBACK (count_signal), &notified);
+  g_assert_true (end_frame (sink, stream, &error));
   g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_signal_handler_disconnect (sink, ids[i]);
+  /* the sink shows the new frame */
+  g_assert_cmpint (contents, ==, 1);
+  g_assert_cmpint (size, ==, resized ? 1 : 0);
+  g_assert_cmpint (notified, ==, 1);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (GDK_PAINTABLE (sink)), ==, (int) width);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (GDK_PAINTABLE (sink)), ==, (int) height);
+  texture = gcuda_gtk_frame_sink_get_texture (sink);
   g_assert_true (GDK_IS_MEMORY_TEXTURE (texture));
   g_assert_cmpint (gdk_texture_get_width (texture), ==, (int) width);
   g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) height);
@@ -320,7 +342,7 @@ test_bad_calls (void)
 {
   g_autoptr(GCudaGtkFrameSink) sink = NULL;
   g_autoptr(GCudaStream) stream = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GdkPaintable) image = NULL;
   GAsyncResult *first = NULL, *second = NULL;
   GError *error = NULL;
 
@@ -328,12 +350,17 @@ test_bad_calls (void)
     return;
   sink = gcuda_gtk_frame_sink_new (NULL, NULL, &error);
   g_assert_no_error (error);
+  /* nothing to show yet */
+  g_assert_null (gcuda_gtk_frame_sink_get_texture (sink));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (GDK_PAINTABLE (sink)), ==, 0);
+  image = gdk_paintable_get_current_image (GDK_PAINTABLE (sink));
+  g_assert_nonnull (image);
+  g_clear_object (&image);
 
   /* no frame begun */
-  texture = end_frame (sink, NULL, &error);
+  g_assert_false (end_frame (sink, NULL, &error));
   g_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   assert_has (error->message, "begin_frame()");
-  g_assert_null (texture);
   g_clear_error (&error);
 
   /* sizes */
@@ -360,12 +387,14 @@ test_bad_calls (void)
   gcuda_gtk_frame_sink_end_frame_async (sink, stream, NULL, got_result, &second);
   while (first == NULL || second == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_null (gcuda_gtk_frame_sink_end_frame_finish (sink, second, &error));
+  g_assert_false (gcuda_gtk_frame_sink_end_frame_finish (sink, second, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
   g_clear_error (&error);
-  texture = gcuda_gtk_frame_sink_end_frame_finish (sink, first, &error);
+  g_assert_true (gcuda_gtk_frame_sink_end_frame_finish (sink, first, &error));
   g_assert_no_error (error);
-  g_assert_true (GDK_IS_TEXTURE (texture));
+  g_assert_true (GDK_IS_TEXTURE (gcuda_gtk_frame_sink_get_texture (sink)));
+  image = gdk_paintable_get_current_image (GDK_PAINTABLE (sink));
+  g_assert_true (image == GDK_PAINTABLE (gcuda_gtk_frame_sink_get_texture (sink)));
   g_object_unref (first);
   g_object_unref (second);
   /* and the next frame goes */
