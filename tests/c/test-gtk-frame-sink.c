@@ -4,6 +4,9 @@
  * runs on another GPU and one on the sink's GPU (where registering the real
  * GL texture with the mock fails, so the sink turns to the copy path); the
  * copy path's pixels against the bytes written; the errors of bad calls.
+ * With GCUDA_MOCK_GL_REAL=1 the mock registers GDK's real (software) GL
+ * textures, and the zero-copy path runs for real: pixels read back from the
+ * GL textures, the ring of three, the textures freed with the last holder.
  * test-app (examples/gtk) runs it on a Weston of its own.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,7 +20,14 @@
 #include "gcuda-test-util.h"
 
 static int (*mock_gl_make_current) (int device);
+static size_t (*mock_gl_get_registered) (void);
 static gboolean have_display;
+
+static gboolean
+real_gl (void)
+{
+  return g_strcmp0 (g_getenv ("GCUDA_MOCK_GL_REAL"), "1") == 0;
+}
 
 /* The mock's per-thread GL "device", once GCuda loaded the mock; FALSE
  * (skipped) on another driver. */
@@ -35,10 +45,11 @@ require_mock (void)
       if (lib != NULL)
         {
           mock_gl_make_current = (int (*) (int)) dlsym (lib, "gcuda_mock_gl_make_current");
+          mock_gl_get_registered = (size_t (*) (void)) dlsym (lib, "gcuda_mock_gl_get_registered");
           dlclose (lib);
         }
     }
-  if (mock_gl_make_current == NULL)
+  if (mock_gl_make_current == NULL || mock_gl_get_registered == NULL)
     {
       g_test_skip ("needs the mock driver (GCUDA_DRIVER_LIBRARY=the mock)");
       return FALSE;
@@ -109,12 +120,16 @@ end_frame (GCudaGtkFrameSink  *sink,
   return ok;
 }
 
+enum { ANY_TEXTURE = -1, MEMORY_TEXTURE = 0, GL_TEXTURE = 1 };
+
 /* Writes fresh random opaque RGBA pixels into the sink's buffer, ends the
- * frame on a stream and checks that the texture shows exactly them. */
+ * frame on a stream and checks that the texture (of the kind @kind) shows
+ * exactly them. */
 static void
 check_frame (GCudaGtkFrameSink *sink,
              guint              width,
-             guint              height)
+             guint              height,
+             int                kind)
 {
   g_autoptr(GCudaStream) stream = NULL;
   g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
@@ -153,7 +168,10 @@ check_frame (GCudaGtkFrameSink *sink,
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (GDK_PAINTABLE (sink)), ==, (int) width);
   g_assert_cmpint (gdk_paintable_get_intrinsic_height (GDK_PAINTABLE (sink)), ==, (int) height);
   texture = gcuda_gtk_frame_sink_get_texture (sink);
-  g_assert_true (GDK_IS_MEMORY_TEXTURE (texture));
+  if (kind == MEMORY_TEXTURE)
+    g_assert_true (GDK_IS_MEMORY_TEXTURE (texture));
+  else if (kind == GL_TEXTURE)
+    g_assert_true (GDK_IS_GL_TEXTURE (texture));
   g_assert_cmpint (gdk_texture_get_width (texture), ==, (int) width);
   g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) height);
   /* GDK_MEMORY_DEFAULT: B8G8R8A8 premultiplied, the same for opaque pixels */
@@ -182,10 +200,10 @@ test_no_gl (void)
   g_assert_null (gcuda_gtk_frame_sink_get_gl_context (sink));
   g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
   assert_has (gcuda_gtk_frame_sink_get_reason (sink), "No OpenGL context");
-  check_frame (sink, 37, 23);
+  check_frame (sink, 37, 23, MEMORY_TEXTURE);
   /* the same buffer for the same size, a new one for another */
-  check_frame (sink, 37, 23);
-  check_frame (sink, 64, 48);
+  check_frame (sink, 37, 23, MEMORY_TEXTURE);
+  check_frame (sink, 64, 48, MEMORY_TEXTURE);
 }
 
 static void
@@ -217,7 +235,7 @@ test_gl_not_cuda (void)
         {
           assert_has (gcuda_gtk_frame_sink_get_reason (sink), "runs on a GPU without CUDA");
         }
-      check_frame (sink, 16, 16);
+      check_frame (sink, 16, 16, MEMORY_TEXTURE);
     }
   /* the previous GL context is current again */
   g_assert_null (gdk_gl_context_get_current ());
@@ -248,7 +266,7 @@ test_gl_other_gpu (void)
   g_assert_no_error (error);
   g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
   assert_has (gcuda_gtk_frame_sink_get_reason (sink), "runs on another GPU than");
-  check_frame (sink, 8, 8);
+  check_frame (sink, 8, 8, MEMORY_TEXTURE);
 }
 
 static void
@@ -269,6 +287,11 @@ test_gl_on_device (void)
 
   if (!require_mock () || (gl = require_gl ()) == NULL)
     return;
+  if (real_gl ())
+    {
+      g_test_skip ("the mock registers real GL textures here (GCUDA_MOCK_GL_REAL=1): see /gtk-frame-sink/zero-copy");
+      return;
+    }
   mock_gl_make_current (0);
   sink = gcuda_gtk_frame_sink_new (NULL, gl, &error);
   g_assert_no_error (error);
@@ -277,13 +300,82 @@ test_gl_on_device (void)
   g_signal_connect (sink, "notify::path", G_CALLBACK (count_notify), &path_notified);
   /* GDK's texture is no object of the mock's fake GL: registering it fails,
    * and the sink turns to the copy path for good, with that frame */
-  check_frame (sink, 40, 30);
+  check_frame (sink, 40, 30, MEMORY_TEXTURE);
   g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_COPY);
   g_assert_cmpint (path_notified, ==, 1);
   assert_has (gcuda_gtk_frame_sink_get_reason (sink), "Zero-copy display failed");
   assert_has (gcuda_gtk_frame_sink_get_reason (sink), "CUDA_ERROR_INVALID_VALUE");
-  check_frame (sink, 40, 30);
+  check_frame (sink, 40, 30, MEMORY_TEXTURE);
   g_assert_cmpint (path_notified, ==, 1);
+}
+
+static gboolean
+tick_seen (GtkWidget     *widget,
+           GdkFrameClock *clock,
+           gpointer       user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_zero_copy (void)
+{
+  g_autoptr(GCudaGtkFrameSink) sink = NULL;
+  g_autoptr(GdkGLContext) gl = NULL;
+  GdkTexture *held[3];
+  GdkTexture *last;
+  GError *error = NULL;
+  size_t registered;
+
+  if (!require_mock ())
+    return;
+  if (!real_gl ())
+    {
+      g_test_skip ("needs the mock to register real GL textures (GCUDA_MOCK_GL_REAL=1)");
+      return;
+    }
+  if ((gl = require_gl ()) == NULL)
+    return;
+  registered = mock_gl_get_registered ();
+  mock_gl_make_current (0);
+  sink = gcuda_gtk_frame_sink_new (NULL, gl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
+
+  /* what GL holds is what was written, through every size change */
+  check_frame (sink, 40, 30, GL_TEXTURE);
+  check_frame (sink, 40, 30, GL_TEXTURE);
+  check_frame (sink, 33, 17, GL_TEXTURE);
+  check_frame (sink, 1, 1, GL_TEXTURE);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
+  g_assert_cmpuint (mock_gl_get_registered () - registered, >=, 1);
+  g_assert_cmpuint (mock_gl_get_registered () - registered, <=, 3);
+
+  /* a texture someone holds is never written: with all three held, that
+   * frame goes through host memory; once one is released, GL again */
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      check_frame (sink, 16, 16, GL_TEXTURE);
+      held[i] = g_object_ref (gcuda_gtk_frame_sink_get_texture (sink));
+    }
+  check_frame (sink, 16, 16, MEMORY_TEXTURE);
+  g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
+  g_object_unref (held[1]);
+  check_frame (sink, 16, 16, GL_TEXTURE);
+  /* that one is the sink's now, the other two still held */
+  check_frame (sink, 16, 16, MEMORY_TEXTURE);
+  g_object_unref (held[0]);
+  g_object_unref (held[2]);
+  check_frame (sink, 16, 16, GL_TEXTURE);
+  g_assert_cmpuint (mock_gl_get_registered () - registered, ==, 3);
+
+  /* the textures outlive the sink while GTK holds one, and go with it */
+  last = g_object_ref (gcuda_gtk_frame_sink_get_texture (sink));
+  g_clear_object (&sink);
+  g_assert_cmpuint (mock_gl_get_registered () - registered, ==, 3);
+  g_object_unref (last);
+  g_assert_cmpuint (mock_gl_get_registered (), ==, registered);
 }
 
 static void
@@ -332,9 +424,30 @@ test_widget (void)
       if (gcuda_gtk_frame_sink_get_gl_context (sink) != NULL)
         g_assert_cmpint (gcuda_gtk_frame_sink_get_path (sink), ==, GCUDA_GTK_FRAME_PATH_ZERO_COPY);
     }
-  check_frame (sink, 32, 16);
-  g_clear_object (&sink);
+  check_frame (sink, 32, 16, ANY_TEXTURE);
+
+  /* GTK draws the sink (a GdkGLTexture with GL, a memory texture else) */
+  gtk_picture_set_paintable (GTK_PICTURE (picture), GDK_PAINTABLE (sink));
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    gboolean drawn = FALSE;
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    gtk_widget_add_tick_callback (picture, tick_seen, &drawn, NULL);
+    while (!drawn && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_true (drawn);
+    /* a second frame while GTK may still hold the first */
+    check_frame (sink, 32, 16, ANY_TEXTURE);
+    drawn = FALSE;
+    gtk_widget_add_tick_callback (picture, tick_seen, &drawn, NULL);
+    end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (!drawn && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_true (drawn);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&sink);
 }
 
 static void
@@ -429,6 +542,7 @@ main (int    argc,
   g_test_add_func ("/gtk-frame-sink/gl-not-cuda", test_gl_not_cuda);
   g_test_add_func ("/gtk-frame-sink/gl-other-gpu", test_gl_other_gpu);
   g_test_add_func ("/gtk-frame-sink/gl-on-device", test_gl_on_device);
+  g_test_add_func ("/gtk-frame-sink/zero-copy", test_zero_copy);
   g_test_add_func ("/gtk-frame-sink/widget", test_widget);
   g_test_add_func ("/gtk-frame-sink/bad-calls", test_bad_calls);
   return g_test_run ();

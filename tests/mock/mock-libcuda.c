@@ -54,6 +54,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#define _GNU_SOURCE  /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1899,7 +1901,15 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
  * answers cuArray3DGetDescriptor and nothing else (the mock has no arrays).
  * cuGLGetDevices lists the current GL context's device (CUDA_ERROR_NO_DEVICE
  * for -2). gcuda_mock_gl_get_registered() counts the registrations not
- * unregistered yet. */
+ * unregistered yet.
+ *
+ * With GCUDA_MOCK_GL_REAL=1, texture names are instead those of the real
+ * OpenGL context current on the thread (libepoxy's, as GTK makes them;
+ * libepoxy is looked up in the process, never linked): only GL_TEXTURE_2D
+ * of GL_RGBA8 (anything else is CUDA_ERROR_INVALID_VALUE). Its mapped array
+ * is host memory that cuMemcpy2D and cuMemcpy2DAsync (offered only then)
+ * write, and unmapping uploads it into the texture with glTexSubImage2D,
+ * so that a test on a software GL sees what CUDA "wrote". */
 
 #define MOCK_GL_MAX_OBJECTS 256
 #define MOCK_GRAPHICS_MAGIC 0x47524150U
@@ -1911,6 +1921,7 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
 struct CUarray_st {
   unsigned int magic;
   CUDA_ARRAY3D_DESCRIPTOR desc;
+  unsigned char *storage;    /* a real GL texture's (GCUDA_MOCK_GL_REAL=1), else NULL */
 };
 
 typedef struct {
@@ -1927,6 +1938,7 @@ struct CUgraphicsResource_st {
   unsigned int name;
   unsigned int flags;
   int mapped;
+  int real;                  /* a texture of the real GL (GCUDA_MOCK_GL_REAL=1) */
   struct CUarray_st array;
 };
 
@@ -2056,6 +2068,119 @@ gcuda_mock_gl_get_registered (void)
   return n;
 }
 
+/* The real GL of GCUDA_MOCK_GL_REAL=1, through libepoxy's dispatch
+ * pointers (variables, read at each call: epoxy replaces its resolver). */
+#define REAL_GL_TEXTURE_BINDING_2D 0x8069
+#define REAL_GL_TEXTURE_WIDTH 0x1000
+#define REAL_GL_TEXTURE_HEIGHT 0x1001
+#define REAL_GL_TEXTURE_INTERNAL_FORMAT 0x1003
+#define REAL_GL_RGBA8 0x8058
+#define REAL_GL_RGBA 0x1908
+#define REAL_GL_UNSIGNED_BYTE 0x1401
+
+static struct {
+  void **bind_texture;
+  void **get_integerv;
+  void **get_tex_level_parameteriv;
+  void **tex_sub_image_2d;
+  void **is_texture;
+} rgl;
+
+#define RGL_BIND_TEXTURE(target, name) \
+  ((void (*) (unsigned int, unsigned int)) *rgl.bind_texture) ((target), (name))
+#define RGL_GET_INTEGERV(pname, value) \
+  ((void (*) (unsigned int, int *)) *rgl.get_integerv) ((pname), (value))
+#define RGL_GET_TEX_LEVEL_PARAMETERIV(target, level, pname, value) \
+  ((void (*) (unsigned int, int, unsigned int, int *)) *rgl.get_tex_level_parameteriv) ((target), (level), \
+                                                                                        (pname), (value))
+#define RGL_TEX_SUB_IMAGE_2D(target, level, x, y, w, h, format, type, data) \
+  ((void (*) (unsigned int, int, int, int, int, int, unsigned int, unsigned int, const void *)) \
+   *rgl.tex_sub_image_2d) ((target), (level), (x), (y), (w), (h), (format), (type), (data))
+#define RGL_IS_TEXTURE(name) ((unsigned char (*) (unsigned int)) *rgl.is_texture) ((name))
+
+static int
+real_gl (void)
+{
+  const char *v = getenv ("GCUDA_MOCK_GL_REAL");
+
+  return v != NULL && strcmp (v, "1") == 0;
+}
+
+static int
+real_gl_resolve (void)
+{
+  static const char *const names[] = {
+    "epoxy_glBindTexture", "epoxy_glGetIntegerv", "epoxy_glGetTexLevelParameteriv",
+    "epoxy_glTexSubImage2D", "epoxy_glIsTexture",
+  };
+  void ***slots[] = {
+    &rgl.bind_texture, &rgl.get_integerv, &rgl.get_tex_level_parameteriv,
+    &rgl.tex_sub_image_2d, &rgl.is_texture,
+  };
+
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      void **p = dlsym (RTLD_DEFAULT, names[i]);
+
+      if (p == NULL || *p == NULL)
+        return 0;
+      *slots[i] = p;
+    }
+  return 1;
+}
+
+/* A resource for the real GL texture @name: its size and format from GL,
+ * its array's memory on the host. Under gl_lock. */
+static CUresult
+real_gl_register (CUgraphicsResource *out, CUcontext ctx, unsigned int name, unsigned int target,
+                  unsigned int flags)
+{
+  int bound = 0, width = 0, height = 0, format = 0;
+  CUgraphicsResource r;
+
+  if (target != MOCK_GL_TEXTURE_2D || !real_gl_resolve () || name == 0 || !RGL_IS_TEXTURE (name))
+    return CUDA_ERROR_INVALID_VALUE;
+  RGL_GET_INTEGERV (REAL_GL_TEXTURE_BINDING_2D, &bound);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, name);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_WIDTH, &width);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_HEIGHT, &height);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_INTERNAL_FORMAT, &format);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, (unsigned int) bound);
+  if (width <= 0 || height <= 0 || format != REAL_GL_RGBA8)
+    return CUDA_ERROR_INVALID_VALUE;
+  r = calloc (1, sizeof *r);
+  r->magic = MOCK_GRAPHICS_MAGIC;
+  r->ctx = ctx;
+  r->name = name;
+  r->flags = flags;
+  r->real = 1;
+  r->array.magic = MOCK_GRAPHICS_MAGIC;
+  r->array.desc.Width = (size_t) width;
+  r->array.desc.Height = (size_t) height;
+  r->array.desc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+  r->array.desc.NumChannels = 4;
+  if (flags & CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST)
+    r->array.desc.Flags |= CUDA_ARRAY3D_SURFACE_LDST;
+  r->array.storage = calloc ((size_t) width * (size_t) height, 4);
+  gl_registered++;
+  *out = r;
+  return CUDA_SUCCESS;
+}
+
+/* Unmapping: what CUDA wrote goes into the texture (the caller's GL
+ * context is current, as the driver requires). */
+static void
+real_gl_upload (CUgraphicsResource r)
+{
+  int bound = 0;
+
+  RGL_GET_INTEGERV (REAL_GL_TEXTURE_BINDING_2D, &bound);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, r->name);
+  RGL_TEX_SUB_IMAGE_2D (MOCK_GL_TEXTURE_2D, 0, 0, 0, (int) r->array.desc.Width, (int) r->array.desc.Height,
+                        REAL_GL_RGBA, REAL_GL_UNSIGNED_BYTE, r->array.storage);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, (unsigned int) bound);
+}
+
 static CUresult
 gl_register (CUgraphicsResource *out, unsigned int name, int texture, unsigned int target, unsigned int flags)
 {
@@ -2071,6 +2196,13 @@ gl_register (CUgraphicsResource *out, unsigned int name, int texture, unsigned i
     return CUDA_ERROR_INVALID_GRAPHICS_CONTEXT;
   if (flags > (texture ? 15u : 3u) || (flags & 3) == 3)
     return CUDA_ERROR_INVALID_VALUE;
+  if (texture && real_gl ())
+    {
+      pthread_mutex_lock (&gl_lock);
+      res = real_gl_register (out, ctx, name, target, flags);
+      pthread_mutex_unlock (&gl_lock);
+      return res;
+    }
   pthread_mutex_lock (&gl_lock);
   if (name == 0 || name > gl_n_objects || gl_objects[name].texture != texture ||
       (texture && gl_objects[name].target != target))
@@ -2129,6 +2261,7 @@ mock_cuGraphicsUnregisterResource (CUgraphicsResource r)
     {
       r->magic = 0;
       r->array.magic = 0;
+      free (r->array.storage);
       free (r);
       gl_registered--;
     }
@@ -2155,7 +2288,11 @@ map_resources (unsigned int count, CUgraphicsResource *rs, CUstream stream, int 
       res = map ? CUDA_ERROR_ALREADY_MAPPED : CUDA_ERROR_NOT_MAPPED;
   if (res == CUDA_SUCCESS)
     for (unsigned int i = 0; i < count; i++)
-      rs[i]->mapped = map;
+      {
+        rs[i]->mapped = map;
+        if (!map && rs[i]->real)
+          real_gl_upload (rs[i]);
+      }
   pthread_mutex_unlock (&gl_lock);
   return res;
 }
@@ -2185,7 +2322,7 @@ mock_cuGraphicsResourceGetMappedPointer (CUdeviceptr *ptr, size_t *size, CUgraph
     res = CUDA_ERROR_INVALID_HANDLE;
   else if (!r->mapped)
     res = CUDA_ERROR_NOT_MAPPED;
-  else if (gl_objects[r->name].texture)
+  else if (r->real || gl_objects[r->name].texture)
     res = CUDA_ERROR_NOT_MAPPED_AS_POINTER;
   else
     {
@@ -2210,6 +2347,13 @@ mock_cuGraphicsSubResourceGetMappedArray (CUarray *array, CUgraphicsResource r, 
     res = CUDA_ERROR_INVALID_HANDLE;
   else if (!r->mapped)
     res = CUDA_ERROR_NOT_MAPPED;
+  else if (r->real)
+    {
+      if (level != 0 || index != 0)
+        res = CUDA_ERROR_INVALID_VALUE;
+      else
+        *array = &r->array;
+    }
   else if (!gl_objects[r->name].texture)
     res = CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
   else
@@ -2237,6 +2381,91 @@ mock_cuArray3DGetDescriptor (CUDA_ARRAY3D_DESCRIPTOR *desc, CUarray array)
     return CUDA_ERROR_INVALID_HANDLE;
   *desc = array->desc;
   return CUDA_SUCCESS;
+}
+
+/* One side of a 2D copy: its first byte and pitch; a device side must lie
+ * in one allocation (checked by the caller, under mem_lock), an array must
+ * be a real GL texture's (the fake ones have no memory). */
+static CUresult
+copy_2d_side (CUmemorytype type, const void *host, CUdeviceptr device, CUarray array, size_t pitch,
+              size_t x, size_t y, size_t width, size_t height, unsigned char **first, size_t *out_pitch,
+              int *is_device)
+{
+  *is_device = 0;
+  switch (type)
+    {
+    case CU_MEMORYTYPE_HOST:
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED:
+      if ((type == CU_MEMORYTYPE_HOST ? host == NULL : device == 0) || (height > 1 && pitch < x + width))
+        return CUDA_ERROR_INVALID_VALUE;
+      *first = (unsigned char *) (type == CU_MEMORYTYPE_HOST ? (uintptr_t) host : (uintptr_t) device) +
+               y * pitch + x;
+      *out_pitch = pitch;
+      *is_device = type != CU_MEMORYTYPE_HOST;
+      return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY:
+      {
+        size_t row;
+
+        if (array == NULL || array->magic != MOCK_GRAPHICS_MAGIC)
+          return CUDA_ERROR_INVALID_VALUE;
+        if (array->storage == NULL)
+          return CUDA_ERROR_NOT_SUPPORTED;
+        row = array->desc.Width * array->desc.NumChannels;
+        if (x + width > row || y + height > array->desc.Height)
+          return CUDA_ERROR_INVALID_VALUE;
+        *first = array->storage + y * row + x;
+        *out_pitch = row;
+        return CUDA_SUCCESS;
+      }
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUresult
+copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  unsigned char *src, *dst;
+  size_t src_pitch, dst_pitch;
+  int src_dev, dst_dev;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (c == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (c->WidthInBytes == 0 || c->Height == 0)
+    return CUDA_SUCCESS;
+  res = copy_2d_side (c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcXInBytes,
+                      c->srcY, c->WidthInBytes, c->Height, &src, &src_pitch, &src_dev);
+  if (res == CUDA_SUCCESS)
+    res = copy_2d_side (c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes,
+                        c->dstY, c->WidthInBytes, c->Height, &dst, &dst_pitch, &dst_dev);
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  if ((src_dev && !valid_range ((CUdeviceptr) (uintptr_t) src, (c->Height - 1) * src_pitch + c->WidthInBytes)) ||
+      (dst_dev && !valid_range ((CUdeviceptr) (uintptr_t) dst, (c->Height - 1) * dst_pitch + c->WidthInBytes)))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    for (size_t i = 0; i < c->Height; i++)
+      memmove (dst + i * dst_pitch, src + i * src_pitch, c->WidthInBytes);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+static CUresult
+mock_cuMemcpy2D (const CUDA_MEMCPY2D *copy)
+{
+  return copy_2d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy2DAsync (const CUDA_MEMCPY2D *copy, CUstream stream)
+{
+  return copy_2d (copy, stream);
 }
 
 static CUresult
@@ -2358,6 +2587,12 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
   ENTRY (cuMemPoolTrimTo),
   ENTRY (cuMemAllocFromPoolAsync),
   ENTRY (cuMemFreeAsync),
+};
+
+/* only with GCUDA_MOCK_GL_REAL=1 (the arrays of real GL textures) */
+static const struct { const char *name; void *fn; } real_gl_table[] = {
+  ENTRY (cuMemcpy2D),
+  ENTRY (cuMemcpy2DAsync),
 #undef ENTRY
 };
 
@@ -2425,6 +2660,15 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
       if (strcmp (kernel_table[i].name, symbol) == 0)
         {
           *pfn = kernel_table[i].fn;
+          if (status)
+            *status = CU_GET_PROC_ADDRESS_SUCCESS;
+          return CUDA_SUCCESS;
+        }
+  if (real_gl ())
+    for (size_t i = 0; i < sizeof real_gl_table / sizeof real_gl_table[0]; i++)
+      if (strcmp (real_gl_table[i].name, symbol) == 0)
+        {
+          *pfn = real_gl_table[i].fn;
           if (status)
             *status = CU_GET_PROC_ADDRESS_SUCCESS;
           return CUDA_SUCCESS;
