@@ -24,6 +24,13 @@
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
+ * GCUDA_MOCK_EVENTS=1 adds events (cuEventCreate, Record, Query,
+ * Synchronize, ElapsedTime, Destroy): every stream's work is done when it is
+ * queued, so a recorded event is complete and its time is when it was
+ * recorded. GCUDA_MOCK_COMPUTE_CAPABILITY ("MAJOR.MINOR", default 9.0) sets
+ * the devices' compute capability (e.g. one that no prebuilt cubin fits, so
+ * that a module's PTX is loaded).
+ *
  * GCUDA_MOCK_DRIVER_VERSION sets the CUDA version cuDriverGetVersion reports
  * (default 13000), and GCUDA_MOCK_OMIT (a comma-separated list such as
  * "cuCtxCreate") leaves entry points out of cuGetProcAddress, as an older
@@ -62,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "gcuda-cuda-abi-private.h"
 
@@ -270,6 +278,19 @@ mock_cuDeviceGetName (char *name, int len, CUdevice dev)
   return CUDA_SUCCESS;
 }
 
+/* GCUDA_MOCK_COMPUTE_CAPABILITY, "MAJOR.MINOR" (default 9.0): part 0 is the
+ * major number, part 1 the minor */
+static int
+compute_capability (int part)
+{
+  const char *env = getenv ("GCUDA_MOCK_COMPUTE_CAPABILITY");
+  int major = 9, minor = 0;
+
+  if (env != NULL && sscanf (env, "%d.%d", &major, &minor) != 2)
+    major = 9, minor = 0;
+  return part == 0 ? major : minor;
+}
+
 static CUresult
 mock_cuDeviceGetAttribute (int *value, CUdevice_attribute attrib, CUdevice dev)
 {
@@ -283,10 +304,17 @@ mock_cuDeviceGetAttribute (int *value, CUdevice_attribute attrib, CUdevice dev)
   switch ((int) attrib)
     {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+    /* an H100's block and grid limits: launches are checked against them */
+    case 2: /* MAX_BLOCK_DIM_X */ *value = 1024; break;
+    case 3: /* MAX_BLOCK_DIM_Y */ *value = 1024; break;
+    case 4: /* MAX_BLOCK_DIM_Z */ *value = 64; break;
+    case 5: /* MAX_GRID_DIM_X */ *value = 2147483647; break;
+    case 6: /* MAX_GRID_DIM_Y */ *value = 65535; break;
+    case 7: /* MAX_GRID_DIM_Z */ *value = 65535; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = compute_capability (0); break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = compute_capability (1); break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: *value = CU_COMPUTEMODE_DEFAULT; break;
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = 0x41 + dev; break;
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *value = 0; break;
@@ -1871,6 +1899,90 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
                  config->blockDimZ, config->hStream, params, extra);
 }
 
+/* ------------------------------------------------------------ events */
+
+/* GCUDA_MOCK_EVENTS=1. Work on a stream is done when it is queued, so a
+ * recorded event has completed at once; its time is when it was recorded. */
+#define MOCK_EVENT_MAGIC 0x45564e54U
+
+struct CUevent_st {
+  unsigned int magic;
+  CUcontext ctx;
+  int recorded;
+  double ms;   /* CLOCK_MONOTONIC when recorded, in milliseconds */
+};
+
+static int
+is_event (CUevent event)
+{
+  return event != NULL && event->magic == MOCK_EVENT_MAGIC;
+}
+
+static CUresult
+mock_cuEventCreate (CUevent *event, unsigned int flags)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (event == NULL || flags > 0xf)
+    return CUDA_ERROR_INVALID_VALUE;
+  *event = calloc (1, sizeof **event);
+  (*event)->magic = MOCK_EVENT_MAGIC;
+  (*event)->ctx = ctx;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventDestroy (CUevent event)
+{
+  if (!is_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  event->magic = 0;
+  free (event);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventRecord (CUevent event, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  struct timespec now;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  event->ms = (double) now.tv_sec * 1e3 + (double) now.tv_nsec / 1e6;
+  event->recorded = 1;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventSynchronize (CUevent event)
+{
+  return is_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult
+mock_cuEventQuery (CUevent event)
+{
+  return is_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult
+mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
+{
+  if (ms == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!is_event (start) || !is_event (end) || !start->recorded || !end->recorded)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *ms = (float) (end->ms - start->ms);
+  return CUDA_SUCCESS;
+}
+
 /* ------------------------------------------------------------ OpenGL interop */
 
 /* A stand-in for OpenGL, so that GCuda's graphics resources run in CI.
@@ -2589,6 +2701,16 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
   ENTRY (cuMemFreeAsync),
 };
 
+/* only with GCUDA_MOCK_EVENTS=1 */
+static const struct { const char *name; void *fn; } event_table[] = {
+  ENTRY (cuEventCreate),
+  ENTRY (cuEventDestroy),
+  ENTRY (cuEventRecord),
+  ENTRY (cuEventSynchronize),
+  ENTRY (cuEventQuery),
+  ENTRY (cuEventElapsedTime),
+};
+
 /* only with GCUDA_MOCK_GL_REAL=1 (the arrays of real GL textures) */
 static const struct { const char *name; void *fn; } real_gl_table[] = {
   ENTRY (cuMemcpy2D),
@@ -2660,6 +2782,15 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
       if (strcmp (kernel_table[i].name, symbol) == 0)
         {
           *pfn = kernel_table[i].fn;
+          if (status)
+            *status = CU_GET_PROC_ADDRESS_SUCCESS;
+          return CUDA_SUCCESS;
+        }
+  if (getenv ("GCUDA_MOCK_EVENTS") != NULL && strcmp (getenv ("GCUDA_MOCK_EVENTS"), "1") == 0)
+    for (size_t i = 0; i < sizeof event_table / sizeof event_table[0]; i++)
+      if (strcmp (event_table[i].name, symbol) == 0)
+        {
+          *pfn = event_table[i].fn;
           if (status)
             *status = CU_GET_PROC_ADDRESS_SUCCESS;
           return CUDA_SUCCESS;
