@@ -23,7 +23,9 @@
  * set it once as a `GtkPicture`'s paintable.
  *
  * The kernel always writes the same thing: `width × height` RGBA pixels, 8
- * bits per channel, rows `width * 4` bytes apart, row 0 at the top, into the
+ * bits per channel with the colour premultiplied by alpha (as GTK takes an
+ * OpenGL texture; for opaque pixels it makes no difference), rows
+ * `width * 4` bytes apart, row 0 at the top, into the
  * [class@GCuda.Buffer] that [method@GCudaGtk.FrameSink.begin_frame] returns.
  * [method@GCudaGtk.FrameSink.end_frame_async] then turns it into the
  * sink's [property@GCudaGtk.FrameSink:texture] along one of two paths
@@ -39,8 +41,9 @@
  *   own when the next frame comes; GTK drops its once it has drawn it);
  *   when all three are still held, that one frame takes the copy path.
  * - [enum@GCudaGtk.FramePath.COPY]: the pixels are downloaded into a
- *   [struct@GLib.Bytes] and wrapped in a [class@Gdk.MemoryTexture], as an app
- *   without this class would do.
+ *   [struct@GLib.Bytes] and wrapped in a [class@Gdk.MemoryTexture]
+ *   (`GDK_MEMORY_R8G8B8A8_PREMULTIPLIED`), as an app without this class would
+ *   do.
  *
  * The path is chosen when the sink is made and said in
  * [property@GCudaGtk.FrameSink:reason]: zero-copy when an OpenGL context is
@@ -715,8 +718,8 @@ gcuda_gtk_frame_sink_get_texture (GCudaGtkFrameSink *self)
  * @error: return location for a [struct@GLib.Error]
  *
  * The device memory the next frame is drawn into: @width × @height RGBA
- * pixels, 8 bits per channel, rows `@width * 4` bytes apart, row 0 at the
- * top. The same buffer comes back while the size stays the same. Launch the
+ * pixels, 8 bits per channel, premultiplied alpha, rows `@width * 4` bytes
+ * apart, row 0 at the top. The same buffer comes back while the size stays the same. Launch the
  * kernel that writes it, then call [method@GCudaGtk.FrameSink.end_frame_async]
  * with the kernel's stream.
  *
@@ -914,8 +917,9 @@ copy_downloaded (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
+  /* premultiplied, as GTK takes the GL textures of the other path */
   texture = gdk_memory_texture_new ((int) frame->width, (int) frame->height,
-                                    GDK_MEMORY_R8G8B8A8, bytes, (gsize) frame->width * 4);
+                                    GDK_MEMORY_R8G8B8A8_PREMULTIPLIED, bytes, (gsize) frame->width * 4);
   show_frame (self, texture);
   g_task_return_boolean (task, TRUE);
 }

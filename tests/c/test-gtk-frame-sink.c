@@ -122,9 +122,9 @@ end_frame (GCudaGtkFrameSink  *sink,
 
 enum { ANY_TEXTURE = -1, MEMORY_TEXTURE = 0, GL_TEXTURE = 1 };
 
-/* Writes fresh random opaque RGBA pixels into the sink's buffer, ends the
- * frame on a stream and checks that the texture (of the kind @kind) shows
- * exactly them. */
+/* Writes fresh random RGBA pixels (premultiplied: each colour at most the
+ * alpha) into the sink's buffer, ends the frame on a stream and checks that
+ * the texture (of the kind @kind) shows exactly them. */
 static void
 check_frame (GCudaGtkFrameSink *sink,
              guint              width,
@@ -142,8 +142,15 @@ check_frame (GCudaGtkFrameSink *sink,
   int contents = 0, size = 0, notified = 0;
   gulong ids[3];
 
-  for (gsize i = 0; i < (gsize) width * height * 4; i++)
-    pixels[i] = (i % 4) == 3 ? 255 : (guint8) g_test_rand_int_range (0, 256);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    {
+      /* a quarter opaque, the rest any alpha */
+      guint8 alpha = g_test_rand_int_range (0, 4) == 0 ? 255 : (guint8) g_test_rand_int_range (0, 256);
+
+      for (int c = 0; c < 3; c++)
+        pixels[4 * i + c] = (guint8) g_test_rand_int_range (0, alpha + 1);
+      pixels[4 * i + 3] = alpha;
+    }
 
   buffer = gcuda_gtk_frame_sink_begin_frame (sink, width, height, &error);
   g_assert_no_error (error);
@@ -174,11 +181,11 @@ check_frame (GCudaGtkFrameSink *sink,
     g_assert_true (GDK_IS_GL_TEXTURE (texture));
   g_assert_cmpint (gdk_texture_get_width (texture), ==, (int) width);
   g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) height);
-  /* GDK_MEMORY_DEFAULT: B8G8R8A8 premultiplied, the same for opaque pixels */
+  /* GDK_MEMORY_DEFAULT: B8G8R8A8 premultiplied */
   gdk_texture_download (texture, shown, (gsize) width * 4);
   for (gsize i = 0; i < (gsize) width * height; i++)
     if (shown[4 * i] != pixels[4 * i + 2] || shown[4 * i + 1] != pixels[4 * i + 1] ||
-        shown[4 * i + 2] != pixels[4 * i] || shown[4 * i + 3] != 255)
+        shown[4 * i + 2] != pixels[4 * i] || shown[4 * i + 3] != pixels[4 * i + 3])
       g_error ("pixel %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT "): wrote RGBA %u %u %u %u, shown BGRA %u %u %u %u",
                i, i % width, i / width, pixels[4 * i], pixels[4 * i + 1], pixels[4 * i + 2], pixels[4 * i + 3],
                shown[4 * i], shown[4 * i + 1], shown[4 * i + 2], shown[4 * i + 3]);
