@@ -217,6 +217,15 @@ decide_path (GCudaGtkFrameSink *self)
       return;
     }
 
+  /* (a no-op for a realized context; making an unrealized one current
+   * would realize it with no way to report a failure) */
+  if (!gdk_gl_context_realize (self->gl_context, &error))
+    {
+      reason = g_strdup_printf (_("No OpenGL context (%s): frames are copied through host memory"),
+                                error->message);
+      set_path (self, GCUDA_GTK_FRAME_PATH_COPY, reason);
+      return;
+    }
   previous = enter_gl (self->gl_context);
   devices = gcuda_graphics_get_gl_devices (GCUDA_GL_DEVICE_LIST_ALL, &error);
   restore_gl (previous);
