@@ -176,7 +176,7 @@ class FrameDisplay {
 
     // 'zero-copy' or 'copy'
     get path() {
-        return this._sink?.path === GCudaGtk?.FramePath.ZERO_COPY ? 'zero-copy' : 'copy';
+        return this._sink && this._sink.path === GCudaGtk.FramePath.ZERO_COPY ? 'zero-copy' : 'copy';
     }
 
     get reason() {
