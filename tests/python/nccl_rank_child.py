@@ -138,7 +138,7 @@ def by_torch(rank, n_ranks, seed):
         # one stream: PyTorch's, borrowed by GCuda; nothing waits on the host
         # until the end, so only the stream orders the six steps
         side = torch.cuda.Stream()
-        stream = GCuda.Stream.from_foreign(side)
+        stream = GCuda.Stream.from_foreign(side, context=ctx)
         with torch.cuda.stream(side):
             launch(square, buf, stream=stream)                                   # x_r^2
             comm.all_reduce(buf, buf, COUNT, GCuda.NcclDataType.FLOAT32,
