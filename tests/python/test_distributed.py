@@ -64,7 +64,9 @@ def test_mpirun_ranks_id_by_mpi4py():
     n = GCuda.Device.get_count()
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
                # containers often forbid the cross-process memory attach of the shared-memory transport
-               OMPI_MCA_btl_vader_single_copy_mechanism='none')
+               OMPI_MCA_btl_vader_single_copy_mechanism='none',
+               # ranks on this host only: no ssh needed (without one on PATH mpirun refuses to start)
+               OMPI_MCA_plm_rsh_agent='')
     job = subprocess.Popen([mpirun, '--allow-run-as-root', '--oversubscribe', '--bind-to', 'none',
                             '-np', str(n), sys.executable, CHILD, 'mpi', str(new_seed())],
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
