@@ -5,8 +5,8 @@
 # every process checks the sum against numpy.
 #
 #   allreduce.py                      starts one worker per GPU and waits
-#   allreduce.py RANK N_RANKS SEED    one worker (rank 0 prints the NCCL id,
-#                                     the others read it on stdin)
+#   allreduce.py RANK N_RANKS SEED    one worker (rank 0 prints "uid " and the
+#                                     NCCL id in hex, the others read it on stdin)
 #
 # Rank 0 makes the communicator's unique id; the launcher hands it to the
 # other ranks over pipes. Under MPI, mpi4py's comm.bcast() would do that
@@ -49,7 +49,7 @@ def worker(rank, n_ranks, seed):
     ctx = GCuda.Device.get(rank % GCuda.Device.get_count()).get_primary_context()
     if rank == 0:
         uid = GCuda.Communicator.get_unique_id()
-        print(uid.get_data().hex(), flush=True)
+        print('uid ' + uid.get_data().hex(), flush=True)
     else:
         uid = GLib.Bytes.new(bytes.fromhex(sys.stdin.readline().strip()))
     comm = GCuda.Communicator.new(ctx, n_ranks, uid, rank)
@@ -94,7 +94,11 @@ def launcher():
 
     workers = [start(0)]
     try:
-        uid = workers[0].stdout.readline()  # rank 0 made the id
+        uid = ''
+        for line in workers[0].stdout:  # rank 0 made the id (after any warnings of NCCL's)
+            if line.startswith('uid '):
+                uid = line[4:]
+                break
         if not uid:
             print('allreduce: rank 0 stopped before making the id', file=sys.stderr)
             return 1

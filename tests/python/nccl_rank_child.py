@@ -3,8 +3,9 @@
 # NCCL calls on one stream, checks its result against numpy (every rank
 # can rebuild every rank's data from SEED), and prints "rank R device D ok".
 #
-#   nccl_rank_child.py pipe RANK N_RANKS SEED   rank 0 prints the NCCL id's hex
-#                                               first; the others read it on stdin
+#   nccl_rank_child.py pipe RANK N_RANKS SEED   rank 0 prints "uid " and the NCCL
+#                                               id's hex; the others read the hex
+#                                               on stdin
 #   nccl_rank_child.py mpi SEED                 under mpirun: rank and size from
 #                                               MPI, the id broadcast by mpi4py
 #   nccl_rank_child.py torch RANK N_RANKS SEED  torch.distributed (NCCL backend,
@@ -91,7 +92,7 @@ def by_pipe(rank, n_ranks, seed):
     ctx = device_context(GCuda, rank)
     if rank == 0:
         uid = GCuda.Communicator.get_unique_id()
-        print(uid.get_data().hex(), flush=True)
+        print('uid ' + uid.get_data().hex(), flush=True)
     else:
         uid = GLib.Bytes.new(bytes.fromhex(sys.stdin.readline().strip()))
     comm = GCuda.Communicator.new(ctx, n_ranks, uid, rank)

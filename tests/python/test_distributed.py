@@ -62,7 +62,8 @@ def test_mpirun_ranks_id_by_mpi4py():
         missing('mpi4py is not installed in this Python (%s)' % sys.executable)
     require_nccl()
     n = GCuda.Device.get_count()
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
+    env = dict(os.environ, NCCL_DEBUG=os.environ.get('NCCL_DEBUG', 'WARN'),
+               OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
                # containers often forbid the cross-process memory attach of the shared-memory transport
                OMPI_MCA_btl_vader_single_copy_mechanism='none',
                # ranks on this host only: no ssh needed (without one on PATH mpirun refuses to start)
@@ -88,7 +89,8 @@ def test_torch_distributed_and_gcuda_on_shared_streams():
         missing('this PyTorch has no NCCL backend for torch.distributed')
     require_nccl()
     n = GCuda.Device.get_count()
-    env = dict(os.environ, MASTER_ADDR='127.0.0.1', MASTER_PORT=str(free_port()), WORLD_SIZE=str(n))
+    env = dict(os.environ, NCCL_DEBUG=os.environ.get('NCCL_DEBUG', 'WARN'), MASTER_ADDR='127.0.0.1',
+               MASTER_PORT=str(free_port()), WORLD_SIZE=str(n))
     seed = new_seed()
     ranks = [subprocess.Popen([sys.executable, CHILD, 'torch', str(rank), str(n), str(seed)],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

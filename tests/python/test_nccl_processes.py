@@ -21,13 +21,16 @@ from gcudatest import GCuda, require_nccl, wait_for_ranks
 pytestmark = [pytest.mark.gpu, pytest.mark.gpus(2), pytest.mark.nvrtc]
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'nccl_rank_child.py')
+# a failing rank's report then has NCCL's own reason
+ENV = dict(os.environ, NCCL_DEBUG=os.environ.get('NCCL_DEBUG', 'WARN'))
 
 
 def start(*args, uid=None):
     """A rank; @uid (the id's hex line) goes to its stdin through a pipe."""
     if uid is None:
         return subprocess.Popen([sys.executable, CHILD] + [str(a) for a in args], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                                start_new_session=True)
     read_end, write_end = os.pipe()
     try:
         return start_with_stdin(read_end, args)
@@ -39,7 +42,8 @@ def start(*args, uid=None):
 
 def start_with_stdin(stdin, args):
     return subprocess.Popen([sys.executable, CHILD] + [str(a) for a in args], stdin=stdin,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                            start_new_session=True)
 
 
 def test_one_process_per_gpu_ids_over_pipes():
@@ -47,7 +51,11 @@ def test_one_process_per_gpu_ids_over_pipes():
     n = GCuda.Device.get_count()
     seed = int.from_bytes(os.urandom(8), 'little')  # fresh data every run
     ranks = [start('pipe', 0, n, seed)]
-    uid = ranks[0].stdout.readline()  # rank 0 made the id; it prints nothing else before the others join
+    uid = ''
+    for line in ranks[0].stdout:  # rank 0 made the id (NCCL may print warnings first)
+        if line.startswith('uid '):
+            uid = line[4:]
+            break
     if len(uid.strip()) == 256:  # 128 bytes in hex
         for rank in range(1, n):
             ranks.append(start('pipe', rank, n, seed, uid=uid))
