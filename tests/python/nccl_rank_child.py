@@ -6,8 +6,9 @@
 #   nccl_rank_child.py pipe RANK N_RANKS SEED   rank 0 prints "uid " and the NCCL
 #                                               id's hex; the others read the hex
 #                                               on stdin
-#   nccl_rank_child.py mpi SEED                 under mpirun: rank and size from
-#                                               MPI, the id broadcast by mpi4py
+#   nccl_rank_child.py mpi SEED N_RANKS         under mpirun -np N_RANKS: rank and
+#                                               size from MPI, the id broadcast by
+#                                               mpi4py
 #   nccl_rank_child.py torch RANK N_RANKS SEED  torch.distributed (NCCL backend,
 #                                               MASTER_ADDR/MASTER_PORT set by the
 #                                               parent): GCuda's kernels and NCCL
@@ -100,10 +101,13 @@ def by_pipe(rank, n_ranks, seed):
     check(*square_and_sum(GCuda, ctx, comm, seed, rank, n_ranks), rank, ctx)
 
 
-def by_mpi(seed):
+def by_mpi(seed, started):
     from mpi4py import MPI
     world = MPI.COMM_WORLD
     rank, n_ranks = world.Get_rank(), world.Get_size()
+    if n_ranks != started:
+        raise RuntimeError('MPI says %d ranks, mpirun started %d: mpi4py was built for another MPI than '
+                           'this mpirun\'s (%s)' % (n_ranks, started, MPI.Get_library_version().strip()))
     GCuda, GLib = gcuda()
     ctx = device_context(GCuda, rank)
     uid = world.bcast(GCuda.Communicator.get_unique_id().get_data() if rank == 0 else None, root=0)
@@ -166,12 +170,12 @@ def main(argv):
     mode = argv[1] if len(argv) > 1 else ''
     if mode == 'pipe' and len(argv) == 5:
         by_pipe(*(int(a) for a in argv[2:]))
-    elif mode == 'mpi' and len(argv) == 3:
-        by_mpi(int(argv[2]))
+    elif mode == 'mpi' and len(argv) == 4:
+        by_mpi(int(argv[2]), int(argv[3]))
     elif mode == 'torch' and len(argv) == 5:
         by_torch(*(int(a) for a in argv[2:]))
     else:
-        print('usage: nccl_rank_child.py pipe|torch RANK N_RANKS SEED | mpi SEED', file=sys.stderr)
+        print('usage: nccl_rank_child.py pipe|torch RANK N_RANKS SEED | mpi SEED N_RANKS', file=sys.stderr)
         return 2
     return 0
 

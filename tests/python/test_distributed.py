@@ -69,7 +69,7 @@ def test_mpirun_ranks_id_by_mpi4py():
                # ranks on this host only: no ssh needed (without one on PATH mpirun refuses to start)
                OMPI_MCA_plm_rsh_agent='')
     job = subprocess.Popen([mpirun, '--allow-run-as-root', '--oversubscribe', '--bind-to', 'none',
-                            '-np', str(n), sys.executable, CHILD, 'mpi', str(new_seed())],
+                            '-np', str(n), sys.executable, CHILD, 'mpi', str(new_seed()), str(n)],
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, env=env, start_new_session=True)
     check_ranks(wait_for_ranks([job], 120), n)
