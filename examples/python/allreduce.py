@@ -16,6 +16,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -87,6 +88,8 @@ def launcher():
 
     seed = int.from_bytes(os.urandom(8), 'little')
     me = os.path.abspath(__file__)
+    # stopped (a time limit, kill): stop the workers too, in the finally below
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     def start(rank):
         return subprocess.Popen([sys.executable, me, str(rank), str(n_ranks), str(seed)],

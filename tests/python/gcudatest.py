@@ -167,9 +167,19 @@ def require_nccl():
         pytest.skip('no NCCL: ' + e.message)
 
 
+def die_with_parent():
+    """preexec_fn of a child that must not outlive this process (Linux
+    PR_SET_PDEATHSIG): a rank left waiting in NCCL would wait for ever once
+    a time limit has killed the test."""
+    import signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 def wait_for_ranks(processes, timeout):
     """Waits for the processes of one job (subprocess.Popen with text
-    stdout and stderr pipes, each in its own session): [(returncode,
+    stdout and stderr pipes, each in its own session, dying with this
+    process: die_with_parent()): [(returncode,
     stdout, stderr)]. One that fails, or the job running past @timeout
     seconds, stops them all (the other ranks would wait in NCCL forever)
     and fails the test with what each printed."""

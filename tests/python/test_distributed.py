@@ -26,7 +26,7 @@ import sys
 
 import pytest
 
-from gcudatest import GCuda, require_nccl, wait_for_ranks
+from gcudatest import GCuda, die_with_parent, require_nccl, wait_for_ranks
 
 pytestmark = [pytest.mark.gpu, pytest.mark.gpus(2), pytest.mark.nvrtc]
 
@@ -71,7 +71,7 @@ def test_mpirun_ranks_id_by_mpi4py():
     job = subprocess.Popen([mpirun, '--allow-run-as-root', '--oversubscribe', '--bind-to', 'none',
                             '-np', str(n), sys.executable, CHILD, 'mpi', str(new_seed()), str(n)],
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=env, start_new_session=True)
+                           text=True, env=env, start_new_session=True, preexec_fn=die_with_parent)
     check_ranks(wait_for_ranks([job], 120), n)
 
 
@@ -95,6 +95,6 @@ def test_torch_distributed_and_gcuda_on_shared_streams():
     ranks = [subprocess.Popen([sys.executable, CHILD, 'torch', str(rank), str(n), str(seed)],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, env=dict(env, RANK=str(rank), LOCAL_RANK=str(rank)),
-                              start_new_session=True)
+                              start_new_session=True, preexec_fn=die_with_parent)
              for rank in range(n)]
     check_ranks(wait_for_ranks(ranks, 150), n)

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from gcudatest import GCuda, require_nccl, wait_for_ranks
+from gcudatest import GCuda, die_with_parent, require_nccl, wait_for_ranks
 
 pytestmark = [pytest.mark.gpu, pytest.mark.gpus(2), pytest.mark.nvrtc]
 
@@ -30,7 +30,7 @@ def start(*args, uid=None):
     if uid is None:
         return subprocess.Popen([sys.executable, CHILD] + [str(a) for a in args], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=die_with_parent)
     read_end, write_end = os.pipe()
     try:
         return start_with_stdin(read_end, args)
@@ -43,7 +43,7 @@ def start(*args, uid=None):
 def start_with_stdin(stdin, args):
     return subprocess.Popen([sys.executable, CHILD] + [str(a) for a in args], stdin=stdin,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=die_with_parent)
 
 
 def test_one_process_per_gpu_ids_over_pipes():
