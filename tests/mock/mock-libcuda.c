@@ -20,7 +20,8 @@
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
  * streams, host functions and the stream-ordered allocator's pools, see
- * "kernels" below). It is no substitute for the real run on a GPU host;
+ * "kernels" below; with GCUDA_MOCK_EVENTS=1: events and 2D/3D copies, see
+ * "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -60,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "gcuda-cuda-abi-private.h"
 
@@ -2259,6 +2261,272 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
   return CUDA_SUCCESS;
 }
 
+/* ------------------------------------------------------------ events and 2D/3D copies (GCUDA_MOCK_EVENTS=1) */
+
+/* With GCUDA_MOCK_EVENTS=1 (elsewhere the mock stays a driver without
+ * them): events, whose work is done when recorded (every stream's is when
+ * a call returns), timed by the host's monotonic clock, and waits on them;
+ * 2D and 3D copies (cuMemcpy2D, cuMemcpy2DUnaligned, cuMemcpy3D,
+ * cuMemcpy3DPeer and their Async forms) between host, device and unified
+ * memory, row by row, where every device row must lie in a live
+ * allocation and a pitch must hold its row (CUDA_ERROR_INVALID_VALUE
+ * otherwise; the mock has no arrays, so an array endpoint is invalid too). */
+
+#define MOCK_EVENT_MAGIC 0x45564e54U
+#define MOCK_EVENT_DISABLE_TIMING 0x2
+
+struct CUevent_st {
+  unsigned int magic;
+  CUcontext ctx;
+  unsigned int flags;
+  int recorded;
+  struct timespec when;
+};
+
+static CUresult
+mock_cuEventCreate (CUevent *event, unsigned int flags)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (event == NULL || (flags & ~0xfU) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *event = calloc (1, sizeof **event);
+  (*event)->magic = MOCK_EVENT_MAGIC;
+  (*event)->ctx = ctx;
+  (*event)->flags = flags;
+  return CUDA_SUCCESS;
+}
+
+static int
+is_mock_event (CUevent event)
+{
+  return event != NULL && event->magic == MOCK_EVENT_MAGIC;
+}
+
+static CUresult
+mock_cuEventDestroy (CUevent event)
+{
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  event->magic = 0;
+  free (event);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventRecord (CUevent event, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  wait_host_fns ();
+  clock_gettime (CLOCK_MONOTONIC, &event->when);
+  event->recorded = 1;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventSynchronize (CUevent event)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  return is_mock_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult
+mock_cuEventQuery (CUevent event)
+{
+  return mock_cuEventSynchronize (event);
+}
+
+/* as the driver: both recorded, both timing, else INVALID_HANDLE (never
+ * recorded: NOT_READY) */
+static CUresult
+mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (ms == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!is_mock_event (start) || !is_mock_event (end) ||
+      ((start->flags | end->flags) & MOCK_EVENT_DISABLE_TIMING) != 0)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->recorded || !end->recorded)
+    return CUDA_ERROR_NOT_READY;
+  *ms = (float) ((double) (end->when.tv_sec - start->when.tv_sec) * 1e3 +
+                 (double) (end->when.tv_nsec - start->when.tv_nsec) / 1e6);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuStreamWaitEvent (CUstream stream, CUevent event, unsigned int flags)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* One side of a 2D/3D copy. */
+typedef struct {
+  CUmemorytype type;
+  unsigned char *base;
+  size_t x, y, z, pitch, height;
+} CopySide;
+
+/* With mem_lock held: whether every row of @side's box lies where it may
+ * (device rows in a live allocation; host and unified memory are the
+ * caller's). */
+static int
+side_valid (const CopySide *side, size_t width, size_t height, size_t n_slices)
+{
+  if (side->type != CU_MEMORYTYPE_HOST && side->type != CU_MEMORYTYPE_DEVICE &&
+      side->type != CU_MEMORYTYPE_UNIFIED)
+    return 0;
+  if (side->base == NULL || (height > 1 && side->pitch < side->x + width) ||
+      (n_slices > 1 && side->height < side->y + height))
+    return 0;
+  if (side->type != CU_MEMORYTYPE_DEVICE)
+    return 1;
+  for (size_t z = 0; z < n_slices; z++)
+    for (size_t y = 0; y < height; y++)
+      {
+        size_t offset = ((side->z + z) * side->height + side->y + y) * side->pitch + side->x;
+
+        if (!valid_range ((CUdeviceptr) (uintptr_t) (side->base + offset), width))
+          return 0;
+      }
+  return 1;
+}
+
+static CUresult
+copy_box (const CopySide *src, const CopySide *dst, size_t width, size_t height, size_t n_slices,
+          CUstream stream)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS || width == 0 || height == 0 || n_slices == 0)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  if (!side_valid (src, width, height, n_slices) || !side_valid (dst, width, height, n_slices))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    for (size_t z = 0; z < n_slices; z++)
+      for (size_t y = 0; y < height; y++)
+        memmove (dst->base + ((dst->z + z) * dst->height + dst->y + y) * dst->pitch + dst->x,
+                 src->base + ((src->z + z) * src->height + src->y + y) * src->pitch + src->x, width);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+/* an array endpoint is refused by side_valid() (the mock has no arrays) */
+static unsigned char *
+side_base (CUmemorytype type, const void *host, CUdeviceptr device)
+{
+  return type == CU_MEMORYTYPE_HOST ? (unsigned char *) host : DEV (device);
+}
+
+static CUresult
+copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, 0, c->srcPitch, c->Height };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, 0, c->dstPitch, c->Height };
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, 1, stream);
+}
+
+static CUresult
+mock_cuMemcpy2D (const CUDA_MEMCPY2D *copy)
+{
+  return copy_2d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy2DUnaligned (const CUDA_MEMCPY2D *copy)
+{
+  return copy_2d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy2DAsync (const CUDA_MEMCPY2D *copy, CUstream stream)
+{
+  return copy_2d (copy, stream);
+}
+
+static CUresult
+copy_3d (const CUDA_MEMCPY3D *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch, c->dstHeight };
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, c->Depth, stream);
+}
+
+static CUresult
+mock_cuMemcpy3D (const CUDA_MEMCPY3D *copy)
+{
+  return copy_3d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy3DAsync (const CUDA_MEMCPY3D *copy, CUstream stream)
+{
+  return copy_3d (copy, stream);
+}
+
+/* Between contexts: both must be alive (a NULL one stands for host
+ * memory's side). */
+static CUresult
+copy_3d_peer (const CUDA_MEMCPY3D_PEER *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((c->srcContext != NULL && c->srcContext->destroyed) || (c->dstContext != NULL && c->dstContext->destroyed))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch, c->dstHeight };
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, c->Depth, stream);
+}
+
+static CUresult
+mock_cuMemcpy3DPeer (const CUDA_MEMCPY3D_PEER *copy)
+{
+  return copy_3d_peer (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy3DPeerAsync (const CUDA_MEMCPY3D_PEER *copy, CUstream stream)
+{
+  return copy_3d_peer (copy, stream);
+}
+
 /* ------------------------------------------------------------ entry points */
 
 static const struct { const char *name; void *fn; } table[] = {
@@ -2358,6 +2626,24 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
   ENTRY (cuMemPoolTrimTo),
   ENTRY (cuMemAllocFromPoolAsync),
   ENTRY (cuMemFreeAsync),
+};
+
+/* only with GCUDA_MOCK_EVENTS=1 */
+static const struct { const char *name; void *fn; } events_table[] = {
+  ENTRY (cuEventCreate),
+  ENTRY (cuEventDestroy),
+  ENTRY (cuEventRecord),
+  ENTRY (cuEventSynchronize),
+  ENTRY (cuEventQuery),
+  ENTRY (cuEventElapsedTime),
+  ENTRY (cuStreamWaitEvent),
+  ENTRY (cuMemcpy2D),
+  ENTRY (cuMemcpy2DUnaligned),
+  ENTRY (cuMemcpy2DAsync),
+  ENTRY (cuMemcpy3D),
+  ENTRY (cuMemcpy3DAsync),
+  ENTRY (cuMemcpy3DPeer),
+  ENTRY (cuMemcpy3DPeerAsync),
 #undef ENTRY
 };
 
@@ -2425,6 +2711,15 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
       if (strcmp (kernel_table[i].name, symbol) == 0)
         {
           *pfn = kernel_table[i].fn;
+          if (status)
+            *status = CU_GET_PROC_ADDRESS_SUCCESS;
+          return CUDA_SUCCESS;
+        }
+  if (getenv ("GCUDA_MOCK_EVENTS") != NULL && strcmp (getenv ("GCUDA_MOCK_EVENTS"), "1") == 0)
+    for (size_t i = 0; i < sizeof events_table / sizeof events_table[0]; i++)
+      if (strcmp (events_table[i].name, symbol) == 0)
+        {
+          *pfn = events_table[i].fn;
           if (status)
             *status = CU_GET_PROC_ADDRESS_SUCCESS;
           return CUDA_SUCCESS;
