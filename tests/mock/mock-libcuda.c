@@ -20,8 +20,8 @@
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
  * streams, host functions and the stream-ordered allocator's pools, see
- * "kernels" below; with GCUDA_MOCK_EVENTS=1: events and 2D/3D copies, see
- * "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
+ * "kernels" below; with GCUDA_MOCK_EVENTS=1 too: events, stream queries
+ * and 2D/3D copies, see "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -1318,6 +1318,8 @@ struct CUmod_st {
 struct CUstream_st {
   unsigned int magic;
   CUcontext ctx;
+  unsigned int flags;
+  int priority;
 };
 
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1539,12 +1541,13 @@ mock_cuStreamCreateWithPriority (CUstream *stream, unsigned int flags, int prior
   CUcontext ctx;
   CUresult res = current (&ctx);
 
-  (void) flags, (void) priority;
   if (res != CUDA_SUCCESS)
     return res;
   *stream = calloc (1, sizeof **stream);
   (*stream)->magic = MOCK_STREAM_MAGIC;
   (*stream)->ctx = ctx;
+  (*stream)->flags = flags;
+  (*stream)->priority = priority;
   return CUDA_SUCCESS;
 }
 
@@ -2264,8 +2267,9 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
 /* ------------------------------------------------------------ events and 2D/3D copies (GCUDA_MOCK_EVENTS=1) */
 
 /* With GCUDA_MOCK_EVENTS=1 (elsewhere the mock stays a driver without
- * them): events, whose work is done when recorded (every stream's is when
- * a call returns), timed by the host's monotonic clock, and waits on them;
+ * them; the streams need GCUDA_MOCK_KERNELS=1): events, steps of the host
+ * functions' queue timed by the host's monotonic clock, waits on them,
+ * cuStreamQuery (the queue is empty), cuStreamGetFlags/GetPriority;
  * 2D and 3D copies (cuMemcpy2D, cuMemcpy2DUnaligned, cuMemcpy3D,
  * cuMemcpy3DPeer and their Async forms) between host, device and unified
  * memory, row by row, where every device row must lie in a live
@@ -2275,13 +2279,44 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
 #define MOCK_EVENT_MAGIC 0x45564e54U
 #define MOCK_EVENT_DISABLE_TIMING 0x2
 
+/* A recorded event is a step of the host functions' queue (where every
+ * stream's work is ordered, see "kernels"): it completes, and takes its
+ * time, when the queue reaches it. */
 struct CUevent_st {
   unsigned int magic;
   CUcontext ctx;
   unsigned int flags;
   int recorded;
-  struct timespec when;
+  int pending;             /* steps queued, not run yet; under host_fn_lock */
+  int destroyed;           /* freed by its last step; under host_fn_lock */
+  struct timespec when;    /* under host_fn_lock */
 };
+
+static void
+event_reached (void *data)
+{
+  CUevent event = data;
+  int gone;
+
+  pthread_mutex_lock (&host_fn_lock);
+  clock_gettime (CLOCK_MONOTONIC, &event->when);
+  event->pending--;
+  gone = event->destroyed && event->pending == 0;
+  pthread_mutex_unlock (&host_fn_lock);
+  if (gone)
+    free (event);
+}
+
+static int
+event_done (CUevent event)
+{
+  int done;
+
+  pthread_mutex_lock (&host_fn_lock);
+  done = event->pending == 0;
+  pthread_mutex_unlock (&host_fn_lock);
+  return done;
+}
 
 static CUresult
 mock_cuEventCreate (CUevent *event, unsigned int flags)
@@ -2306,13 +2341,22 @@ is_mock_event (CUevent event)
   return event != NULL && event->magic == MOCK_EVENT_MAGIC;
 }
 
+/* as the driver, at once: an event with steps still queued (which point
+ * to it) goes with the last one */
 static CUresult
 mock_cuEventDestroy (CUevent event)
 {
+  int pending;
+
   if (!is_mock_event (event))
     return CUDA_ERROR_INVALID_HANDLE;
+  pthread_mutex_lock (&host_fn_lock);
   event->magic = 0;
-  free (event);
+  event->destroyed = 1;
+  pending = event->pending;
+  pthread_mutex_unlock (&host_fn_lock);
+  if (pending == 0)
+    free (event);
   return CUDA_SUCCESS;
 }
 
@@ -2325,10 +2369,18 @@ mock_cuEventRecord (CUevent event, CUstream stream)
     return res;
   if (!is_mock_event (event))
     return CUDA_ERROR_INVALID_HANDLE;
-  wait_host_fns ();
-  clock_gettime (CLOCK_MONOTONIC, &event->when);
+  pthread_mutex_lock (&host_fn_lock);
+  event->pending++;
   event->recorded = 1;
-  return CUDA_SUCCESS;
+  pthread_mutex_unlock (&host_fn_lock);
+  res = mock_cuLaunchHostFunc (stream, event_reached, event);
+  if (res != CUDA_SUCCESS)
+    {
+      pthread_mutex_lock (&host_fn_lock);
+      event->pending--;
+      pthread_mutex_unlock (&host_fn_lock);
+    }
+  return res;
 }
 
 static CUresult
@@ -2338,17 +2390,28 @@ mock_cuEventSynchronize (CUevent event)
 
   if (res != CUDA_SUCCESS)
     return res;
-  return is_mock_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!event_done (event))
+    wait_host_fns ();
+  return CUDA_SUCCESS;
 }
 
+/* as the driver: an event never recorded is done */
 static CUresult
 mock_cuEventQuery (CUevent event)
 {
-  return mock_cuEventSynchronize (event);
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return event_done (event) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
-/* as the driver: both recorded, both timing, else INVALID_HANDLE (never
- * recorded: NOT_READY) */
+/* as the driver: both timing (else INVALID_HANDLE), both recorded and
+ * done (else NOT_READY) */
 static CUresult
 mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
 {
@@ -2361,11 +2424,56 @@ mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
   if (!is_mock_event (start) || !is_mock_event (end) ||
       ((start->flags | end->flags) & MOCK_EVENT_DISABLE_TIMING) != 0)
     return CUDA_ERROR_INVALID_HANDLE;
-  if (!start->recorded || !end->recorded)
+  if (!start->recorded || !end->recorded || !event_done (start) || !event_done (end))
     return CUDA_ERROR_NOT_READY;
+  pthread_mutex_lock (&host_fn_lock);
   *ms = (float) ((double) (end->when.tv_sec - start->when.tv_sec) * 1e3 +
                  (double) (end->when.tv_nsec - start->when.tv_nsec) / 1e6);
+  pthread_mutex_unlock (&host_fn_lock);
   return CUDA_SUCCESS;
+}
+
+/* the mock's own streams answer what they were made with; the default
+ * ones are blocking, of priority 0 */
+static CUresult
+mock_cuStreamGetFlags (CUstream stream, unsigned int *flags)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (flags == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  *flags = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->flags : 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuStreamGetPriority (CUstream stream, int *priority)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (priority == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  *priority = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->priority : 0;
+  return CUDA_SUCCESS;
+}
+
+/* every stream's work is in one queue: done when the queue is empty */
+static CUresult
+mock_cuStreamQuery (CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  int done;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&host_fn_lock);
+  done = host_fn_completed == host_fn_enqueued;
+  pthread_mutex_unlock (&host_fn_lock);
+  return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 static CUresult
@@ -2637,6 +2745,9 @@ static const struct { const char *name; void *fn; } events_table[] = {
   ENTRY (cuEventQuery),
   ENTRY (cuEventElapsedTime),
   ENTRY (cuStreamWaitEvent),
+  ENTRY (cuStreamQuery),
+  ENTRY (cuStreamGetFlags),
+  ENTRY (cuStreamGetPriority),
   ENTRY (cuMemcpy2D),
   ENTRY (cuMemcpy2DUnaligned),
   ENTRY (cuMemcpy2DAsync),
