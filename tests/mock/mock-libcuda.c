@@ -20,8 +20,8 @@
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
  * streams, host functions and the stream-ordered allocator's pools, see
- * "kernels" below; with GCUDA_MOCK_EVENTS=1 too: events, stream queries
- * and 2D/3D copies, see "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
+ * "kernels" below; with GCUDA_MOCK_EVENTS=1 too: events, stream queries,
+ * pitched memory and 2D/3D copies, see "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
@@ -2269,7 +2269,9 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
 /* With GCUDA_MOCK_EVENTS=1 (elsewhere the mock stays a driver without
  * them; the streams need GCUDA_MOCK_KERNELS=1): events, steps of the host
  * functions' queue timed by the host's monotonic clock, waits on them,
- * cuStreamQuery (the queue is empty), cuStreamGetFlags/GetPriority;
+ * cuStreamQuery (the queue is empty), cuStreamGetFlags/GetPriority/GetCtx;
+ * pitched memory (cuMemAllocPitch, 512-byte rows) and page-locked memory's
+ * device address (cuMemHostGetDevicePointer, the host address);
  * 2D and 3D copies (cuMemcpy2D, cuMemcpy2DUnaligned, cuMemcpy3D,
  * cuMemcpy3DPeer and their Async forms) between host, device and unified
  * memory, row by row, where every device row must lie in a live
@@ -2458,6 +2460,61 @@ mock_cuStreamGetPriority (CUstream stream, int *priority)
   if (priority == NULL)
     return CUDA_ERROR_INVALID_VALUE;
   *priority = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->priority : 0;
+  return CUDA_SUCCESS;
+}
+
+/* rows of @width bytes, 512 bytes apart at least (as the driver's texture
+ * pitch alignment); @access is the element size, 4, 8 or 16 */
+static CUresult
+mock_cuMemAllocPitch (CUdeviceptr *ptr, size_t *pitch, size_t width, size_t height, unsigned int access)
+{
+  size_t p;
+
+  if (ptr == NULL || pitch == NULL || width == 0 || height == 0 ||
+      (access != 4 && access != 8 && access != 16))
+    return CUDA_ERROR_INVALID_VALUE;
+  p = (width + 511) / 512 * 512;
+  if (p < width || height > SIZE_MAX / p)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pitch = p;
+  return mock_cuMemAlloc (ptr, p * height);
+}
+
+/* unified addressing: page-locked memory is at the same address for both
+ * (the mock does not check the DEVICEMAP flag) */
+static CUresult
+mock_cuMemHostGetDevicePointer (CUdeviceptr *dptr, void *host, unsigned int flags)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (dptr == NULL || flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  res = find_allocation ((CUdeviceptr) (uintptr_t) host, 1) >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_unlock (&mem_lock);
+  if (res == CUDA_SUCCESS)
+    *dptr = (CUdeviceptr) (uintptr_t) host;
+  return res;
+}
+
+/* a stream of the mock's: its context; a default stream: the current one */
+static CUresult
+mock_cuStreamGetCtx (CUstream stream, CUcontext *pctx)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (pctx == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    return current (pctx);
+  if (stream->magic == MOCK_STREAM_MAGIC)
+    *pctx = stream->ctx;
+  else
+    return CUDA_ERROR_INVALID_HANDLE;
   return CUDA_SUCCESS;
 }
 
@@ -2748,6 +2805,9 @@ static const struct { const char *name; void *fn; } events_table[] = {
   ENTRY (cuStreamQuery),
   ENTRY (cuStreamGetFlags),
   ENTRY (cuStreamGetPriority),
+  ENTRY (cuStreamGetCtx),
+  ENTRY (cuMemAllocPitch),
+  ENTRY (cuMemHostGetDevicePointer),
   ENTRY (cuMemcpy2D),
   ENTRY (cuMemcpy2DUnaligned),
   ENTRY (cuMemcpy2DAsync),
