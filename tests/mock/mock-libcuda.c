@@ -1301,12 +1301,16 @@ mock_cuMemsetD2D32Async (CUdeviceptr dst, size_t pitch, unsigned int value, size
 #define MOCK_MAX_FUNCTIONS 32
 #define MOCK_PARAM_BYTES 4096
 
+#define MOCK_N_FUNC_ATTRIBUTES 20
+
 struct CUfunc_st {
   char name[128];
   unsigned int n_params;
   size_t offsets[MOCK_MAX_PARAMS];
   size_t sizes[MOCK_MAX_PARAMS];
   size_t params_size;
+  int attributes[MOCK_N_FUNC_ATTRIBUTES];  /* cuFuncSetAttribute's (GCUDA_MOCK_EVENTS=1) */
+  CUfunc_cache cache;
 };
 
 struct CUmod_st {
@@ -1511,9 +1515,9 @@ mock_cuModuleGetFunction (CUfunction *function, CUmodule module, const char *nam
 static CUresult
 mock_cuFuncGetAttribute (int *value, CUfunction_attribute attrib, CUfunction function)
 {
-  if (value == NULL || function == NULL)
+  if (value == NULL || function == NULL || (unsigned int) attrib >= MOCK_N_FUNC_ATTRIBUTES)
     return CUDA_ERROR_INVALID_VALUE;
-  *value = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  *value = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : function->attributes[attrib];
   return CUDA_SUCCESS;
 }
 
@@ -2270,6 +2274,8 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
  * them; the streams need GCUDA_MOCK_KERNELS=1): events, steps of the host
  * functions' queue timed by the host's monotonic clock, waits on them,
  * cuStreamQuery (the queue is empty), cuStreamGetFlags/GetPriority/GetCtx;
+ * kernel attributes and cache configuration (cuFuncSetAttribute: the
+ * dynamic shared memory and carveout, read back by cuFuncGetAttribute);
  * pitched memory (cuMemAllocPitch, 512-byte rows) and page-locked memory's
  * device address (cuMemHostGetDevicePointer, the host address);
  * 2D and 3D copies (cuMemcpy2D, cuMemcpy2DUnaligned, cuMemcpy3D,
@@ -2515,6 +2521,42 @@ mock_cuStreamGetCtx (CUstream stream, CUcontext *pctx)
     *pctx = stream->ctx;
   else
     return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+/* What a kernel lets be set: the dynamic shared memory it may ask for (up
+ * to an H100's 227 KiB) and its shared memory carveout (-1 to 100 %);
+ * the other attributes are read-only (CUDA_ERROR_INVALID_VALUE). */
+static CUresult
+mock_cuFuncSetAttribute (CUfunction function, CUfunction_attribute attrib, int value)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (function == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && value >= 0 && value <= 232448)
+    function->attributes[attrib] = value;
+  else if ((int) attrib == 9 /* PREFERRED_SHARED_MEMORY_CARVEOUT */ && value >= -1 && value <= 100)
+    function->attributes[attrib] = value;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuFuncSetCacheConfig (CUfunction function, CUfunc_cache config)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (function == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if ((unsigned int) config > 3)
+    return CUDA_ERROR_INVALID_VALUE;
+  function->cache = config;
   return CUDA_SUCCESS;
 }
 
@@ -2806,6 +2848,8 @@ static const struct { const char *name; void *fn; } events_table[] = {
   ENTRY (cuStreamGetFlags),
   ENTRY (cuStreamGetPriority),
   ENTRY (cuStreamGetCtx),
+  ENTRY (cuFuncSetAttribute),
+  ENTRY (cuFuncSetCacheConfig),
   ENTRY (cuMemAllocPitch),
   ENTRY (cuMemHostGetDevicePointer),
   ENTRY (cuMemcpy2D),
