@@ -261,6 +261,22 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     u.set_dst_height(3);
     Tap.assertThrowsGError(() => u.execute(null), domain, GCuda.Error.INVALID_ARGUMENT,
         'fewer rows per slice than the box has');
+
+    // host to host: a host address into a host buffer, slice 1 of the source
+    const hostOut = GCuda.HostBuffer.new_aligned(6 * 32, 64);
+    const hh = GCuda.Copy3D.new();
+    hh.set_src_host(host.get_address(), host.get_size());
+    hh.set_dst_host_buffer(hostOut);
+    hh.set_src_z(1);
+    hh.set_src_pitch(32);
+    hh.set_src_height(6);
+    hh.set_dst_pitch(32);
+    hh.set_dst_height(6);
+    hh.set_width_in_bytes(32);
+    hh.set_height(6);
+    hh.set_depth(1);
+    Tap.assert(hh.execute(null));
+    assertBytes(hostOut.read(0, 6 * 32), src.slice(6 * 32, 12 * 32), 'host address to host buffer');
     managed.free();
     pinned.free();
     dev.free();
@@ -309,6 +325,22 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     Tap.assert(h.execute(stream));
     stream.synchronize();
     assertBytes(b.download(0, 512), hdata, 'host buffer to buffer on a stream');
+
+    // a host address into the second half of a, on a stream
+    const half = randomBytes(256);
+    host.write(0, new GLib.Bytes(half));
+    const fromAddress = GCuda.Copy3DPeer.new();
+    fromAddress.set_src_host(host.get_address(), 256);
+    fromAddress.set_dst_buffer(a);
+    fromAddress.set_dst_x_in_bytes(256);
+    fromAddress.set_width_in_bytes(256);
+    fromAddress.set_height(1);
+    fromAddress.set_depth(1);
+    Tap.assert(fromAddress.execute(stream));
+    stream.synchronize();
+    data.set(half, 256);
+    assertBytes(a.download(0, data.length), data, 'host address to buffer on a stream');
+    host.write(0, new GLib.Bytes(hdata));
 
     const out = GCuda.HostBuffer.new_aligned(512, 64);
     const o = GCuda.Copy3DPeer.new();

@@ -122,6 +122,12 @@ Tap.test('NCCL\'s static calls: a version and an id, or NCCL_NOT_FOUND from each
     const reason = noNcclReason();
     if (reason === null) {
         Tap.assert(GCuda.Communicator.get_nccl_version() >= 21800, 'NCCL 2.18 or newer');
+        const uid = GCuda.Communicator.get_unique_id();
+        Tap.assert(uid instanceof GLib.Bytes);
+        Tap.assertEqual(uid.get_size(), 128, 'an ncclUniqueId');
+        Tap.assert(uid.toArray().join() !== GCuda.Communicator.get_unique_id().toArray().join(), 'a new one each time');
+        Tap.assert(GCuda.Communicator.group_start());
+        Tap.assert(GCuda.Communicator.group_end(), 'an empty group');
         return;
     }
     Tap.assert(reason.includes('GCUDA_NCCL_LIBRARY'), `the message says how to provide NCCL: ${reason}`);
