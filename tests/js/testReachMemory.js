@@ -20,7 +20,8 @@ Gio._promisify(GCuda.Buffer.prototype, 'upload_async', 'upload_finish');
 const noDriver = GLib.getenv('GCUDA_TEST_DRIVER') === 'missing';
 const gpuTest = noDriver ? () => {} : (...args) => Tap.test(...args);
 // what the mock driver lacks (prefetch, advice, IPC): on a GPU only
-const realGpuTest = noDriver || GLib.getenv('GCUDA_MOCK_DEVICES') !== null ? () => {} : gpuTest;
+const onMock = GLib.getenv('GCUDA_MOCK_DEVICES') !== null;
+const realGpuTest = noDriver || onMock ? () => {} : gpuTest;
 const domain = GCuda.error_quark();
 
 function randomBytes(n) {
@@ -288,6 +289,7 @@ gpuTest('stream-ordered pool: blocks on a stream, threshold, trim, counters', ()
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     const data = randomBytes(4096);
     const buf = pool.allocate(4096, stream);
+    stream.synchronize();  // usable beyond its stream once the allocation ran
     buf.upload(0, data);
     assertBytes(buf.download(0, 4096), data, 'a pooled buffer holds data');
     // allocate_address's boolean return is annotated (skip): PyGObject gives
@@ -311,8 +313,11 @@ gpuTest('stream-ordered pool: blocks on a stream, threshold, trim, counters', ()
     Tap.assert(pool.set_release_threshold(1 << 20));
     Tap.assertEqual(pool.get_release_threshold(), 1 << 20);
     Tap.assertEqual(pool.release_threshold, 1 << 20, 'the property');
+    const reserved = pool.get_reserved_bytes_current();
     Tap.assert(pool.trim(0));
-    Tap.assertEqual(pool.get_reserved_bytes_current(), 0, 'trimmed to nothing');
+    Tap.assert(pool.get_reserved_bytes_current() <= reserved, 'trimming keeps no more');
+    if (onMock)
+        Tap.assertEqual(pool.get_reserved_bytes_current(), 0, 'trimmed to nothing');
     Tap.assertThrowsGError(() => pool.free_address(address, stream), domain, GCuda.Error.INVALID_ARGUMENT,
         'freed twice');
 });
@@ -332,11 +337,15 @@ gpuTest('device and context: capability, primary flags, cache config', () => {
     Tap.assertThrowsGError(() => dev.set_primary_context_flags(GCuda.ContextFlags.SCHED_SPIN |
         GCuda.ContextFlags.SCHED_YIELD), domain, GCuda.Error.INVALID_ARGUMENT, 'two scheduling flags');
 
+    // a device with a fixed L1/shared split reads back NONE
     const config = ctx.get_cache_config();
     Tap.assert(ctx.set_cache_config(GCuda.CacheConfig.L1));
-    Tap.assertEqual(ctx.get_cache_config(), GCuda.CacheConfig.L1);
+    const got = ctx.get_cache_config();
+    Tap.assert(got === GCuda.CacheConfig.L1 || got === GCuda.CacheConfig.NONE, `read back ${got}`);
+    if (onMock)
+        Tap.assertEqual(got, GCuda.CacheConfig.L1, 'the mock keeps it');
     ctx.set_cache_config(config);
-    Tap.assertEqual(ctx.get_cache_config(), config);
+    Tap.assert([config, GCuda.CacheConfig.NONE].includes(ctx.get_cache_config()), 'restored');
 });
 
 gpuTest('streams: handles, flags, priority, borrowed and per-thread streams, callbacks', () => {
