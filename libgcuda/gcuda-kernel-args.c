@@ -50,6 +50,13 @@
  * scale.launch(Math.ceil(n / 256), 1, 1, 256, 1, 1, 0, null, args);
  * ```
  *
+ * From JavaScript, and every other binding that goes by the introspection
+ * data, the integer `add_*()` and `set_*()` are twins taking a `double`
+ * (`gcuda_kernel_args_add_int32_number()` …): a number the type cannot hold
+ * exactly (a fraction, NaN, a value out of range, beyond ±2⁵³ for a 64-bit
+ * integer) is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], never
+ * truncated or wrapped as the binding's own conversion would.
+ *
  * Not thread-safe: do not change arguments another thread is launching with.
  *
  * Since: 1.0
