@@ -837,18 +837,6 @@ static const double number_limits[][2] = {
   [TYPE_UINT64] = { 0, 9007199254740992.0 },
 };
 
-/* @value as printf's %g would write it, with all the digits it takes to
- * read back the same double (2^53 + 2 is not 9.0072e+15). */
-static void
-format_number (char   *buffer,
-               gsize   size,
-               double  value)
-{
-  g_snprintf (buffer, size, "%.15g", value);
-  if (isfinite (value) && g_ascii_strtod (buffer, NULL) != value)
-    g_snprintf (buffer, size, "%.17g", value);
-}
-
 /* Whether @value is exactly a value of the integer @type: a whole number in
  * its range (NaN fails both comparisons, an infinity one); else an error
  * naming argument @index, the value and the type. */
@@ -863,7 +851,7 @@ number_fits (ArgType   type,
   if (G_LIKELY (value >= number_limits[type][0] && value <= number_limits[type][1] &&
                 value == (double) (gint64) value))
     return TRUE;
-  format_number (text, sizeof text, value);
+  _gcuda_format_number (text, value);
   if (type == TYPE_INT64 || type == TYPE_UINT64)
     g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
                  _("Argument #%u (0-based) is of type %s: %s is not a whole number from %.0f to %.0f "

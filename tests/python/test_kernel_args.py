@@ -975,3 +975,34 @@ def test_kernel_args_number_twins_from_python():
         bare.add_int64(args, 2.0 ** 53 + 2)
     assert info.value.matches(GCuda.error_quark(), GCuda.Error.KERNEL_ARGUMENTS)
     assert args.get_count() == 1
+
+
+def test_buffer_memset_takes_python_integers():
+    # The introspected memsets take the value as a double (GJS's numbers);
+    # Buffer.memset_d8() ... keep Python's integer checks: a float is a
+    # TypeError, out of range an OverflowError, and exact values set as before.
+    buf = GCuda.Buffer.new(None, 64)
+    data = bytes(random.getrandbits(8) for _ in range(64))
+    buf.upload(0, data)
+    for name, high in (('memset_d8', 2 ** 8 - 1), ('memset_d16', 2 ** 16 - 1), ('memset_d32', 2 ** 32 - 1)):
+        for bad, error in ((1.5, TypeError), (np.float32(2.0), TypeError), (high + 1, OverflowError),
+                           (-1, OverflowError)):
+            with pytest.raises(error):
+                getattr(buf, name)(0, bad, 4, None)
+            with pytest.raises(error):
+                getattr(buf, name + '_2d')(0, 16, bad, 2, 2, None)
+        with pytest.raises(TypeError):
+            getattr(buf, name)(0.0, 1, 4, None)
+    assert buf.download(0, 64).get_data() == data
+    assert buf.memset_d8(1, np.uint8(255), 3, None) is True
+    assert buf.memset_d16(8, 0xbeef, 2) is True
+    assert buf.memset_d32(16, 2 ** 32 - 1, 2, None) is True
+    assert buf.memset_d32_2d(32, 16, 0x01020304, 1, 2, None) is True
+    want = bytearray(data)
+    want[1:4] = b'\xff' * 3
+    want[8:12] = b'\xef\xbe' * 2
+    want[16:24] = b'\xff' * 8
+    want[32:36] = want[48:52] = b'\x04\x03\x02\x01'
+    assert buf.download(0, 64).get_data() == bytes(want)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        buf.memset_d32(2, 1, 1, None)

@@ -11,7 +11,7 @@ from gi.module import get_introspection_module
 
 from . import OVERRIDE_MODULE, interop
 from .buffers import Buffer
-from .errors import _library_error, _raising
+from .errors import _exact_integer, _library_error, _raising
 from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async
 from .views import _host, _numpy
 
@@ -490,13 +490,6 @@ _INTEGER_RANGES = {
 }
 _DOUBLE_EXACT = 2 ** 53
 _UINT64_MASK = 2 ** 64 - 1
-
-
-def _exact_integer(value, low, high):
-    value = operator.index(value)  # TypeError: 'float' object cannot be interpreted as an integer
-    if not low <= value <= high:
-        raise OverflowError('%d not in range %d to %d' % (value, low, high))
-    return value
 
 
 def _kernel_args_setters(name):
