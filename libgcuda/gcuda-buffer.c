@@ -1551,6 +1551,8 @@ memset_elements (GCudaBuffer  *self,
  *
  * Sets @count bytes to @value (PyCUDA's `memset_d8()`, or
  * `memset_d8_async()` with a stream).
+ * Bindings call [method@GCuda.Buffer.memset_d8_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 8-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1578,6 +1580,8 @@ gcuda_buffer_memset_d8 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 16-bit elements to @value (PyCUDA's `memset_d16()`).
+ * Bindings call [method@GCuda.Buffer.memset_d16_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 16-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1605,6 +1609,8 @@ gcuda_buffer_memset_d16 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 32-bit elements to @value (PyCUDA's `memset_d32()`).
+ * Bindings call [method@GCuda.Buffer.memset_d32_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 32-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1633,6 +1639,8 @@ gcuda_buffer_memset_d32 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of bytes (PyCUDA's `memset_d2d8()`).
+ * Bindings call [method@GCuda.Buffer.memset_d8_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 8-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1666,6 +1674,8 @@ gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 16-bit elements (PyCUDA's `memset_d2d16()`).
+ * Bindings call [method@GCuda.Buffer.memset_d16_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 16-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1699,6 +1709,8 @@ gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 32-bit elements (PyCUDA's `memset_d2d32()`).
+ * Bindings call [method@GCuda.Buffer.memset_d32_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 32-bit pattern.
  *
  * Returns: %TRUE on success
  *

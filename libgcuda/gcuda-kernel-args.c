@@ -277,7 +277,9 @@ set_bytes (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint8` argument.
+ * Appends a `gint8` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int8_number] in its place, which takes a
+ * `double` and refuses a value `gint8` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -296,7 +298,9 @@ gcuda_kernel_args_add_int8 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint8` argument.
+ * Appends a `guint8` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint8_number] in its place, which takes a
+ * `double` and refuses a value `guint8` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -315,7 +319,9 @@ gcuda_kernel_args_add_uint8 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint16` argument.
+ * Appends a `gint16` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int16_number] in its place, which takes a
+ * `double` and refuses a value `gint16` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -334,7 +340,9 @@ gcuda_kernel_args_add_int16 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint16` argument.
+ * Appends a `guint16` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint16_number] in its place, which takes a
+ * `double` and refuses a value `guint16` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -353,7 +361,9 @@ gcuda_kernel_args_add_uint16 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint32` argument.
+ * Appends a `gint32` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int32_number] in its place, which takes a
+ * `double` and refuses a value `gint32` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -372,7 +382,9 @@ gcuda_kernel_args_add_int32 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint32` argument.
+ * Appends a `guint32` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint32_number] in its place, which takes a
+ * `double` and refuses a value `guint32` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -391,7 +403,9 @@ gcuda_kernel_args_add_uint32 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint64` argument.
+ * Appends a `gint64` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int64_number] in its place, which takes a
+ * `double` and refuses a value `gint64` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -410,7 +424,9 @@ gcuda_kernel_args_add_int64 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint64` argument.
+ * Appends a `guint64` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint64_number] in its place, which takes a
+ * `double` and refuses a value `guint64` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -473,7 +489,9 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int8_number] in its place, which takes a
+ * `double` and refuses a value `gint8` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -500,7 +518,9 @@ gcuda_kernel_args_set_int8 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint8_number] in its place, which takes a
+ * `double` and refuses a value `guint8` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -527,7 +547,9 @@ gcuda_kernel_args_set_uint8 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int16_number] in its place, which takes a
+ * `double` and refuses a value `gint16` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -554,7 +576,9 @@ gcuda_kernel_args_set_int16 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint16_number] in its place, which takes a
+ * `double` and refuses a value `guint16` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -581,7 +605,9 @@ gcuda_kernel_args_set_uint16 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int32_number] in its place, which takes a
+ * `double` and refuses a value `gint32` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -608,7 +634,9 @@ gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint32_number] in its place, which takes a
+ * `double` and refuses a value `guint32` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -635,7 +663,9 @@ gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int64_number] in its place, which takes a
+ * `double` and refuses a value `gint64` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -662,7 +692,9 @@ gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint64_number] in its place, which takes a
+ * `double` and refuses a value `guint64` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
