@@ -977,11 +977,11 @@ def test_kernel_args_number_twins_from_python():
     assert args.get_count() == 1
 
 
-def test_buffer_memset_takes_python_integers():
+def test_buffer_memset_takes_python_integers(mem):
     # The introspected memsets take the value as a double (GJS's numbers);
     # Buffer.memset_d8() ... keep Python's integer checks: a float is a
     # TypeError, out of range an OverflowError, and exact values set as before.
-    buf = GCuda.Buffer.new(None, 64)
+    buf = mem.new_view(0, 64)
     data = bytes(random.getrandbits(8) for _ in range(64))
     buf.upload(0, data)
     for name, high in (('memset_d8', 2 ** 8 - 1), ('memset_d16', 2 ** 16 - 1), ('memset_d32', 2 ** 32 - 1)):
