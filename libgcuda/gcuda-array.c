@@ -860,34 +860,48 @@ range_copy (GCudaArray      *self,
   return ok;
 }
 
+/* The copies between @self and packed memory, into the array
+ * (@into_array) or out of it: host memory at @address (@side HOST) or
+ * @buffer at @address bytes in (@side DEVICE). All of @self is copied as
+ * a whole; any other range of a 1D array as elements. */
 static gboolean
-host_range_copy (GCudaArray      *self,
-                 RangeDirection   direction,
-                 guint64          offset,
-                 guint64          address,
-                 guint64          size,
-                 GError         **error)
+packed_copy (GCudaArray   *self,
+             gboolean      into_array,
+             guint64       offset,
+             Side          side,
+             GCudaBuffer  *buffer,
+             guint64       address,
+             guint64       size,
+             GError      **error)
 {
-  if (!check_array_range (self, _("the array"), offset, size, error) ||
-      !check_host_address (address, size, error))
-    return FALSE;
-  return range_copy (self, direction, offset, GSIZE_TO_POINTER (address), 0, NULL, 0, size, error);
-}
+  RangeDirection direction;
+  gpointer host = NULL;
+  CUdeviceptr device = 0;
+  gboolean whole;
 
-static gboolean
-buffer_range_copy (GCudaArray      *self,
-                   RangeDirection   direction,
-                   guint64          offset,
-                   GCudaBuffer     *buffer,
-                   guint64          buffer_offset,
-                   guint64          size,
-                   GError         **error)
-{
-  if (!check_array_range (self, _("the array"), offset, size, error) ||
-      !check_buffer_range (self, buffer, buffer_offset, size, error))
+  if (!_gcuda_array_check (self, error))
     return FALSE;
-  return range_copy (self, direction, offset, NULL,
-                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, 0, size, error);
+  whole = is_whole (self, offset, size);
+  if (!whole && !check_array_range (self, _("the array"), offset, size, error))
+    return FALSE;
+  if (side == SIDE_HOST)
+    {
+      if (!check_host_address (address, size, error))
+        return FALSE;
+      host = GSIZE_TO_POINTER (address);
+      direction = into_array ? RANGE_HTOA : RANGE_ATOH;
+    }
+  else
+    {
+      if (whole ? !check_buffer_bytes (self, buffer, address, size, error)
+                : !check_buffer_range (self, buffer, address, size, error))
+        return FALSE;
+      device = (CUdeviceptr) (gcuda_buffer_get_address (buffer) + address);
+      direction = into_array ? RANGE_DTOA : RANGE_ATOD;
+    }
+  if (whole)
+    return whole_copy (self, into_array, side, host, device, NULL, error);
+  return range_copy (self, direction, offset, host, device, NULL, 0, size, error);
 }
 
 /**
@@ -953,12 +967,7 @@ gcuda_array_upload_from_address (GCudaArray  *self,
                                  guint64      size,
                                  GError     **error)
 {
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
-  if (!is_whole (self, offset, size))
-    return host_range_copy (self, RANGE_HTOA, offset, address, size, error);
-  return check_host_address (address, size, error) &&
-         whole_copy (self, TRUE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
+  return packed_copy (self, TRUE, offset, SIDE_HOST, NULL, address, size, error);
 }
 
 /**
@@ -1021,12 +1030,7 @@ gcuda_array_download_to_address (GCudaArray  *self,
                                  guint64      size,
                                  GError     **error)
 {
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
-  if (!is_whole (self, offset, size))
-    return host_range_copy (self, RANGE_ATOH, offset, address, size, error);
-  return check_host_address (address, size, error) &&
-         whole_copy (self, FALSE, SIDE_HOST, GSIZE_TO_POINTER (address), 0, NULL, error);
+  return packed_copy (self, FALSE, offset, SIDE_HOST, NULL, address, size, error);
 }
 
 /**
@@ -1061,13 +1065,7 @@ gcuda_array_copy_from_buffer (GCudaArray   *self,
                               guint64       size,
                               GError      **error)
 {
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
-  if (!is_whole (self, offset, size))
-    return buffer_range_copy (self, RANGE_DTOA, offset, buffer, buffer_offset, size, error);
-  return check_buffer_bytes (self, buffer, buffer_offset, size, error) &&
-         whole_copy (self, TRUE, SIDE_DEVICE, NULL,
-                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, error);
+  return packed_copy (self, TRUE, offset, SIDE_DEVICE, buffer, buffer_offset, size, error);
 }
 
 /**
@@ -1095,13 +1093,7 @@ gcuda_array_copy_to_buffer (GCudaArray   *self,
                             guint64       size,
                             GError      **error)
 {
-  if (!_gcuda_array_check (self, error))
-    return FALSE;
-  if (!is_whole (self, offset, size))
-    return buffer_range_copy (self, RANGE_ATOD, offset, buffer, buffer_offset, size, error);
-  return check_buffer_bytes (self, buffer, buffer_offset, size, error) &&
-         whole_copy (self, FALSE, SIDE_DEVICE, NULL,
-                     (CUdeviceptr) (gcuda_buffer_get_address (buffer) + buffer_offset), NULL, error);
+  return packed_copy (self, FALSE, offset, SIDE_DEVICE, buffer, buffer_offset, size, error);
 }
 
 /**

@@ -1551,6 +1551,8 @@ memset_elements (GCudaBuffer  *self,
  *
  * Sets @count bytes to @value (PyCUDA's `memset_d8()`, or
  * `memset_d8_async()` with a stream).
+ * Bindings call [method@GCuda.Buffer.memset_d8_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 8-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1578,6 +1580,8 @@ gcuda_buffer_memset_d8 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 16-bit elements to @value (PyCUDA's `memset_d16()`).
+ * Bindings call [method@GCuda.Buffer.memset_d16_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 16-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1605,6 +1609,8 @@ gcuda_buffer_memset_d16 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets @count 32-bit elements to @value (PyCUDA's `memset_d32()`).
+ * Bindings call [method@GCuda.Buffer.memset_d32_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 32-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1633,6 +1639,8 @@ gcuda_buffer_memset_d32 (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of bytes (PyCUDA's `memset_d2d8()`).
+ * Bindings call [method@GCuda.Buffer.memset_d8_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 8-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1666,6 +1674,8 @@ gcuda_buffer_memset_d8_2d (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 16-bit elements (PyCUDA's `memset_d2d16()`).
+ * Bindings call [method@GCuda.Buffer.memset_d16_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 16-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1699,6 +1709,8 @@ gcuda_buffer_memset_d16_2d (GCudaBuffer  *self,
  * @error: return location for a [struct@GLib.Error]
  *
  * Sets a rectangle of 32-bit elements (PyCUDA's `memset_d2d32()`).
+ * Bindings call [method@GCuda.Buffer.memset_d32_2d_number] in its place, which
+ * takes the value as a `double` and refuses one that is no 32-bit pattern.
  *
  * Returns: %TRUE on success
  *
@@ -1717,6 +1729,214 @@ gcuda_buffer_memset_d32_2d (GCudaBuffer  *self,
   if (pitch == 0)
     pitch = 4;
   return memset_elements (self, offset, pitch, 4, value, width, height, stream, error);
+}
+
+/* The memsets' twins taking the value as a double, which bindings call
+ * instead (each is rename-to its memset): GJS, for one, converts a number
+ * to a C integer by truncating a fraction before the memset runs, where
+ * these refuse a value that is no bit pattern of the width. */
+/**
+ * gcuda_buffer_memset_d8_number: (rename-to gcuda_buffer_memset_d8)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @value: the value, a whole number from 0 to 2^8 − 1
+ * @count: the number of bytes
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets bytes as `gcuda_buffer_memset_d8()` does, the value given as a
+ * `double`, for languages whose numbers are doubles: bindings call it as
+ * `memset_d8()`. A @value that is not a whole number from 0 to 2^8 − 1 (a
+ * fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d8_number (GCudaBuffer  *self,
+                               guint64       offset,
+                               double        value,
+                               guint64       count,
+                               GCudaStream  *stream,
+                               GError      **error)
+{
+  return _gcuda_check_memset_number (value, 8, error) &&
+         gcuda_buffer_memset_d8 (self, offset, (guint8) value, count, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d8_2d_number: (rename-to gcuda_buffer_memset_d8_2d)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @pitch: the distance between rows in bytes, as for the memset
+ * @value: the value, a whole number from 0 to 2^8 − 1
+ * @width: the number of bytes per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets bytes as `gcuda_buffer_memset_d8_2d()` does, the value given as a
+ * `double`, for languages whose numbers are doubles: bindings call it as
+ * `memset_d8_2d()`. A @value that is not a whole number from 0 to 2^8 − 1 (a
+ * fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d8_2d_number (GCudaBuffer  *self,
+                                  guint64       offset,
+                                  guint64       pitch,
+                                  double        value,
+                                  guint64       width,
+                                  guint64       height,
+                                  GCudaStream  *stream,
+                                  GError      **error)
+{
+  return _gcuda_check_memset_number (value, 8, error) &&
+         gcuda_buffer_memset_d8_2d (self, offset, pitch, (guint8) value, width, height, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d16_number: (rename-to gcuda_buffer_memset_d16)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @value: the value, a whole number from 0 to 2^16 − 1
+ * @count: the number of 16-bit elements
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets 16-bit elements as `gcuda_buffer_memset_d16()` does, the value given
+ * as a `double`, for languages whose numbers are doubles: bindings call it
+ * as `memset_d16()`. A @value that is not a whole number from 0 to 2^16 − 1
+ * (a fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d16_number (GCudaBuffer  *self,
+                                guint64       offset,
+                                double        value,
+                                guint64       count,
+                                GCudaStream  *stream,
+                                GError      **error)
+{
+  return _gcuda_check_memset_number (value, 16, error) &&
+         gcuda_buffer_memset_d16 (self, offset, (guint16) value, count, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d16_2d_number: (rename-to gcuda_buffer_memset_d16_2d)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @pitch: the distance between rows in bytes, as for the memset
+ * @value: the value, a whole number from 0 to 2^16 − 1
+ * @width: the number of 16-bit elements per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets 16-bit elements as `gcuda_buffer_memset_d16_2d()` does, the value
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `memset_d16_2d()`. A @value that is not a whole number from 0
+ * to 2^16 − 1 (a fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d16_2d_number (GCudaBuffer  *self,
+                                   guint64       offset,
+                                   guint64       pitch,
+                                   double        value,
+                                   guint64       width,
+                                   guint64       height,
+                                   GCudaStream  *stream,
+                                   GError      **error)
+{
+  return _gcuda_check_memset_number (value, 16, error) &&
+         gcuda_buffer_memset_d16_2d (self, offset, pitch, (guint16) value, width, height, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d32_number: (rename-to gcuda_buffer_memset_d32)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @value: the value, a whole number from 0 to 2^32 − 1
+ * @count: the number of 32-bit elements
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets 32-bit elements as `gcuda_buffer_memset_d32()` does, the value given
+ * as a `double`, for languages whose numbers are doubles: bindings call it
+ * as `memset_d32()`. A @value that is not a whole number from 0 to 2^32 − 1
+ * (a fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d32_number (GCudaBuffer  *self,
+                                guint64       offset,
+                                double        value,
+                                guint64       count,
+                                GCudaStream  *stream,
+                                GError      **error)
+{
+  return _gcuda_check_memset_number (value, 32, error) &&
+         gcuda_buffer_memset_d32 (self, offset, (guint32) value, count, stream, error);
+}
+
+/**
+ * gcuda_buffer_memset_d32_2d_number: (rename-to gcuda_buffer_memset_d32_2d)
+ * @self: a [class@GCuda.Buffer]
+ * @offset: the first byte to set, as for the memset
+ * @pitch: the distance between rows in bytes, as for the memset
+ * @value: the value, a whole number from 0 to 2^32 − 1
+ * @width: the number of 32-bit elements per row
+ * @height: the number of rows
+ * @stream: (nullable): queue it on this stream, or %NULL to set synchronously
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets 32-bit elements as `gcuda_buffer_memset_d32_2d()` does, the value
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `memset_d32_2d()`. A @value that is not a whole number from 0
+ * to 2^32 − 1 (a fraction, a negative or larger value, NaN, an infinity) is
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error], and nothing is set; the
+ * memset's own errors follow.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_memset_d32_2d_number (GCudaBuffer  *self,
+                                   guint64       offset,
+                                   guint64       pitch,
+                                   double        value,
+                                   guint64       width,
+                                   guint64       height,
+                                   GCudaStream  *stream,
+                                   GError      **error)
+{
+  return _gcuda_check_memset_number (value, 32, error) &&
+         gcuda_buffer_memset_d32_2d (self, offset, pitch, (guint32) value, width, height, stream, error);
 }
 
 typedef struct {

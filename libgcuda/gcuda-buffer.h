@@ -212,6 +212,55 @@ gboolean         gcuda_buffer_memset_d32_2d           (GCudaBuffer          *sel
                                                        GError              **error);
 
 GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d8_number        (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       double                value,
+                                                       guint64               count,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d16_number        (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       double                value,
+                                                       guint64               count,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d32_number        (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       double                value,
+                                                       guint64               count,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d8_2d_number     (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       guint64               pitch,
+                                                       double                value,
+                                                       guint64               width,
+                                                       guint64               height,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d16_2d_number     (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       guint64               pitch,
+                                                       double                value,
+                                                       guint64               width,
+                                                       guint64               height,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_memset_d32_2d_number     (GCudaBuffer          *self,
+                                                       guint64               offset,
+                                                       guint64               pitch,
+                                                       double                value,
+                                                       guint64               width,
+                                                       guint64               height,
+                                                       GCudaStream          *stream,
+                                                       GError              **error);
+
+GCUDA_AVAILABLE_IN_1_0
 void             gcuda_buffer_download_async          (GCudaBuffer          *self,
                                                        guint64               offset,
                                                        guint64               size,

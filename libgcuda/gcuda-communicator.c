@@ -675,6 +675,135 @@ address_of (GCudaBuffer *buffer)
     nccl_ok_; \
   }))
 
+/* The collectives, for run_collective(). */
+typedef enum {
+  COLLECTIVE_ALL_REDUCE,
+  COLLECTIVE_BROADCAST,
+  COLLECTIVE_REDUCE,
+  COLLECTIVE_ALL_GATHER,
+  COLLECTIVE_REDUCE_SCATTER,
+  COLLECTIVE_SEND,
+  COLLECTIVE_RECV,
+} Collective;
+
+/* How a collective uses its send or receive buffer. */
+typedef enum {
+  BUFFER_UNUSED,
+  BUFFER_COUNT,         /* @count elements, on every rank */
+  BUFFER_COUNT_ON_ROOT, /* @count elements on the root; elsewhere checked only when given */
+  BUFFER_ALL_RANKS,     /* @count × n_ranks elements, on every rank */
+} BufferUse;
+
+/* What run_collective() checks, in this order: the rank named @rank_what
+ * (none when NULL), then the send buffer and the receive buffer (the other
+ * way round with @recv_first). */
+static const struct {
+  const char *rank_what;
+  gboolean recv_first;
+  BufferUse send;
+  BufferUse recv;
+} collectives[] = {
+  [COLLECTIVE_ALL_REDUCE]     = { NULL,   FALSE, BUFFER_COUNT,         BUFFER_COUNT },
+  [COLLECTIVE_BROADCAST]      = { "root", FALSE, BUFFER_COUNT_ON_ROOT, BUFFER_COUNT },
+  [COLLECTIVE_REDUCE]         = { "root", FALSE, BUFFER_COUNT,         BUFFER_COUNT_ON_ROOT },
+  [COLLECTIVE_ALL_GATHER]     = { NULL,   FALSE, BUFFER_COUNT,         BUFFER_ALL_RANKS },
+  [COLLECTIVE_REDUCE_SCATTER] = { NULL,   TRUE,  BUFFER_ALL_RANKS,     BUFFER_COUNT },
+  [COLLECTIVE_SEND]           = { "peer", FALSE, BUFFER_COUNT,         BUFFER_UNUSED },
+  [COLLECTIVE_RECV]           = { "peer", FALSE, BUFFER_UNUSED,        BUFFER_COUNT },
+};
+
+/* check_buffer() for @buffer as @use says it is used. */
+static gboolean
+check_collective_buffer (GCudaCommunicator  *self,
+                         GCudaBuffer        *buffer,
+                         const char         *what,
+                         BufferUse           use,
+                         guint64             count,
+                         gsize               elem,
+                         int                 root,
+                         GError            **error)
+{
+  switch (use)
+    {
+    case BUFFER_UNUSED:
+      return TRUE;
+    case BUFFER_COUNT_ON_ROOT:
+      if (self->rank != root && buffer == NULL)
+        return TRUE;
+      break;
+    case BUFFER_ALL_RANKS:
+      /* more than 2^64 elements: too many for any buffer */
+      if (count > G_MAXUINT64 / (guint64) self->n_ranks)
+        return check_buffer (self, buffer, what, G_MAXUINT64 / elem + 1, elem, error);
+      count *= (guint64) self->n_ranks;
+      break;
+    case BUFFER_COUNT:
+      break;
+    }
+  return check_buffer (self, buffer, what, count, elem, error);
+}
+
+/* Checks the arguments of the collective @kind, then queues it on @stream
+ * with the communicator's context current. @root is the root or the peer
+ * (ignored by the collectives that have neither), @op is ignored by those
+ * that do not reduce (GCUDA_REDUCE_OP_SUM passes the check). */
+static gboolean
+run_collective (GCudaCommunicator  *self,
+                Collective          kind,
+                GCudaBuffer        *send,
+                GCudaBuffer        *recv,
+                guint64             count,
+                GCudaNcclDataType   data_type,
+                GCudaReduceOp       op,
+                int                 root,
+                GCudaStream        *stream,
+                GError            **error)
+{
+  gsize elem = check_call (self, data_type, op, stream, error);
+  const char *rank_what = collectives[kind].rank_what;
+  gboolean recv_first = collectives[kind].recv_first;
+  ncclDataType_t type = (ncclDataType_t) data_type;
+  ncclRedOp_t nccl_op = (ncclRedOp_t) op;
+  void *sendbuff, *recvbuff;
+  cudaStream_t h;
+
+  if (elem == 0 || (rank_what != NULL && !check_rank (self, root, rank_what, error)))
+    return FALSE;
+  if (recv_first && !check_collective_buffer (self, recv, "receive", collectives[kind].recv, count, elem, root, error))
+    return FALSE;
+  if (!check_collective_buffer (self, send, "send", collectives[kind].send, count, elem, root, error))
+    return FALSE;
+  if (!recv_first && !check_collective_buffer (self, recv, "receive", collectives[kind].recv, count, elem, root, error))
+    return FALSE;
+
+  sendbuff = address_of (send);
+  recvbuff = address_of (recv);
+  h = _gcuda_stream_get_handle (stream);
+  switch (kind)
+    {
+    case COLLECTIVE_ALL_REDUCE:
+      return NCCL_CALL (self, nccl.fn_ncclAllReduce (sendbuff, recvbuff, count, type, nccl_op, self->comm, h),
+                        "ncclAllReduce", error);
+    case COLLECTIVE_BROADCAST:
+      return NCCL_CALL (self, nccl.fn_ncclBroadcast (sendbuff, recvbuff, count, type, root, self->comm, h),
+                        "ncclBroadcast", error);
+    case COLLECTIVE_REDUCE:
+      return NCCL_CALL (self, nccl.fn_ncclReduce (sendbuff, recvbuff, count, type, nccl_op, root, self->comm, h),
+                        "ncclReduce", error);
+    case COLLECTIVE_ALL_GATHER:
+      return NCCL_CALL (self, nccl.fn_ncclAllGather (sendbuff, recvbuff, count, type, self->comm, h),
+                        "ncclAllGather", error);
+    case COLLECTIVE_REDUCE_SCATTER:
+      return NCCL_CALL (self, nccl.fn_ncclReduceScatter (sendbuff, recvbuff, count, type, nccl_op, self->comm, h),
+                        "ncclReduceScatter", error);
+    case COLLECTIVE_SEND:
+      return NCCL_CALL (self, nccl.fn_ncclSend (sendbuff, count, type, root, self->comm, h), "ncclSend", error);
+    case COLLECTIVE_RECV:
+      return NCCL_CALL (self, nccl.fn_ncclRecv (recvbuff, count, type, root, self->comm, h), "ncclRecv", error);
+    }
+  g_return_val_if_reached (FALSE);
+}
+
 /**
  * gcuda_communicator_all_reduce:
  * @self: a [class@GCuda.Communicator]
@@ -703,18 +832,8 @@ gcuda_communicator_all_reduce (GCudaCommunicator  *self,
                                GCudaStream        *stream,
                                GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, op, stream, error);
-  if (elem == 0 || !check_buffer (self, send, "send", count, elem, error) ||
-      !check_buffer (self, recv, "receive", count, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclAllReduce (address_of (send), address_of (recv), count,
-                                                 (ncclDataType_t) data_type, (ncclRedOp_t) op, self->comm,
-                                                 _gcuda_stream_get_handle (stream)),
-                    "ncclAllReduce", error);
+  return run_collective (self, COLLECTIVE_ALL_REDUCE, send, recv, count, data_type, op, 0, stream, error);
 }
 
 /**
@@ -745,19 +864,9 @@ gcuda_communicator_broadcast (GCudaCommunicator  *self,
                               GCudaStream        *stream,
                               GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, GCUDA_REDUCE_OP_SUM, stream, error);
-  if (elem == 0 || !check_rank (self, root, "root", error) ||
-      ((self->rank == root || send != NULL) && !check_buffer (self, send, "send", count, elem, error)) ||
-      !check_buffer (self, recv, "receive", count, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclBroadcast (address_of (send), address_of (recv), count,
-                                                 (ncclDataType_t) data_type, root, self->comm,
-                                                 _gcuda_stream_get_handle (stream)),
-                    "ncclBroadcast", error);
+  return run_collective (self, COLLECTIVE_BROADCAST, send, recv, count, data_type, GCUDA_REDUCE_OP_SUM, root,
+                         stream, error);
 }
 
 /**
@@ -791,19 +900,8 @@ gcuda_communicator_reduce (GCudaCommunicator  *self,
                            GCudaStream        *stream,
                            GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, op, stream, error);
-  if (elem == 0 || !check_rank (self, root, "root", error) ||
-      !check_buffer (self, send, "send", count, elem, error) ||
-      ((self->rank == root || recv != NULL) && !check_buffer (self, recv, "receive", count, elem, error)))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclReduce (address_of (send), address_of (recv), count,
-                                              (ncclDataType_t) data_type, (ncclRedOp_t) op, root, self->comm,
-                                              _gcuda_stream_get_handle (stream)),
-                    "ncclReduce", error);
+  return run_collective (self, COLLECTIVE_REDUCE, send, recv, count, data_type, op, root, stream, error);
 }
 
 /**
@@ -833,21 +931,9 @@ gcuda_communicator_all_gather (GCudaCommunicator  *self,
                                GCudaStream        *stream,
                                GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, GCUDA_REDUCE_OP_SUM, stream, error);
-  if (elem == 0 || !check_buffer (self, send, "send", send_count, elem, error))
-    return FALSE;
-  if (send_count > G_MAXUINT64 / (guint64) self->n_ranks)
-    return check_buffer (self, recv, "receive", G_MAXUINT64 / elem + 1, elem, error);
-  if (!check_buffer (self, recv, "receive", send_count * (guint64) self->n_ranks, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclAllGather (address_of (send), address_of (recv), send_count,
-                                                 (ncclDataType_t) data_type, self->comm,
-                                                 _gcuda_stream_get_handle (stream)),
-                    "ncclAllGather", error);
+  return run_collective (self, COLLECTIVE_ALL_GATHER, send, recv, send_count, data_type, GCUDA_REDUCE_OP_SUM, 0,
+                         stream, error);
 }
 
 /**
@@ -879,21 +965,8 @@ gcuda_communicator_reduce_scatter (GCudaCommunicator  *self,
                                    GCudaStream        *stream,
                                    GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, op, stream, error);
-  if (elem == 0 || !check_buffer (self, recv, "receive", recv_count, elem, error))
-    return FALSE;
-  if (recv_count > G_MAXUINT64 / (guint64) self->n_ranks)
-    return check_buffer (self, send, "send", G_MAXUINT64 / elem + 1, elem, error);
-  if (!check_buffer (self, send, "send", recv_count * (guint64) self->n_ranks, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclReduceScatter (address_of (send), address_of (recv), recv_count,
-                                                     (ncclDataType_t) data_type, (ncclRedOp_t) op, self->comm,
-                                                     _gcuda_stream_get_handle (stream)),
-                    "ncclReduceScatter", error);
+  return run_collective (self, COLLECTIVE_REDUCE_SCATTER, send, recv, recv_count, data_type, op, 0, stream, error);
 }
 
 /**
@@ -922,17 +995,9 @@ gcuda_communicator_send (GCudaCommunicator  *self,
                          GCudaStream        *stream,
                          GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, GCUDA_REDUCE_OP_SUM, stream, error);
-  if (elem == 0 || !check_rank (self, peer, "peer", error) ||
-      !check_buffer (self, buffer, "send", count, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclSend (address_of (buffer), count, (ncclDataType_t) data_type, peer,
-                                            self->comm, _gcuda_stream_get_handle (stream)),
-                    "ncclSend", error);
+  return run_collective (self, COLLECTIVE_SEND, buffer, NULL, count, data_type, GCUDA_REDUCE_OP_SUM, peer,
+                         stream, error);
 }
 
 /**
@@ -960,15 +1025,7 @@ gcuda_communicator_recv (GCudaCommunicator  *self,
                          GCudaStream        *stream,
                          GError            **error)
 {
-  gsize elem;
-
   g_return_val_if_fail (GCUDA_IS_COMMUNICATOR (self), FALSE);
-
-  elem = check_call (self, data_type, GCUDA_REDUCE_OP_SUM, stream, error);
-  if (elem == 0 || !check_rank (self, peer, "peer", error) ||
-      !check_buffer (self, buffer, "receive", count, elem, error))
-    return FALSE;
-  return NCCL_CALL (self, nccl.fn_ncclRecv (address_of (buffer), count, (ncclDataType_t) data_type, peer,
-                                            self->comm, _gcuda_stream_get_handle (stream)),
-                    "ncclRecv", error);
+  return run_collective (self, COLLECTIVE_RECV, NULL, buffer, count, data_type, GCUDA_REDUCE_OP_SUM, peer,
+                         stream, error);
 }

@@ -70,6 +70,18 @@ gboolean _gcuda_check_range (guint64      offset,
                              const char  *what,
                              GError     **error);
 
+/* @value for a message: as %g writes it, with all the digits it takes to
+ * read back the same double (2^53 + 2 is not 9.0072e+15); @buffer holds
+ * G_ASCII_DTOSTR_BUF_SIZE bytes. */
+const char *_gcuda_format_number (char   *buffer,
+                                  double  value);
+
+/* @value as a memset's @bits-bit pattern: a whole number from 0 to
+ * 2^@bits - 1, else GCUDA_ERROR_INVALID_ARGUMENT naming the value. */
+gboolean _gcuda_check_memset_number (double    value,
+                                     guint     bits,
+                                     GError  **error);
+
 /* Copies an IPC handle of @size bytes out of @bytes, or says which kind of
  * handle (@what) has which size. */
 gboolean _gcuda_ipc_handle_from_bytes (GBytes      *bytes,

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include "gcuda-error-private.h"
@@ -192,6 +194,33 @@ _gcuda_check_range (guint64      offset,
                /* Translators: "Bytes 0 to 10 are outside the buffer of 8 bytes" */
                _("Bytes %" PRIu64 " to %" PRIu64 " are outside %s of %" PRIu64 " bytes"),
                offset, offset + size, what, total);
+  return FALSE;
+}
+
+const char *
+_gcuda_format_number (char   *buffer,
+                      double  value)
+{
+  g_snprintf (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.15g", value);
+  if (isfinite (value) && g_ascii_strtod (buffer, NULL) != value)
+    g_snprintf (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", value);
+  return buffer;
+}
+
+gboolean
+_gcuda_check_memset_number (double    value,
+                            guint     bits,
+                            GError  **error)
+{
+  const double max = (double) (G_MAXUINT32 >> (32 - bits));
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* NaN fails both comparisons */
+  if (G_LIKELY (value >= 0 && value <= max && value == (double) (guint32) value))
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT,
+               _("The memset value %s is not a whole number from 0 to %.0f (a %u-bit pattern)"),
+               _gcuda_format_number (text, value), max, bits);
   return FALSE;
 }
 

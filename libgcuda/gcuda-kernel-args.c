@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gcuda-error-private.h"
@@ -48,6 +49,13 @@
  * args.add_int32(n);
  * scale.launch(Math.ceil(n / 256), 1, 1, 256, 1, 1, 0, null, args);
  * ```
+ *
+ * From JavaScript, and every other binding that goes by the introspection
+ * data, the integer `add_*()` and `set_*()` are twins taking a `double`
+ * (`gcuda_kernel_args_add_int32_number()` …): a number the type cannot hold
+ * exactly (a fraction, NaN, a value out of range, beyond ±2⁵³ for a 64-bit
+ * integer) is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], never
+ * truncated or wrapped as the binding's own conversion would.
  *
  * Not thread-safe: do not change arguments another thread is launching with.
  *
@@ -269,7 +277,9 @@ set_bytes (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint8` argument.
+ * Appends a `gint8` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int8_number] in its place, which takes a
+ * `double` and refuses a value `gint8` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -288,7 +298,9 @@ gcuda_kernel_args_add_int8 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint8` argument.
+ * Appends a `guint8` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint8_number] in its place, which takes a
+ * `double` and refuses a value `guint8` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -307,7 +319,9 @@ gcuda_kernel_args_add_uint8 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint16` argument.
+ * Appends a `gint16` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int16_number] in its place, which takes a
+ * `double` and refuses a value `gint16` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -326,7 +340,9 @@ gcuda_kernel_args_add_int16 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint16` argument.
+ * Appends a `guint16` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint16_number] in its place, which takes a
+ * `double` and refuses a value `guint16` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -345,7 +361,9 @@ gcuda_kernel_args_add_uint16 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint32` argument.
+ * Appends a `gint32` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int32_number] in its place, which takes a
+ * `double` and refuses a value `gint32` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -364,7 +382,9 @@ gcuda_kernel_args_add_int32 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint32` argument.
+ * Appends a `guint32` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint32_number] in its place, which takes a
+ * `double` and refuses a value `guint32` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -383,7 +403,9 @@ gcuda_kernel_args_add_uint32 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `gint64` argument.
+ * Appends a `gint64` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_int64_number] in its place, which takes a
+ * `double` and refuses a value `gint64` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -402,7 +424,9 @@ gcuda_kernel_args_add_int64 (GCudaKernelArgs *self,
  * @self: a [class@GCuda.KernelArgs]
  * @value: the value
  *
- * Appends a `guint64` argument.
+ * Appends a `guint64` argument. Bindings call
+ * [method@GCuda.KernelArgs.add_uint64_number] in its place, which takes a
+ * `double` and refuses a value `guint64` cannot hold exactly.
  *
  * Returns: its index
  *
@@ -465,7 +489,9 @@ gcuda_kernel_args_add_double (GCudaKernelArgs *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int8_number] in its place, which takes a
+ * `double` and refuses a value `gint8` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -492,7 +518,9 @@ gcuda_kernel_args_set_int8 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint8_number] in its place, which takes a
+ * `double` and refuses a value `guint8` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -519,7 +547,9 @@ gcuda_kernel_args_set_uint8 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int16_number] in its place, which takes a
+ * `double` and refuses a value `gint16` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -546,7 +576,9 @@ gcuda_kernel_args_set_int16 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint16_number] in its place, which takes a
+ * `double` and refuses a value `guint16` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -573,7 +605,9 @@ gcuda_kernel_args_set_uint16 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int32_number] in its place, which takes a
+ * `double` and refuses a value `gint32` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -600,7 +634,9 @@ gcuda_kernel_args_set_int32 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint32_number] in its place, which takes a
+ * `double` and refuses a value `guint32` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -627,7 +663,9 @@ gcuda_kernel_args_set_uint32 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_int64_number] in its place, which takes a
+ * `double` and refuses a value `gint64` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -654,7 +692,9 @@ gcuda_kernel_args_set_int64 (GCudaKernelArgs  *self,
  * [class@GCuda.KernelArgs] serves many launches. An @index past the last
  * argument, or an argument of another type or size, is
  * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and the arguments are
- * left as they were.
+ * left as they were. Bindings call
+ * [method@GCuda.KernelArgs.set_uint64_number] in its place, which takes a
+ * `double` and refuses a value `guint64` cannot hold exactly.
  *
  * Returns: %TRUE on success
  *
@@ -816,23 +856,52 @@ gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
   return _gcuda_kernel_args_set_number (self, index, value, error);
 }
 
+/* The integer types' ranges as doubles: beyond 2^53 a double is not exact,
+ * so 64-bit integers stop there. */
+static const double number_limits[][2] = {
+  [TYPE_INT8] = { G_MININT8, G_MAXINT8 },
+  [TYPE_UINT8] = { 0, G_MAXUINT8 },
+  [TYPE_INT16] = { G_MININT16, G_MAXINT16 },
+  [TYPE_UINT16] = { 0, G_MAXUINT16 },
+  [TYPE_INT32] = { G_MININT32, G_MAXINT32 },
+  [TYPE_UINT32] = { 0, G_MAXUINT32 },
+  [TYPE_INT64] = { -9007199254740992.0, 9007199254740992.0 },
+  [TYPE_UINT64] = { 0, 9007199254740992.0 },
+};
+
+/* Whether @value is exactly a value of the integer @type: a whole number in
+ * its range (NaN fails both comparisons, an infinity one); else an error
+ * naming argument @index, the value and the type. */
+static gboolean
+number_fits (ArgType   type,
+             guint     index,
+             double    value,
+             GError  **error)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (G_LIKELY (value >= number_limits[type][0] && value <= number_limits[type][1] &&
+                value == (double) (gint64) value))
+    return TRUE;
+  _gcuda_format_number (text, value);
+  if (type == TYPE_INT64 || type == TYPE_UINT64)
+    g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                 _("Argument #%u (0-based) is of type %s: %s is not a whole number from %.0f to %.0f "
+                   "(beyond 2^53 a double is not exact: KernelArgs.set_pointer() sets any 64-bit value exactly)"),
+                 index, type_names[type], text, number_limits[type][0], number_limits[type][1]);
+  else
+    g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
+                 _("Argument #%u (0-based) is of type %s: %s is not a whole number from %.0f to %.0f"),
+                 index, type_names[type], text, number_limits[type][0], number_limits[type][1]);
+  return FALSE;
+}
+
 gboolean
 _gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
                                guint             index,
                                double            value,
                                GError          **error)
 {
-  static const double limits[][2] = {
-    [TYPE_INT8] = { G_MININT8, G_MAXINT8 },
-    [TYPE_UINT8] = { 0, G_MAXUINT8 },
-    [TYPE_INT16] = { G_MININT16, G_MAXINT16 },
-    [TYPE_UINT16] = { 0, G_MAXUINT16 },
-    [TYPE_INT32] = { G_MININT32, G_MAXINT32 },
-    [TYPE_UINT32] = { 0, G_MAXUINT32 },
-    /* beyond 2^53 a double is not exact */
-    [TYPE_INT64] = { -9007199254740992.0, 9007199254740992.0 },
-    [TYPE_UINT64] = { 0, 9007199254740992.0 },
-  };
   guint8 *data;
   Arg *arg;
 
@@ -860,14 +929,8 @@ _gcuda_kernel_args_set_number (GCudaKernelArgs  *self,
     default:
       break;
     }
-  /* an integer: whole and in range (NaN fails both comparisons) */
-  if (G_UNLIKELY (!(value >= limits[arg->type][0] && value <= limits[arg->type][1]) || value != (double) (gint64) value))
-    {
-      g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS,
-                   _("Argument #%u (0-based) is of type %s: %g is not a whole number from %.0f to %.0f"),
-                   index, type_names[arg->type], value, limits[arg->type][0], limits[arg->type][1]);
-      return FALSE;
-    }
+  if (G_UNLIKELY (!number_fits (arg->type, index, value, error)))
+    return FALSE;
   switch (arg->type)
     {
     case TYPE_INT8: *(gint8 *) data = (gint8) value; break;
@@ -1082,4 +1145,552 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
       self->params->pdata[i] = self->storage->data + arg->offset;
     }
   return self->params->pdata;
+}
+
+/* The setters' twins taking a double, which bindings call instead (each is
+ * rename-to its integer setter): GJS, for one, converts a number to a C
+ * integer by truncating a fraction, wrapping or clamping before the setter
+ * runs, where these refuse anything the type cannot hold exactly. */
+/**
+ * gcuda_kernel_args_add_int8_number: (rename-to gcuda_kernel_args_add_int8)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `gint8`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `gint8` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_int8()`. @value must be a
+ * whole number in the range of `gint8`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_int8()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int8_number (GCudaKernelArgs  *self,
+                                   double            value,
+                                   GError          **error)
+{
+  gint8 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_INT8, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (gint8) value;
+  return add_bytes (self, TYPE_INT8, &v, sizeof v, G_ALIGNOF (gint8), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int8_number: (rename-to gcuda_kernel_args_set_int8)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `gint8`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `gint8`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_int8()`. @value must be a whole number in the range of
+ * `gint8`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_int8()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int8_number (GCudaKernelArgs  *self,
+                                   guint             index,
+                                   double            value,
+                                   GError          **error)
+{
+  gint8 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_INT8, index, value, error))
+    return FALSE;
+  v = (gint8) value;
+  return set_bytes (self, index, TYPE_INT8, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_uint8_number: (rename-to gcuda_kernel_args_add_uint8)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `guint8`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `guint8` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_uint8()`. @value must be a
+ * whole number in the range of `guint8`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_uint8()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint8_number (GCudaKernelArgs  *self,
+                                    double            value,
+                                    GError          **error)
+{
+  guint8 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_UINT8, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (guint8) value;
+  return add_bytes (self, TYPE_UINT8, &v, sizeof v, G_ALIGNOF (guint8), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_uint8_number: (rename-to gcuda_kernel_args_set_uint8)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `guint8`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `guint8`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_uint8()`. @value must be a whole number in the range of
+ * `guint8`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_uint8()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint8_number (GCudaKernelArgs  *self,
+                                    guint             index,
+                                    double            value,
+                                    GError          **error)
+{
+  guint8 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_UINT8, index, value, error))
+    return FALSE;
+  v = (guint8) value;
+  return set_bytes (self, index, TYPE_UINT8, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_int16_number: (rename-to gcuda_kernel_args_add_int16)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `gint16`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `gint16` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_int16()`. @value must be a
+ * whole number in the range of `gint16`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_int16()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int16_number (GCudaKernelArgs  *self,
+                                    double            value,
+                                    GError          **error)
+{
+  gint16 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_INT16, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (gint16) value;
+  return add_bytes (self, TYPE_INT16, &v, sizeof v, G_ALIGNOF (gint16), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int16_number: (rename-to gcuda_kernel_args_set_int16)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `gint16`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `gint16`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_int16()`. @value must be a whole number in the range of
+ * `gint16`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_int16()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int16_number (GCudaKernelArgs  *self,
+                                    guint             index,
+                                    double            value,
+                                    GError          **error)
+{
+  gint16 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_INT16, index, value, error))
+    return FALSE;
+  v = (gint16) value;
+  return set_bytes (self, index, TYPE_INT16, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_uint16_number: (rename-to gcuda_kernel_args_add_uint16)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `guint16`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `guint16` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_uint16()`. @value must be a
+ * whole number in the range of `guint16`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_uint16()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint16_number (GCudaKernelArgs  *self,
+                                     double            value,
+                                     GError          **error)
+{
+  guint16 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_UINT16, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (guint16) value;
+  return add_bytes (self, TYPE_UINT16, &v, sizeof v, G_ALIGNOF (guint16), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_uint16_number: (rename-to gcuda_kernel_args_set_uint16)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `guint16`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `guint16`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_uint16()`. @value must be a whole number in the range of
+ * `guint16`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_uint16()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint16_number (GCudaKernelArgs  *self,
+                                     guint             index,
+                                     double            value,
+                                     GError          **error)
+{
+  guint16 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_UINT16, index, value, error))
+    return FALSE;
+  v = (guint16) value;
+  return set_bytes (self, index, TYPE_UINT16, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_int32_number: (rename-to gcuda_kernel_args_add_int32)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `gint32`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `gint32` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_int32()`. @value must be a
+ * whole number in the range of `gint32`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_int32()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int32_number (GCudaKernelArgs  *self,
+                                    double            value,
+                                    GError          **error)
+{
+  gint32 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_INT32, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (gint32) value;
+  return add_bytes (self, TYPE_INT32, &v, sizeof v, G_ALIGNOF (gint32), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int32_number: (rename-to gcuda_kernel_args_set_int32)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `gint32`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `gint32`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_int32()`. @value must be a whole number in the range of
+ * `gint32`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_int32()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int32_number (GCudaKernelArgs  *self,
+                                    guint             index,
+                                    double            value,
+                                    GError          **error)
+{
+  gint32 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_INT32, index, value, error))
+    return FALSE;
+  v = (gint32) value;
+  return set_bytes (self, index, TYPE_INT32, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_uint32_number: (rename-to gcuda_kernel_args_add_uint32)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number in the range of `guint32`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `guint32` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_uint32()`. @value must be a
+ * whole number in the range of `guint32`; a fraction, a value out of range,
+ * NaN or an infinity is [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error],
+ * and nothing is appended. C code calls `gcuda_kernel_args_add_uint32()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint32_number (GCudaKernelArgs  *self,
+                                     double            value,
+                                     GError          **error)
+{
+  guint32 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_UINT32, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (guint32) value;
+  return add_bytes (self, TYPE_UINT32, &v, sizeof v, G_ALIGNOF (guint32), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_uint32_number: (rename-to gcuda_kernel_args_set_uint32)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number in the range of `guint32`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `guint32`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_uint32()`. @value must be a whole number in the range of
+ * `guint32`; a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_uint32()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint32_number (GCudaKernelArgs  *self,
+                                     guint             index,
+                                     double            value,
+                                     GError          **error)
+{
+  guint32 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_UINT32, index, value, error))
+    return FALSE;
+  v = (guint32) value;
+  return set_bytes (self, index, TYPE_UINT32, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_int64_number: (rename-to gcuda_kernel_args_add_int64)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number from -2⁵³ to 2⁵³
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `gint64` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_int64()`. @value must be a
+ * whole number from -2⁵³ to 2⁵³, where a `double` is still exact (beyond,
+ * [method@GCuda.KernelArgs.set_pointer] sets the exact value of any 64-bit
+ * integer argument); a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and nothing is
+ * appended. C code calls `gcuda_kernel_args_add_int64()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_int64_number (GCudaKernelArgs  *self,
+                                    double            value,
+                                    GError          **error)
+{
+  gint64 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_INT64, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (gint64) value;
+  return add_bytes (self, TYPE_INT64, &v, sizeof v, G_ALIGNOF (gint64), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_int64_number: (rename-to gcuda_kernel_args_set_int64)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number from -2⁵³ to 2⁵³
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `gint64`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_int64()`. @value must be a whole number from -2⁵³ to 2⁵³,
+ * where a `double` is still exact (beyond,
+ * [method@GCuda.KernelArgs.set_pointer] sets the exact value of any 64-bit
+ * integer argument); a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_int64()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_int64_number (GCudaKernelArgs  *self,
+                                    guint             index,
+                                    double            value,
+                                    GError          **error)
+{
+  gint64 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_INT64, index, value, error))
+    return FALSE;
+  v = (gint64) value;
+  return set_bytes (self, index, TYPE_INT64, &v, sizeof v, NULL, error);
+}
+
+/**
+ * gcuda_kernel_args_add_uint64_number: (rename-to gcuda_kernel_args_add_uint64)
+ * @self: a [class@GCuda.KernelArgs]
+ * @value: the value, a whole number from 0 to 2⁵³
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Appends a `guint64` argument given as a `double`, for languages whose
+ * numbers are doubles: bindings call it as `add_uint64()`. @value must be a
+ * whole number from 0 to 2⁵³, where a `double` is still exact (beyond,
+ * [method@GCuda.KernelArgs.set_pointer] sets the exact value of any 64-bit
+ * integer argument); a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], and nothing is
+ * appended. C code calls `gcuda_kernel_args_add_uint64()`.
+ *
+ * Returns: its index, or %G_MAXUINT on error
+ *
+ * Since: 1.0
+ */
+guint
+gcuda_kernel_args_add_uint64_number (GCudaKernelArgs  *self,
+                                     double            value,
+                                     GError          **error)
+{
+  guint64 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), G_MAXUINT);
+
+  if (!number_fits (TYPE_UINT64, self->args->len, value, error))
+    return G_MAXUINT;
+  v = (guint64) value;
+  return add_bytes (self, TYPE_UINT64, &v, sizeof v, G_ALIGNOF (guint64), NULL);
+}
+
+/**
+ * gcuda_kernel_args_set_uint64_number: (rename-to gcuda_kernel_args_set_uint64)
+ * @self: a [class@GCuda.KernelArgs]
+ * @index: the argument's index
+ * @value: the new value, a whole number from 0 to 2⁵³
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Replaces an integer or pointer argument of the same size with a `guint64`
+ * given as a `double`, for languages whose numbers are doubles: bindings
+ * call it as `set_uint64()`. @value must be a whole number from 0 to 2⁵³,
+ * where a `double` is still exact (beyond,
+ * [method@GCuda.KernelArgs.set_pointer] sets the exact value of any 64-bit
+ * integer argument); a fraction, a value out of range, NaN or an infinity is
+ * [GCUDA_ERROR_KERNEL_ARGUMENTS][error@GCuda.Error], as are an @index past
+ * the last argument and an argument of another type or size, and the
+ * arguments are then left as they were. C code calls
+ * `gcuda_kernel_args_set_uint64()`.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_kernel_args_set_uint64_number (GCudaKernelArgs  *self,
+                                     guint             index,
+                                     double            value,
+                                     GError          **error)
+{
+  guint64 v;
+
+  g_return_val_if_fail (GCUDA_IS_KERNEL_ARGS (self), FALSE);
+
+  if (!number_fits (TYPE_UINT64, index, value, error))
+    return FALSE;
+  v = (guint64) value;
+  return set_bytes (self, index, TYPE_UINT64, &v, sizeof v, NULL, error);
 }

@@ -94,6 +94,39 @@ GCUDA_AVAILABLE_IN_1_0
 gboolean gcuda_kernel_args_set_number  (GCudaKernelArgs *self, guint index, double value, GError **error);
 
 GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_int8_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_uint8_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_int16_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_uint16_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_int32_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_uint32_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_int64_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+guint    gcuda_kernel_args_add_uint64_number (GCudaKernelArgs *self, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int8_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint8_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int16_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint16_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int32_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint32_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_int64_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+GCUDA_AVAILABLE_IN_1_0
+gboolean gcuda_kernel_args_set_uint64_number (GCudaKernelArgs *self, guint index, double value, GError **error);
+
+GCUDA_AVAILABLE_IN_1_0
 GBytes  *gcuda_kernel_args_get_value   (GCudaKernelArgs *self, guint index);
 
 G_END_DECLS

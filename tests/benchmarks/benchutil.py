@@ -101,6 +101,7 @@ SIGNATURES = {
     'cuMemcpyDtoH': ('cuMemcpyDtoH_v2', [_P, ctypes.c_uint64, ctypes.c_size_t]),
     'cuMemcpyDtoD': ('cuMemcpyDtoD_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t]),
     'cuMemcpyDtoDAsync': ('cuMemcpyDtoDAsync_v2', [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, _P]),
+    'cuMemcpyPeer': ('cuMemcpyPeer', [ctypes.c_uint64, _P, ctypes.c_uint64, _P, ctypes.c_size_t]),
     'cuModuleLoadData': ('cuModuleLoadData', [ctypes.POINTER(_P), ctypes.c_char_p]),
     'cuModuleGetFunction': ('cuModuleGetFunction', [ctypes.POINTER(_P), _P, ctypes.c_char_p]),
     'cuStreamCreate': ('cuStreamCreate', [ctypes.POINTER(_P), ctypes.c_uint]),

@@ -125,6 +125,23 @@ def fixture_report(tmp):
           and '- `callback-latency`: failed: exit status 1' in md,
           'benchmarks that did not run or failed are listed under their table')
 
+    mg = rows_of(doc, 'multi-gpu-python')
+    nvlink = doc['limits'].get('nvlink', {})
+    check(near(nvlink.get('value'), 450.0) and '18 NVLink links up' in nvlink.get('source', '')
+          and 'NVLink 4' in nvlink.get('source', ''),
+          'the NVLink limit: the links up x 25 GB/s per link and direction of an H200', nvlink)
+    direct = find(mg, 'peer copy 0 to 1, direct', 'GCuda Buffer.copy_from')
+    check(direct and near(direct['ratio'], 396.0 / 400.0) and near(direct['of_limit'], 396.0 / 450.0),
+          'a direct peer copy beside raw cuMemcpyPeer and against the NVLink limit', direct)
+    reduce_row = find(mg, 'all-reduce 256 MiB, busbw', 'GCuda Communicator.all_reduce, one process')
+    check(reduce_row and reduce_row['reference_row'] == 'PyTorch torch.cuda.nccl.all_reduce, one process'
+          and near(reduce_row['ratio'], 360.0 / 375.0),
+          'all-reduce busbw beside PyTorch\'s, measured by the other Python', reduce_row)
+    check('| 88% NVLink |' in md and 'Limit: GPU<->GPU' in md, 'the NVLink limit in the Markdown')
+    check(any(h.startswith('Several GPUs, Python, all-reduce 256 MiB, busbw: GCuda Communicator.all_reduce, '
+                           'one process 360.0 GB/s vs PyTorch') for h in doc['headlines']),
+          'the all-reduce headline', doc['headlines'])
+
     check(any(h.startswith('Launch overhead, C, empty kernel, 3 arguments: gcuda_function_launch (KernelArgs) '
                            '2.500 µs vs raw cuLaunchKernel, kernelParams 2.000 µs: ratio 1.250 (GCuda 1.25x slower)')
               for h in doc['headlines']), 'a headline line', doc['headlines'])

@@ -14,6 +14,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <math.h>
 #include <string.h>
 
 #include "gcuda-test-async.h"
@@ -1935,6 +1936,92 @@ test_memset_alignment (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* The memsets' twins taking a double (what bindings call as memset_d8()
+ * ...): a whole number of the width sets as the integer memset does;
+ * anything else is INVALID_ARGUMENT, naming the value, and sets nothing. */
+static void
+test_memset_numbers (void)
+{
+  g_autoptr(GCudaBuffer) buffer = NULL;
+  g_autofree guint8 *data = NULL;
+  guint8 want[256];
+  GError *error = NULL;
+  const double bad8[] = { 3.7, -1, 256, NAN, INFINITY, -INFINITY, 1e-300 };
+  const double bad32[] = { 0.5, -1, 4294967296.0, NAN, 9007199254740994.0 };
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  data = random_data (sizeof want);
+  buffer = new_buffer (NULL, sizeof want);
+  upload_ok (buffer, 0, data, sizeof want);
+  for (guint i = 0; i < G_N_ELEMENTS (bad8); i++)
+    {
+      g_assert_false (gcuda_buffer_memset_d8_number (buffer, 0, bad8[i], 16, NULL, &error));
+      g_assert_nonnull (strstr (error->message, "The memset value"));
+      g_assert_nonnull (strstr (error->message, "from 0 to 255"));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+      g_assert_false (gcuda_buffer_memset_d8_2d_number (buffer, 0, 16, bad8[i], 4, 2, NULL, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    }
+  g_assert_false (gcuda_buffer_memset_d16_number (buffer, 0, 65536, 4, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "65536"));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_buffer_memset_d16_2d_number (buffer, 0, 16, 1.5, 4, 2, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  for (guint i = 0; i < G_N_ELEMENTS (bad32); i++)
+    {
+      g_assert_false (gcuda_buffer_memset_d32_number (buffer, 0, bad32[i], 4, NULL, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+      g_assert_false (gcuda_buffer_memset_d32_2d_number (buffer, 0, 16, bad32[i], 2, 2, NULL, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+    }
+  /* 2^53 + 2 with every digit */
+  g_assert_false (gcuda_buffer_memset_d32_number (buffer, 0, 9007199254740994.0, 4, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "9007199254740994"));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  assert_device (buffer, 0, data, sizeof want);
+
+  /* exact values: as the integer memsets set them */
+  memcpy (want, data, sizeof want);
+  g_assert_true (gcuda_buffer_memset_d8_number (buffer, 1, 255, 3, NULL, &error));
+  memset (want + 1, 0xff, 3);
+  g_assert_true (gcuda_buffer_memset_d16_number (buffer, 8, 0xbeef, 2, NULL, &error));
+  want[8] = want[10] = 0xef;
+  want[9] = want[11] = 0xbe;
+  g_assert_true (gcuda_buffer_memset_d32_number (buffer, 16, 4294967295.0, 2, NULL, &error));
+  memset (want + 16, 0xff, 8);
+  g_assert_true (gcuda_buffer_memset_d32_number (buffer, 24, 0, 1, NULL, &error));
+  memset (want + 24, 0, 4);
+  /* 2 rows of 2 elements, 16 bytes apart, from byte 64 */
+  g_assert_true (gcuda_buffer_memset_d8_2d_number (buffer, 64, 16, 7, 2, 2, NULL, &error));
+  want[64] = want[65] = want[80] = want[81] = 7;
+  g_assert_true (gcuda_buffer_memset_d16_2d_number (buffer, 96, 16, 0x0102, 2, 2, NULL, &error));
+  for (guint r = 0; r < 2; r++)
+    for (guint e = 0; e < 2; e++)
+      {
+        want[96 + 16 * r + 2 * e] = 0x02;
+        want[96 + 16 * r + 2 * e + 1] = 0x01;
+      }
+  g_assert_true (gcuda_buffer_memset_d32_2d_number (buffer, 128, 16, 0x01020304, 2, 2, NULL, &error));
+  for (guint r = 0; r < 2; r++)
+    for (guint e = 0; e < 2; e++)
+      {
+        guint8 *w = want + 128 + 16 * r + 4 * e;
+
+        w[0] = 0x04; w[1] = 0x03; w[2] = 0x02; w[3] = 0x01;
+      }
+  g_assert_no_error (error);
+  assert_device (buffer, 0, want, sizeof want);
+  /* the memset's own errors after the value's */
+  g_assert_false (gcuda_buffer_memset_d32_number (buffer, 2, 1, 1, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gcuda_buffer_memset_d8_number (buffer, 0, 1, sizeof want + 1, NULL, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_OUT_OF_BOUNDS);
+  assert_device (buffer, 0, want, sizeof want);
+  gcuda_test_assert_no_current_context ();
+}
+
 static void
 test_freed (void)
 {
@@ -2455,6 +2542,7 @@ main (int argc, char **argv)
   g_test_add_func ("/buffer/bad-input/arguments", test_bad_arguments);
   g_test_add_func ("/buffer/bad-input/out-of-bounds", test_out_of_bounds);
   g_test_add_func ("/buffer/bad-input/memset-alignment", test_memset_alignment);
+  g_test_add_func ("/buffer/bad-input/memset-numbers", test_memset_numbers);
   g_test_add_func ("/buffer/bad-input/freed", test_freed);
   g_test_add_func ("/buffer/bad-input/freed-parent", test_freed_parent);
   g_test_add_func ("/buffer/bad-input/out-of-memory", test_out_of_memory);

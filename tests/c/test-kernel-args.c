@@ -227,6 +227,116 @@ test_set_number (void)
     }
 }
 
+/* The double-taking twins bindings call as add_int32() etc.: exact values
+ * stored as the integer setters store them, anything else refused with
+ * the value and the type in the message, nothing appended or changed. */
+static void
+test_number_twins (void)
+{
+  g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+  g_autoptr(GError) error = NULL;
+  const double two53 = 9007199254740992.0;
+  struct { const char *name; double value; const char *shown; } refused[] = {
+    { "int8", 3.7, "3.7" }, { "int8", 128, "128" }, { "uint8", -1, "-1" }, { "int16", -32769, "-32769" },
+    { "uint16", 65536, "65536" }, { "int32", 2147483648.0, "2147483648" }, { "int32", NAN, "nan" },
+    { "uint32", -1, "-1" }, { "uint32", INFINITY, "inf" }, { "int64", two53 + 2, "9007199254740994" },
+    { "int64", -INFINITY, "-inf" }, { "int64", 0.5, "0.5" }, { "uint64", -1, "-1" },
+    { "uint64", two53 * 4, "36028797018963968" },
+  };
+  guint count;
+
+  g_assert_cmpuint (gcuda_kernel_args_add_int8_number (args, -128, &error), ==, I8);
+  g_assert_cmpuint (gcuda_kernel_args_add_uint8_number (args, 255, &error), ==, U8);
+  g_assert_cmpuint (gcuda_kernel_args_add_int16_number (args, -32768, &error), ==, I16);
+  g_assert_cmpuint (gcuda_kernel_args_add_uint16_number (args, 65535, &error), ==, U16);
+  g_assert_cmpuint (gcuda_kernel_args_add_int32_number (args, -2147483648.0, &error), ==, I32);
+  g_assert_cmpuint (gcuda_kernel_args_add_uint32_number (args, 4294967295.0, &error), ==, U32);
+  g_assert_cmpuint (gcuda_kernel_args_add_int64_number (args, -two53, &error), ==, I64);
+  g_assert_cmpuint (gcuda_kernel_args_add_uint64_number (args, two53, &error), ==, U64);
+  g_assert_no_error (error);
+  ASSERT_VALUE (args, I8, gint8, -128);
+  ASSERT_VALUE (args, U8, guint8, 255);
+  ASSERT_VALUE (args, I16, gint16, -32768);
+  ASSERT_VALUE (args, U16, guint16, 65535);
+  ASSERT_VALUE (args, I32, gint32, G_MININT32);
+  ASSERT_VALUE (args, U32, guint32, G_MAXUINT32);
+  ASSERT_VALUE (args, I64, gint64, -(G_GINT64_CONSTANT (1) << 53));
+  ASSERT_VALUE (args, U64, guint64, G_GUINT64_CONSTANT (1) << 53);
+
+  g_assert_true (gcuda_kernel_args_set_int8_number (args, I8, 127, &error));
+  g_assert_true (gcuda_kernel_args_set_uint8_number (args, U8, 0, &error));
+  g_assert_true (gcuda_kernel_args_set_int16_number (args, I16, 32767, &error));
+  g_assert_true (gcuda_kernel_args_set_uint16_number (args, U16, 1, &error));
+  g_assert_true (gcuda_kernel_args_set_int32_number (args, I32, 2147483647, &error));
+  g_assert_true (gcuda_kernel_args_set_uint32_number (args, U32, 7, &error));
+  g_assert_true (gcuda_kernel_args_set_int64_number (args, I64, two53, &error));
+  g_assert_true (gcuda_kernel_args_set_uint64_number (args, U64, 12345678901234.0, &error));
+  /* integers of one size stand for each other, as with the integer setters */
+  g_assert_true (gcuda_kernel_args_set_int32_number (args, U32, -1, &error));
+  g_assert_no_error (error);
+  ASSERT_VALUE (args, I8, gint8, 127);
+  ASSERT_VALUE (args, U8, guint8, 0);
+  ASSERT_VALUE (args, I16, gint16, 32767);
+  ASSERT_VALUE (args, U16, guint16, 1);
+  ASSERT_VALUE (args, I32, gint32, G_MAXINT32);
+  ASSERT_VALUE (args, U32, guint32, G_MAXUINT32);
+  ASSERT_VALUE (args, I64, gint64, G_GINT64_CONSTANT (1) << 53);
+  ASSERT_VALUE (args, U64, guint64, G_GUINT64_CONSTANT (12345678901234));
+
+  count = gcuda_kernel_args_get_count (args);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      static const char *const names[] = { "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64" };
+      g_autofree char *type = g_strdup_printf ("type %s:", refused[i].name);
+      g_autofree char *shown = g_strdup_printf (" %s is not a whole number", refused[i].shown);
+      guint index = 0;
+      g_autoptr(GBytes) before = NULL;
+      g_autoptr(GBytes) after = NULL;
+      gboolean set = FALSE;
+      guint added = 0;
+
+      while (strcmp (names[index], refused[i].name) != 0)
+        index++;
+      before = gcuda_kernel_args_get_value (args, index);
+      g_test_message ("%s: %s", refused[i].name, refused[i].shown);
+      switch (index)
+        {
+        case I8: added = gcuda_kernel_args_add_int8_number (args, refused[i].value, NULL);
+                 set = gcuda_kernel_args_set_int8_number (args, index, refused[i].value, &error); break;
+        case U8: added = gcuda_kernel_args_add_uint8_number (args, refused[i].value, NULL);
+                 set = gcuda_kernel_args_set_uint8_number (args, index, refused[i].value, &error); break;
+        case I16: added = gcuda_kernel_args_add_int16_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_int16_number (args, index, refused[i].value, &error); break;
+        case U16: added = gcuda_kernel_args_add_uint16_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_uint16_number (args, index, refused[i].value, &error); break;
+        case I32: added = gcuda_kernel_args_add_int32_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_int32_number (args, index, refused[i].value, &error); break;
+        case U32: added = gcuda_kernel_args_add_uint32_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_uint32_number (args, index, refused[i].value, &error); break;
+        case I64: added = gcuda_kernel_args_add_int64_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_int64_number (args, index, refused[i].value, &error); break;
+        case U64: added = gcuda_kernel_args_add_uint64_number (args, refused[i].value, NULL);
+                  set = gcuda_kernel_args_set_uint64_number (args, index, refused[i].value, &error); break;
+        default: g_assert_not_reached ();
+        }
+      g_assert_cmpuint (added, ==, G_MAXUINT);
+      g_assert_false (set);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, type));
+      g_assert_nonnull (strstr (error->message, shown));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
+      after = gcuda_kernel_args_get_value (args, index);
+      g_assert_true (g_bytes_equal (before, after));
+      g_assert_cmpuint (gcuda_kernel_args_get_count (args), ==, count);
+    }
+
+  /* the setters' own errors: another size, no such index */
+  g_assert_false (gcuda_kernel_args_set_int16_number (args, I32, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
+  g_assert_false (gcuda_kernel_args_set_int32_number (args, count, 1, &error));
+  gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_KERNEL_ARGUMENTS);
+}
+
 /* ------------------------------------------------------------ the mock driver's launches */
 
 /* The kernel as PTX the mock reads: (float *, float, int, double, char). */
@@ -514,6 +624,7 @@ main (int    argc,
   g_test_add_func ("/kernel-args/nogpu/setters", test_setters);
   g_test_add_func ("/kernel-args/nogpu/setter-errors", test_setter_errors);
   g_test_add_func ("/kernel-args/nogpu/set-number", test_set_number);
+  g_test_add_func ("/kernel-args/nogpu/number-twins", test_number_twins);
   g_test_add_data_func ("/kernel-args/nogpu/sources", sources, (GTestDataFunc) test_kernel_sources_compile);
   g_test_add_func ("/kernel-args/mock/launches", test_mock_launches);
   g_test_add_func ("/kernel-args/gpu/loop", test_gpu_loop);

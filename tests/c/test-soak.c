@@ -116,25 +116,49 @@ typedef enum {
   N_OPS
 } Op;
 
-static const struct { const char *name; guint weight; } ops[N_OPS] = {
-  [OP_BUFFER_REPLACE] = { "buffer-replace", 8 },
-  [OP_BUFFER_FREE] = { "buffer-free", 2 },
-  [OP_BUFFER_ROUND_TRIP] = { "buffer-round-trip", 12 },
-  [OP_VIEW] = { "view", 10 },
-  [OP_COPY] = { "copy", 8 },
-  [OP_MEMSET] = { "memset", 8 },
-  [OP_RACY_READ] = { "racy-read", 6 },
-  [OP_STREAM_REPLACE] = { "stream-replace", 3 },
-  [OP_STREAM_TRANSFER] = { "stream-transfer", 8 },
-  [OP_EVENT] = { "event", 5 },
-  [OP_MEMORY_POOL] = { "memory-pool", 8 },
-  [OP_STREAM_POOL] = { "stream-pool", 4 },
-  [OP_PAGELOCKED] = { "pagelocked", 5 },
-  [OP_HOST_POOL] = { "host-pool", 5 },
-  [OP_LAUNCH] = { "launch", 8 },
-  [OP_CONTEXT] = { "context", 4 },
-  [OP_CONTEXT_DESTROY] = { "context-destroy", 1 },
-  [OP_COMPILE] = { "compile-cancel", 1 },
+static struct {
+  guint n_threads;
+  guint64 iterations;
+  double seconds;
+  guint32 seed;
+  gboolean mock;            /* the driver is tests/mock/mock-libcuda.c */
+  gboolean racy_reads;      /* reads without an export may race a free */
+  gboolean have_events;
+  gboolean have_stream_pools;
+  gboolean have_modules;
+  gboolean have_nvrtc;
+  gboolean check_kernels;   /* kernels really run: check what they wrote */
+  guint block;              /* threads per block */
+  guint max_grid;           /* blocks in x */
+  gint64 deadline;
+  guint64 watchdog;         /* seconds */
+} config;
+
+/* Each operation: its name, how often it is drawn, and the capability it
+ * needs (NULL: none); without it the draw counts as skipped. */
+static const struct {
+  const char *name;
+  guint weight;
+  const gboolean *needs;
+} ops[N_OPS] = {
+  [OP_BUFFER_REPLACE] = { "buffer-replace", 8, NULL },
+  [OP_BUFFER_FREE] = { "buffer-free", 2, NULL },
+  [OP_BUFFER_ROUND_TRIP] = { "buffer-round-trip", 12, NULL },
+  [OP_VIEW] = { "view", 10, NULL },
+  [OP_COPY] = { "copy", 8, NULL },
+  [OP_MEMSET] = { "memset", 8, NULL },
+  [OP_RACY_READ] = { "racy-read", 6, &config.racy_reads },
+  [OP_STREAM_REPLACE] = { "stream-replace", 3, NULL },
+  [OP_STREAM_TRANSFER] = { "stream-transfer", 8, NULL },
+  [OP_EVENT] = { "event", 5, &config.have_events },
+  [OP_MEMORY_POOL] = { "memory-pool", 8, NULL },
+  [OP_STREAM_POOL] = { "stream-pool", 4, &config.have_stream_pools },
+  [OP_PAGELOCKED] = { "pagelocked", 5, NULL },
+  [OP_HOST_POOL] = { "host-pool", 5, NULL },
+  [OP_LAUNCH] = { "launch", 8, &config.have_modules },
+  [OP_CONTEXT] = { "context", 4, NULL },
+  [OP_CONTEXT_DESTROY] = { "context-destroy", 1, NULL },
+  [OP_COMPILE] = { "compile-cancel", 1, &config.have_nvrtc },
 };
 
 /* What a race explains: the error codes an operation may meet. */
@@ -162,24 +186,6 @@ static struct {
   GCudaStream *streams[N_STREAMS];
   GCudaEvent *events[N_EVENTS];
 } shared;
-
-static struct {
-  guint n_threads;
-  guint64 iterations;
-  double seconds;
-  guint32 seed;
-  gboolean mock;            /* the driver is tests/mock/mock-libcuda.c */
-  gboolean racy_reads;      /* reads without an export may race a free */
-  gboolean have_events;
-  gboolean have_stream_pools;
-  gboolean have_modules;
-  gboolean have_nvrtc;
-  gboolean check_kernels;   /* kernels really run: check what they wrote */
-  guint block;              /* threads per block */
-  guint max_grid;           /* blocks in x */
-  gint64 deadline;
-  guint64 watchdog;         /* seconds */
-} config;
 
 static GMutex failure_lock;
 static GString *failures;
@@ -287,38 +293,19 @@ rand_below (Worker *w,
 
 /* ------------------------------------------------------------ shared objects */
 
-static GCudaContext *
-take_context (guint i)
+/* A reference to what @slot, a member of `shared`, holds (NULL for none). */
+static gpointer
+take_slot (gpointer *slot)
 {
-  GCudaContext *context;
+  gpointer object;
 
   g_mutex_lock (&shared.lock);
-  context = g_object_ref (shared.contexts[i].context);
+  object = *slot != NULL ? g_object_ref (*slot) : NULL;
   g_mutex_unlock (&shared.lock);
-  return context;
+  return object;
 }
 
-static GCudaBuffer *
-take_buffer (guint i)
-{
-  GCudaBuffer *buffer;
-
-  g_mutex_lock (&shared.lock);
-  buffer = shared.buffers[i] ? g_object_ref (shared.buffers[i]) : NULL;
-  g_mutex_unlock (&shared.lock);
-  return buffer;
-}
-
-static GCudaStream *
-take_stream (guint i)
-{
-  GCudaStream *stream;
-
-  g_mutex_lock (&shared.lock);
-  stream = shared.streams[i] ? g_object_ref (shared.streams[i]) : NULL;
-  g_mutex_unlock (&shared.lock);
-  return stream;
-}
+#define take(member) take_slot ((gpointer *) &shared.member)
 
 /* A shared stream, mostly one of @context (a few tries): a stream of
  * another context is CONTEXT_MISMATCH, which must be tested but not only. */
@@ -331,7 +318,7 @@ take_stream_for (Worker       *w,
   for (guint tries = 0; tries < 6; tries++)
     {
       g_clear_object (&stream);
-      stream = take_stream (rand_below (w, N_STREAMS));
+      stream = take (streams[rand_below (w, N_STREAMS)]);
       if (stream != NULL && gcuda_stream_get_context (stream) == context)
         break;
     }
@@ -399,7 +386,7 @@ static void
 op_buffer_replace (Worker *w)
 {
   guint slot = rand_below (w, N_BUFFERS);
-  g_autoptr(GCudaContext) context = take_context (rand_below (w, N_CONTEXTS));
+  g_autoptr(GCudaContext) context = take (contexts[rand_below (w, N_CONTEXTS)].context);
   g_autoptr(GError) error = NULL;
   GCudaBuffer *buffer, *old;
 
@@ -423,7 +410,7 @@ op_buffer_replace (Worker *w)
 static void
 op_buffer_free (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -459,40 +446,53 @@ unlease (Worker      *w,
   check (w, op, ok, &error, 0, "gcuda_buffer_export_end");
 }
 
+/* Writes a fresh pattern of @size bytes into @to at @to_offset, reads
+ * @from (@to, or the buffer @to is a view of) at @from_offset back and
+ * checks that the bytes are the pattern. */
+static void
+write_read_back (Worker      *w,
+                 Op           op,
+                 GCudaBuffer *to,
+                 guint64      to_offset,
+                 GCudaBuffer *from,
+                 guint64      from_offset,
+                 guint64      size,
+                 guint        allowed,
+                 const char  *what)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) data = pattern (w, size);
+  g_autoptr(GBytes) back = NULL;
+
+  if (!check (w, op, gcuda_buffer_upload_bytes (to, to_offset, data, &error), &error, allowed,
+              "gcuda_buffer_upload_bytes"))
+    return;
+  back = gcuda_buffer_download (from, from_offset, size, &error);
+  if (check (w, op, back != NULL, &error, allowed, "gcuda_buffer_download"))
+    check_bytes (w, op, back, data, what);
+}
+
 static void
 op_buffer_round_trip (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) data = NULL;
-  g_autoptr(GBytes) back = NULL;
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   guint64 offset, size;
 
   if (buffer == NULL || !lease (w, OP_BUFFER_ROUND_TRIP, buffer))
     return;
   slice_of (w, buffer, &offset, &size);
-  if (size == 0)
-    goto out;
-  data = pattern (w, size);
-  if (!check (w, OP_BUFFER_ROUND_TRIP, gcuda_buffer_upload_bytes (buffer, offset, data, &error), &error,
-              ALLOW_RACES, "gcuda_buffer_upload_bytes"))
-    goto out;
-  back = gcuda_buffer_download (buffer, offset, size, &error);
-  if (check (w, OP_BUFFER_ROUND_TRIP, back != NULL, &error, ALLOW_RACES, "gcuda_buffer_download"))
-    check_bytes (w, OP_BUFFER_ROUND_TRIP, back, data, "upload, download");
-out:
+  if (size > 0)
+    write_read_back (w, OP_BUFFER_ROUND_TRIP, buffer, offset, buffer, offset, size, ALLOW_RACES, "upload, download");
   unlease (w, OP_BUFFER_ROUND_TRIP, buffer);
 }
 
 static void
 op_view (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GCudaBuffer) view = NULL;
   g_autoptr(GCudaBuffer) inner = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) data = NULL;
-  g_autoptr(GBytes) back = NULL;
   guint64 offset, size, inner_offset, inner_size;
 
   if (buffer == NULL)
@@ -513,14 +513,8 @@ op_view (Worker *w)
     return;
   if (!lease (w, OP_VIEW, inner))
     return;
-  data = pattern (w, inner_size);
-  if (check (w, OP_VIEW, gcuda_buffer_upload_bytes (inner, 0, data, &error), &error, ALLOW_RACES,
-             "gcuda_buffer_upload_bytes (view)"))
-    {
-      back = gcuda_buffer_download (buffer, offset + inner_offset, inner_size, &error);
-      if (check (w, OP_VIEW, back != NULL, &error, ALLOW_RACES, "gcuda_buffer_download (parent)"))
-        check_bytes (w, OP_VIEW, back, data, "through a view, back through its parent");
-    }
+  write_read_back (w, OP_VIEW, inner, 0, buffer, offset + inner_offset, inner_size, ALLOW_RACES,
+                   "through a view, back through its parent");
   unlease (w, OP_VIEW, inner);
   /* freeing a view never frees its parent */
   if (rand_below (w, 2) == 0 &&
@@ -532,8 +526,8 @@ op_view (Worker *w)
 static void
 op_copy (Worker *w)
 {
-  g_autoptr(GCudaBuffer) a = take_buffer (rand_below (w, N_BUFFERS));
-  g_autoptr(GCudaBuffer) b = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) a = take (buffers[rand_below (w, N_BUFFERS)]);
+  g_autoptr(GCudaBuffer) b = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) data = NULL;
   g_autoptr(GBytes) back = NULL;
@@ -578,7 +572,7 @@ out:
 static void
 op_memset (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) back = NULL;
   guint64 offset, size;
@@ -618,16 +612,11 @@ out:
 static void
 op_racy_read (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) back = NULL;
   guint64 size;
 
-  if (!config.racy_reads)
-    {
-      w->skipped[OP_RACY_READ]++;
-      return;
-    }
   if (buffer == NULL)
     return;
   size = gcuda_buffer_get_size (buffer);
@@ -641,7 +630,7 @@ static void
 op_stream_replace (Worker *w)
 {
   guint slot = rand_below (w, N_STREAMS);
-  g_autoptr(GCudaContext) context = take_context (rand_below (w, N_CONTEXTS));
+  g_autoptr(GCudaContext) context = take (contexts[rand_below (w, N_CONTEXTS)].context);
   g_autoptr(GError) error = NULL;
   GCudaStream *stream, *old;
 
@@ -660,7 +649,7 @@ op_stream_replace (Worker *w)
 static void
 op_stream_transfer (Worker *w)
 {
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GCudaStream) stream = buffer ? take_stream_for (w, gcuda_buffer_get_context (buffer)) : NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) data = NULL;
@@ -697,7 +686,7 @@ out:
 static void
 op_event (Worker *w)
 {
-  g_autoptr(GCudaStream) stream = take_stream (rand_below (w, N_STREAMS));
+  g_autoptr(GCudaStream) stream = take (streams[rand_below (w, N_STREAMS)]);
   g_autoptr(GCudaEvent) start = NULL;
   g_autoptr(GCudaEvent) end = NULL;
   g_autoptr(GError) error = NULL;
@@ -706,11 +695,6 @@ op_event (Worker *w)
   float ms;
   guint slot = rand_below (w, N_EVENTS);
 
-  if (!config.have_events)
-    {
-      w->skipped[OP_EVENT]++;
-      return;
-    }
   if (stream == NULL)
     return;
   context = gcuda_stream_get_context (stream);
@@ -761,13 +745,9 @@ op_memory_pool (Worker *w)
   g_autoptr(GCudaMemoryPool) pool = NULL;
   g_autoptr(GCudaBuffer) buffer = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) data = NULL;
-  g_autoptr(GBytes) back = NULL;
   guint64 size = 1 + rand_below (w, MAX_BUFFER);
 
-  g_mutex_lock (&shared.lock);
-  pool = g_object_ref (shared.contexts[i].pool);
-  g_mutex_unlock (&shared.lock);
+  pool = take (contexts[i].pool);
 
   switch (rand_below (w, 8))
     {
@@ -787,14 +767,7 @@ op_memory_pool (Worker *w)
     fail (w, OP_MEMORY_POOL, "a pooled buffer of %" G_GUINT64_FORMAT " bytes for %" G_GUINT64_FORMAT,
           gcuda_buffer_get_size (buffer), size);
   /* the pooled block is this thread's alone */
-  data = pattern (w, size);
-  if (check (w, OP_MEMORY_POOL, gcuda_buffer_upload_bytes (buffer, 0, data, &error), &error, ALLOW_DESTROYED,
-             "gcuda_buffer_upload_bytes"))
-    {
-      back = gcuda_buffer_download (buffer, 0, size, &error);
-      if (check (w, OP_MEMORY_POOL, back != NULL, &error, ALLOW_DESTROYED, "gcuda_buffer_download"))
-        check_bytes (w, OP_MEMORY_POOL, back, data, "a pooled buffer");
-    }
+  write_read_back (w, OP_MEMORY_POOL, buffer, 0, buffer, 0, size, ALLOW_DESTROYED, "a pooled buffer");
   /* back to the pool by free(), or by the last reference */
   if (rand_below (w, 2))
     check (w, OP_MEMORY_POOL, gcuda_buffer_free (buffer, &error), &error, 0, "gcuda_buffer_free (pooled)");
@@ -805,7 +778,7 @@ op_stream_pool (Worker *w)
 {
   guint i = rand_below (w, N_CONTEXTS);
   g_autoptr(GCudaStreamPool) pool = NULL;
-  g_autoptr(GCudaStream) stream = take_stream (rand_below (w, N_STREAMS));
+  g_autoptr(GCudaStream) stream = take (streams[rand_below (w, N_STREAMS)]);
   g_autoptr(GCudaBuffer) buffer = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) data = NULL;
@@ -813,14 +786,7 @@ op_stream_pool (Worker *w)
   guint64 size = 1 + rand_below (w, MAX_BUFFER);
   gboolean ok;
 
-  if (!config.have_stream_pools)
-    {
-      w->skipped[OP_STREAM_POOL]++;
-      return;
-    }
-  g_mutex_lock (&shared.lock);
-  pool = shared.contexts[i].stream_pool ? g_object_ref (shared.contexts[i].stream_pool) : NULL;
-  g_mutex_unlock (&shared.lock);
+  pool = take (contexts[i].stream_pool);
   if (pool == NULL || stream == NULL)
     return;
   if (rand_below (w, 8) == 0)
@@ -861,7 +827,7 @@ pagelocked_round_trip (Worker          *w,
                        GCudaHostBuffer *a,
                        GCudaHostBuffer *b)
 {
-  g_autoptr(GCudaBuffer) device = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) device = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) data = NULL;
   g_autoptr(GBytes) back = NULL;
@@ -894,7 +860,7 @@ out:
 static void
 op_pagelocked (Worker *w)
 {
-  g_autoptr(GCudaContext) context = take_context (rand_below (w, N_CONTEXTS));
+  g_autoptr(GCudaContext) context = take (contexts[rand_below (w, N_CONTEXTS)].context);
   g_autoptr(GCudaHostBuffer) a = NULL;
   g_autoptr(GCudaHostBuffer) b = NULL;
   g_autoptr(GError) error = NULL;
@@ -924,9 +890,7 @@ op_host_pool (Worker *w)
   g_autoptr(GError) error = NULL;
   guint64 size = 1 + rand_below (w, MAX_BUFFER);
 
-  g_mutex_lock (&shared.lock);
-  pool = g_object_ref (shared.contexts[i].host_pool);
-  g_mutex_unlock (&shared.lock);
+  pool = take (contexts[i].host_pool);
   if (rand_below (w, 8) == 0)
     {
       gcuda_host_memory_pool_free_held (pool);
@@ -950,7 +914,7 @@ op_launch (Worker *w)
 {
   g_autoptr(GCudaModule) module = NULL;
   g_autoptr(GCudaFunction) function = NULL;
-  g_autoptr(GCudaBuffer) buffer = take_buffer (rand_below (w, N_BUFFERS));
+  g_autoptr(GCudaBuffer) buffer = take (buffers[rand_below (w, N_BUFFERS)]);
   g_autoptr(GCudaStream) stream = NULL;
   g_autoptr(GCudaKernelArgs) args = NULL;
   g_autoptr(GCudaBuffer) view = NULL;
@@ -961,11 +925,6 @@ op_launch (Worker *w)
   guint n;
   gboolean ok;
 
-  if (!config.have_modules)
-    {
-      w->skipped[OP_LAUNCH]++;
-      return;
-    }
   if (buffer == NULL)
     return;
   /* the module of the buffer's context: a kernel cannot reach memory of
@@ -1019,7 +978,7 @@ out:
 static void
 op_context (Worker *w)
 {
-  g_autoptr(GCudaContext) context = take_context (rand_below (w, N_CONTEXTS));
+  g_autoptr(GCudaContext) context = take (contexts[rand_below (w, N_CONTEXTS)].context);
   g_autoptr(GCudaContext) current = NULL;
   g_autoptr(GError) error = NULL;
   guint64 free_mem = 0, total = 0;
@@ -1104,7 +1063,7 @@ static void
 op_context_destroy (Worker *w)
 {
   guint i = 1 + rand_below (w, N_CONTEXTS - 1);
-  g_autoptr(GCudaContext) context = take_context (i);
+  g_autoptr(GCudaContext) context = take (contexts[i].context);
   g_autoptr(GCudaContext) fresh = NULL;
   g_autoptr(GError) error = NULL;
   ContextSlot slot = { NULL }, old;
@@ -1175,11 +1134,6 @@ op_compile (Worker *w)
   guint how = rand_below (w, 4);
   g_autofree char *source = NULL;
 
-  if (!config.have_nvrtc)
-    {
-      w->skipped[OP_COMPILE]++;
-      return;
-    }
   compiler = gcuda_compiler_new (NULL);
   gcuda_compiler_set_arch (compiler, "compute_90");
   gcuda_compiler_set_target (compiler, GCUDA_PROGRAM_KIND_PTX);
@@ -1265,7 +1219,10 @@ work (gpointer data)
       if (g_get_monotonic_time () >= config.deadline)
         break;
       g_atomic_int_set (&w->current_op, op);
-      op_funcs[op] (w);
+      if (ops[op].needs != NULL && !*ops[op].needs)
+        w->skipped[op]++;
+      else
+        op_funcs[op] (w);
       w->ops[op]++;
       w->iterations++;
       g_atomic_int_set (&w->current_op, -1);

@@ -5,8 +5,10 @@
 // that sleeps stalls the stream, and runs in this thread's main context, so
 // its side effect must be visible when the promise resolves.
 //
-// Without a GPU every test is skipped (failed instead when
-// GCUDA_TEST_REQUIRE_GPU=1).
+// meson runs it on a GPU (js-async) and on the mock driver's streams, host
+// functions and events (js-async-mock: GCUDA_MOCK_KERNELS=1
+// GCUDA_MOCK_EVENTS=1); without a device every test is skipped (failed
+// instead when GCUDA_TEST_REQUIRE_GPU=1).
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 

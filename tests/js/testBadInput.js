@@ -171,6 +171,8 @@ badCase('memory/download-past-end', MEMORY, err('OUT_OF_BOUNDS'), () => buf(64).
 badCase('memory/upload-past-end', MEMORY, err('OUT_OF_BOUNDS'), () => buf(64).upload(60, new Uint8Array(8)));
 badCase('memory/memset-d16-odd-view', MEMORY, err('INVALID_ARGUMENT'),
     () => buf(64).new_view(1, 8).memset_d16(0, 0, 2, null));
+badCase('memory/memset-d32-fraction', MEMORY, err('INVALID_ARGUMENT'), () => buf(64).memset_d32(0, 1.5, 4, null));
+badCase('memory/memset-d8-nan', MEMORY, err('INVALID_ARGUMENT'), () => buf(64).memset_d8(0, NaN, 4, null));
 
 // host memory
 badCase('host/aligned-zero', NODRIVER, err('INVALID_ARGUMENT'), () => GCuda.HostBuffer.new_aligned(0, 4096));
@@ -299,8 +301,13 @@ badCase('kernel/args-set-wrong-size', NODRIVER, err('KERNEL_ARGUMENTS'), () => {
     a.add_int32(1);
     a.set_double(0, 1.0);
 });
-badCase('kernel/args-int8-out-of-range', NODRIVER, jsError('Error', 'out of range'),
+// GCuda's own check (the setters GJS calls take a double), not GJS's
+badCase('kernel/args-int8-out-of-range', NODRIVER, err('KERNEL_ARGUMENTS'),
     () => new GCuda.KernelArgs().add_int8(200));
+badCase('kernel/args-int32-fraction', NODRIVER, err('KERNEL_ARGUMENTS'),
+    () => new GCuda.KernelArgs().add_int32(3.7));
+badCase('kernel/args-uint64-beyond-2-53', NODRIVER, err('KERNEL_ARGUMENTS'),
+    () => new GCuda.KernelArgs().add_uint64(2 ** 53 + 2));
 badCase('kernel/launch-argument-count', GPU, err('KERNEL_ARGUMENTS'), () => {
     const a = new GCuda.KernelArgs();
     a.add_buffer(buf(4096));

@@ -119,6 +119,77 @@ Tap.test('set_number converts a JS number to the type added, refuses what does n
     }
 });
 
+Tap.test('add_*/set_* of an integer take a JS number only when the type holds it exactly', () => {
+    // GJS would truncate 3.7 to 3, NaN to 0 and wrap 2 ** 31 before a C
+    // setter ran: these setters are GCuda's double-taking twins
+    // (gcuda_kernel_args_add_int32_number ...), which refuse instead.
+    const refused = [
+        ['int8', 3.7], ['int8', 128], ['int8', -129], ['uint8', -1], ['uint8', 256],
+        ['int16', 0.5], ['int16', 32768], ['uint16', -1], ['uint16', 65536],
+        ['int32', 3.7], ['int32', -3.7], ['int32', NaN], ['int32', Infinity], ['int32', 2 ** 31],
+        ['int32', -(2 ** 31) - 1], ['uint32', -1], ['uint32', 2 ** 32], ['uint32', 1e-9],
+        ['int64', 2 ** 53 + 2], ['int64', -(2 ** 53) - 2], ['int64', 0.5], ['int64', -Infinity],
+        ['uint64', -1], ['uint64', 2 ** 53 + 2], ['uint64', NaN], ['uint64', 2 ** 64],
+    ];
+    const args = oneOfEach();
+    const index = {int8: I8, uint8: U8, int16: I16, uint16: U16, int32: I32, uint32: U32, int64: I64, uint64: U64};
+    const before = Object.values(index).map(i => args.get_value(i).toArray().join());
+    for (const [type, value] of refused) {
+        const e1 = Tap.assertThrowsGError(() => args[`add_${type}`](value), domain, KERNEL_ARGUMENTS,
+            `add_${type}(${value})`);
+        Tap.assert(e1.message.includes(`type ${type}:`), `the message names ${type}: ${e1.message}`);
+        Tap.assertThrowsGError(() => args[`set_${type}`](index[type], value), domain, KERNEL_ARGUMENTS,
+            `set_${type}(${index[type]}, ${value})`);
+    }
+    Tap.assertEqual(args.get_count(), 11, 'nothing was added');
+    // the message has the value, all its digits
+    for (const [type, value, shown] of [['int32', 3.7, '3.7'], ['int32', 2 ** 31, '2147483648'],
+        ['int64', 2 ** 53 + 2, '9007199254740994'], ['uint32', NaN, 'nan'], ['uint8', -1, '-1']]) {
+        const e = Tap.assertThrowsGError(() => args[`add_${type}`](value), domain, KERNEL_ARGUMENTS);
+        Tap.assert(e.message.includes(`: ${shown} is not a whole number`), e.message);
+    }
+    Tap.assertEqual(Object.values(index).map(i => args.get_value(i).toArray().join()).join('|'), before.join('|'),
+        'nothing was changed');
+    // a BigInt is no number: GJS itself refuses it for a double
+    let threw = false;
+    try {
+        args.add_int64(5n);
+    } catch (e) {
+        threw = e instanceof TypeError;
+    }
+    Tap.assert(threw, 'add_int64(5n) is a TypeError');
+
+    // every exact value still goes through, its bytes as a C setter stores them
+    const exact = GCuda.KernelArgs.new();
+    Tap.assertEqual(exact.add_int8(-128), 0);
+    Tap.assertEqual(exact.add_uint8(255), 1);
+    Tap.assertEqual(exact.add_int16(-32768), 2);
+    Tap.assertEqual(exact.add_uint16(65535), 3);
+    Tap.assertEqual(exact.add_int32(-(2 ** 31)), 4);
+    Tap.assertEqual(exact.add_uint32(2 ** 32 - 1), 5);
+    Tap.assertEqual(exact.add_int64(-(2 ** 53)), 6);
+    Tap.assertEqual(exact.add_uint64(2 ** 53), 7);
+    Tap.assertEqual(valueOf(exact, 0).getInt8(0), -128);
+    Tap.assertEqual(valueOf(exact, 1).getUint8(0), 255);
+    Tap.assertEqual(valueOf(exact, 2).getInt16(0, true), -32768);
+    Tap.assertEqual(valueOf(exact, 3).getUint16(0, true), 65535);
+    Tap.assertEqual(valueOf(exact, 4).getInt32(0, true), -(2 ** 31));
+    Tap.assertEqual(valueOf(exact, 5).getUint32(0, true), 2 ** 32 - 1);
+    Tap.assertEqual(valueOf(exact, 6).getBigInt64(0, true), -(2n ** 53n));
+    Tap.assertEqual(valueOf(exact, 7).getBigUint64(0, true), 2n ** 53n);
+    Tap.assert(exact.set_int32(4, 2 ** 31 - 1));
+    Tap.assert(exact.set_uint16(3, 0));
+    Tap.assert(exact.set_int64(6, 2 ** 53));
+    Tap.assertEqual(valueOf(exact, 4).getInt32(0, true), 2 ** 31 - 1);
+    Tap.assertEqual(valueOf(exact, 3).getUint16(0, true), 0);
+    Tap.assertEqual(valueOf(exact, 6).getBigInt64(0, true), 2n ** 53n);
+    // beyond 2^53, exactly: a BigInt through set_pointer (any 64-bit integer argument)
+    Tap.assert(exact.set_pointer(6, 2n ** 64n - 2n ** 60n - 1n));
+    Tap.assertEqual(valueOf(exact, 6).getBigInt64(0, true), -(2n ** 60n) - 1n);
+    Tap.assert(exact.set_pointer(7, 2n ** 64n - 1n));
+    Tap.assertEqual(valueOf(exact, 7).getBigUint64(0, true), 2n ** 64n - 1n);
+});
+
 // ------------------------------------------------------------------ launches on the mock driver
 
 const MOCK_PTX = `.version 8.0

@@ -20,16 +20,14 @@
  * but cuMemcpyPeer) is absent from cuGetProcAddress, as on an old driver (with
  * GCUDA_MOCK_KERNELS=1: PTX modules, launches that run nothing,
  * streams, host functions and the stream-ordered allocator's pools, see
- * "kernels" below). It is no substitute for the real run on a GPU host;
+ * "kernels" below; with GCUDA_MOCK_EVENTS=1 too: events, stream queries,
+ * pitched memory and 2D/3D copies, see "events and 2D/3D copies"). It is no substitute for the real run on a GPU host;
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
- * GCUDA_MOCK_EVENTS=1 adds events (cuEventCreate, Record, Query,
- * Synchronize, ElapsedTime, Destroy): every stream's work is done when it is
- * queued, so a recorded event is complete and its time is when it was
- * recorded. GCUDA_MOCK_COMPUTE_CAPABILITY ("MAJOR.MINOR", default 9.0) sets
- * the devices' compute capability (e.g. one that no prebuilt cubin fits, so
- * that a module's PTX is loaded).
+ * GCUDA_MOCK_COMPUTE_CAPABILITY ("MAJOR.MINOR", default 9.0) sets the
+ * devices' compute capability (e.g. one that no prebuilt cubin fits, so that
+ * a module's PTX is loaded).
  *
  * GCUDA_MOCK_DRIVER_VERSION sets the CUDA version cuDriverGetVersion reports
  * (default 13000), and GCUDA_MOCK_OMIT (a comma-separated list such as
@@ -1329,12 +1327,16 @@ mock_cuMemsetD2D32Async (CUdeviceptr dst, size_t pitch, unsigned int value, size
 #define MOCK_MAX_FUNCTIONS 32
 #define MOCK_PARAM_BYTES 4096
 
+#define MOCK_N_FUNC_ATTRIBUTES 20
+
 struct CUfunc_st {
   char name[128];
   unsigned int n_params;
   size_t offsets[MOCK_MAX_PARAMS];
   size_t sizes[MOCK_MAX_PARAMS];
   size_t params_size;
+  int attributes[MOCK_N_FUNC_ATTRIBUTES];  /* cuFuncSetAttribute's (GCUDA_MOCK_EVENTS=1) */
+  CUfunc_cache cache;
 };
 
 struct CUmod_st {
@@ -1346,6 +1348,8 @@ struct CUmod_st {
 struct CUstream_st {
   unsigned int magic;
   CUcontext ctx;
+  unsigned int flags;
+  int priority;
 };
 
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1537,9 +1541,9 @@ mock_cuModuleGetFunction (CUfunction *function, CUmodule module, const char *nam
 static CUresult
 mock_cuFuncGetAttribute (int *value, CUfunction_attribute attrib, CUfunction function)
 {
-  if (value == NULL || function == NULL)
+  if (value == NULL || function == NULL || (unsigned int) attrib >= MOCK_N_FUNC_ATTRIBUTES)
     return CUDA_ERROR_INVALID_VALUE;
-  *value = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  *value = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : function->attributes[attrib];
   return CUDA_SUCCESS;
 }
 
@@ -1567,12 +1571,13 @@ mock_cuStreamCreateWithPriority (CUstream *stream, unsigned int flags, int prior
   CUcontext ctx;
   CUresult res = current (&ctx);
 
-  (void) flags, (void) priority;
   if (res != CUDA_SUCCESS)
     return res;
   *stream = calloc (1, sizeof **stream);
   (*stream)->magic = MOCK_STREAM_MAGIC;
   (*stream)->ctx = ctx;
+  (*stream)->flags = flags;
+  (*stream)->priority = priority;
   return CUDA_SUCCESS;
 }
 
@@ -1899,90 +1904,6 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
                  config->blockDimZ, config->hStream, params, extra);
 }
 
-/* ------------------------------------------------------------ events */
-
-/* GCUDA_MOCK_EVENTS=1. Work on a stream is done when it is queued, so a
- * recorded event has completed at once; its time is when it was recorded. */
-#define MOCK_EVENT_MAGIC 0x45564e54U
-
-struct CUevent_st {
-  unsigned int magic;
-  CUcontext ctx;
-  int recorded;
-  double ms;   /* CLOCK_MONOTONIC when recorded, in milliseconds */
-};
-
-static int
-is_event (CUevent event)
-{
-  return event != NULL && event->magic == MOCK_EVENT_MAGIC;
-}
-
-static CUresult
-mock_cuEventCreate (CUevent *event, unsigned int flags)
-{
-  CUcontext ctx;
-  CUresult res = current (&ctx);
-
-  if (res != CUDA_SUCCESS)
-    return res;
-  if (event == NULL || flags > 0xf)
-    return CUDA_ERROR_INVALID_VALUE;
-  *event = calloc (1, sizeof **event);
-  (*event)->magic = MOCK_EVENT_MAGIC;
-  (*event)->ctx = ctx;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-mock_cuEventDestroy (CUevent event)
-{
-  if (!is_event (event))
-    return CUDA_ERROR_INVALID_HANDLE;
-  event->magic = 0;
-  free (event);
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-mock_cuEventRecord (CUevent event, CUstream stream)
-{
-  CUresult res = check_stream (stream);
-  struct timespec now;
-
-  if (res != CUDA_SUCCESS)
-    return res;
-  if (!is_event (event))
-    return CUDA_ERROR_INVALID_HANDLE;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  event->ms = (double) now.tv_sec * 1e3 + (double) now.tv_nsec / 1e6;
-  event->recorded = 1;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-mock_cuEventSynchronize (CUevent event)
-{
-  return is_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-static CUresult
-mock_cuEventQuery (CUevent event)
-{
-  return is_event (event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-static CUresult
-mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
-{
-  if (ms == NULL)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!is_event (start) || !is_event (end) || !start->recorded || !end->recorded)
-    return CUDA_ERROR_INVALID_HANDLE;
-  *ms = (float) (end->ms - start->ms);
-  return CUDA_SUCCESS;
-}
-
 /* ------------------------------------------------------------ OpenGL interop */
 
 /* A stand-in for OpenGL, so that GCuda's graphics resources run in CI.
@@ -2019,9 +1940,9 @@ mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
  * OpenGL context current on the thread (libepoxy's, as GTK makes them;
  * libepoxy is looked up in the process, never linked): only GL_TEXTURE_2D
  * of GL_RGBA8 (anything else is CUDA_ERROR_INVALID_VALUE). Its mapped array
- * is host memory that cuMemcpy2D and cuMemcpy2DAsync (offered only then)
- * write, and unmapping uploads it into the texture with glTexSubImage2D,
- * so that a test on a software GL sees what CUDA "wrote". */
+ * is host memory that the 2D copies (GCUDA_MOCK_EVENTS=1) write, and
+ * unmapping uploads it into the texture with glTexSubImage2D, so that a test
+ * on a software GL sees what CUDA "wrote". */
 
 #define MOCK_GL_MAX_OBJECTS 256
 #define MOCK_GRAPHICS_MAGIC 0x47524150U
@@ -2495,91 +2416,6 @@ mock_cuArray3DGetDescriptor (CUDA_ARRAY3D_DESCRIPTOR *desc, CUarray array)
   return CUDA_SUCCESS;
 }
 
-/* One side of a 2D copy: its first byte and pitch; a device side must lie
- * in one allocation (checked by the caller, under mem_lock), an array must
- * be a real GL texture's (the fake ones have no memory). */
-static CUresult
-copy_2d_side (CUmemorytype type, const void *host, CUdeviceptr device, CUarray array, size_t pitch,
-              size_t x, size_t y, size_t width, size_t height, unsigned char **first, size_t *out_pitch,
-              int *is_device)
-{
-  *is_device = 0;
-  switch (type)
-    {
-    case CU_MEMORYTYPE_HOST:
-    case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED:
-      if ((type == CU_MEMORYTYPE_HOST ? host == NULL : device == 0) || (height > 1 && pitch < x + width))
-        return CUDA_ERROR_INVALID_VALUE;
-      *first = (unsigned char *) (type == CU_MEMORYTYPE_HOST ? (uintptr_t) host : (uintptr_t) device) +
-               y * pitch + x;
-      *out_pitch = pitch;
-      *is_device = type != CU_MEMORYTYPE_HOST;
-      return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_ARRAY:
-      {
-        size_t row;
-
-        if (array == NULL || array->magic != MOCK_GRAPHICS_MAGIC)
-          return CUDA_ERROR_INVALID_VALUE;
-        if (array->storage == NULL)
-          return CUDA_ERROR_NOT_SUPPORTED;
-        row = array->desc.Width * array->desc.NumChannels;
-        if (x + width > row || y + height > array->desc.Height)
-          return CUDA_ERROR_INVALID_VALUE;
-        *first = array->storage + y * row + x;
-        *out_pitch = row;
-        return CUDA_SUCCESS;
-      }
-    default:
-      return CUDA_ERROR_INVALID_VALUE;
-    }
-}
-
-static CUresult
-copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
-{
-  CUresult res = check_stream (stream);
-  unsigned char *src, *dst;
-  size_t src_pitch, dst_pitch;
-  int src_dev, dst_dev;
-
-  if (res != CUDA_SUCCESS)
-    return res;
-  if (c == NULL)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (c->WidthInBytes == 0 || c->Height == 0)
-    return CUDA_SUCCESS;
-  res = copy_2d_side (c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcXInBytes,
-                      c->srcY, c->WidthInBytes, c->Height, &src, &src_pitch, &src_dev);
-  if (res == CUDA_SUCCESS)
-    res = copy_2d_side (c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes,
-                        c->dstY, c->WidthInBytes, c->Height, &dst, &dst_pitch, &dst_dev);
-  if (res != CUDA_SUCCESS)
-    return res;
-  pthread_mutex_lock (&mem_lock);
-  if ((src_dev && !valid_range ((CUdeviceptr) (uintptr_t) src, (c->Height - 1) * src_pitch + c->WidthInBytes)) ||
-      (dst_dev && !valid_range ((CUdeviceptr) (uintptr_t) dst, (c->Height - 1) * dst_pitch + c->WidthInBytes)))
-    res = CUDA_ERROR_INVALID_VALUE;
-  else
-    for (size_t i = 0; i < c->Height; i++)
-      memmove (dst + i * dst_pitch, src + i * src_pitch, c->WidthInBytes);
-  pthread_mutex_unlock (&mem_lock);
-  return res;
-}
-
-static CUresult
-mock_cuMemcpy2D (const CUDA_MEMCPY2D *copy)
-{
-  return copy_2d (copy, NULL);
-}
-
-static CUresult
-mock_cuMemcpy2DAsync (const CUDA_MEMCPY2D *copy, CUstream stream)
-{
-  return copy_2d (copy, stream);
-}
-
 static CUresult
 mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CUGLDeviceList which)
 {
@@ -2598,6 +2434,495 @@ mock_cuGLGetDevices (unsigned int *count, CUdevice *found, unsigned int size, CU
   if (found != NULL && size >= 1)
     found[0] = device;
   return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ events and 2D/3D copies (GCUDA_MOCK_EVENTS=1) */
+
+/* With GCUDA_MOCK_EVENTS=1 (elsewhere the mock stays a driver without
+ * them; the streams need GCUDA_MOCK_KERNELS=1): events, steps of the host
+ * functions' queue timed by the host's monotonic clock, waits on them,
+ * cuStreamQuery (the queue is empty), cuStreamGetFlags/GetPriority/GetCtx;
+ * kernel attributes and cache configuration (cuFuncSetAttribute: the
+ * dynamic shared memory and carveout, read back by cuFuncGetAttribute);
+ * pitched memory (cuMemAllocPitch, 512-byte rows) and page-locked memory's
+ * device address (cuMemHostGetDevicePointer, the host address);
+ * 2D and 3D copies (cuMemcpy2D, cuMemcpy2DUnaligned, cuMemcpy3D,
+ * cuMemcpy3DPeer and their Async forms) between host, device and unified
+ * memory, row by row, where every device row must lie in a live
+ * allocation and a pitch must hold its row (CUDA_ERROR_INVALID_VALUE
+ * otherwise; the mock has no arrays, so an array endpoint is invalid too). */
+
+#define MOCK_EVENT_MAGIC 0x45564e54U
+#define MOCK_EVENT_DISABLE_TIMING 0x2
+
+/* A recorded event is a step of the host functions' queue (where every
+ * stream's work is ordered, see "kernels"): it completes, and takes its
+ * time, when the queue reaches it. */
+struct CUevent_st {
+  unsigned int magic;
+  CUcontext ctx;
+  unsigned int flags;
+  int recorded;
+  int pending;             /* steps queued, not run yet; under host_fn_lock */
+  int destroyed;           /* freed by its last step; under host_fn_lock */
+  struct timespec when;    /* under host_fn_lock */
+};
+
+static void
+event_reached (void *data)
+{
+  CUevent event = data;
+  int gone;
+
+  pthread_mutex_lock (&host_fn_lock);
+  clock_gettime (CLOCK_MONOTONIC, &event->when);
+  event->pending--;
+  gone = event->destroyed && event->pending == 0;
+  pthread_mutex_unlock (&host_fn_lock);
+  if (gone)
+    free (event);
+}
+
+static int
+event_done (CUevent event)
+{
+  int done;
+
+  pthread_mutex_lock (&host_fn_lock);
+  done = event->pending == 0;
+  pthread_mutex_unlock (&host_fn_lock);
+  return done;
+}
+
+static CUresult
+mock_cuEventCreate (CUevent *event, unsigned int flags)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (event == NULL || (flags & ~0xfU) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *event = calloc (1, sizeof **event);
+  (*event)->magic = MOCK_EVENT_MAGIC;
+  (*event)->ctx = ctx;
+  (*event)->flags = flags;
+  return CUDA_SUCCESS;
+}
+
+static int
+is_mock_event (CUevent event)
+{
+  return event != NULL && event->magic == MOCK_EVENT_MAGIC;
+}
+
+/* as the driver, at once: an event with steps still queued (which point
+ * to it) goes with the last one */
+static CUresult
+mock_cuEventDestroy (CUevent event)
+{
+  int pending;
+
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  pthread_mutex_lock (&host_fn_lock);
+  event->magic = 0;
+  event->destroyed = 1;
+  pending = event->pending;
+  pthread_mutex_unlock (&host_fn_lock);
+  if (pending == 0)
+    free (event);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuEventRecord (CUevent event, CUstream stream)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  pthread_mutex_lock (&host_fn_lock);
+  event->pending++;
+  event->recorded = 1;
+  pthread_mutex_unlock (&host_fn_lock);
+  res = mock_cuLaunchHostFunc (stream, event_reached, event);
+  if (res != CUDA_SUCCESS)
+    {
+      pthread_mutex_lock (&host_fn_lock);
+      event->pending--;
+      pthread_mutex_unlock (&host_fn_lock);
+    }
+  return res;
+}
+
+static CUresult
+mock_cuEventSynchronize (CUevent event)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!event_done (event))
+    wait_host_fns ();
+  return CUDA_SUCCESS;
+}
+
+/* as the driver: an event never recorded is done */
+static CUresult
+mock_cuEventQuery (CUevent event)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return event_done (event) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+/* as the driver: both timing (else INVALID_HANDLE), both recorded and
+ * done (else NOT_READY) */
+static CUresult
+mock_cuEventElapsedTime (float *ms, CUevent start, CUevent end)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (ms == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!is_mock_event (start) || !is_mock_event (end) ||
+      ((start->flags | end->flags) & MOCK_EVENT_DISABLE_TIMING) != 0)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->recorded || !end->recorded || !event_done (start) || !event_done (end))
+    return CUDA_ERROR_NOT_READY;
+  pthread_mutex_lock (&host_fn_lock);
+  *ms = (float) ((double) (end->when.tv_sec - start->when.tv_sec) * 1e3 +
+                 (double) (end->when.tv_nsec - start->when.tv_nsec) / 1e6);
+  pthread_mutex_unlock (&host_fn_lock);
+  return CUDA_SUCCESS;
+}
+
+/* the mock's own streams answer what they were made with; the default
+ * ones are blocking, of priority 0 */
+static CUresult
+mock_cuStreamGetFlags (CUstream stream, unsigned int *flags)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (flags == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  *flags = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->flags : 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuStreamGetPriority (CUstream stream, int *priority)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (priority == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  *priority = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->priority : 0;
+  return CUDA_SUCCESS;
+}
+
+/* rows of @width bytes, 512 bytes apart at least (as the driver's texture
+ * pitch alignment); @access is the element size, 4, 8 or 16 */
+static CUresult
+mock_cuMemAllocPitch (CUdeviceptr *ptr, size_t *pitch, size_t width, size_t height, unsigned int access)
+{
+  size_t p;
+
+  if (ptr == NULL || pitch == NULL || width == 0 || height == 0 ||
+      (access != 4 && access != 8 && access != 16))
+    return CUDA_ERROR_INVALID_VALUE;
+  p = (width + 511) / 512 * 512;
+  if (p < width || height > SIZE_MAX / p)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pitch = p;
+  return mock_cuMemAlloc (ptr, p * height);
+}
+
+/* unified addressing: page-locked memory is at the same address for both
+ * (the mock does not check the DEVICEMAP flag) */
+static CUresult
+mock_cuMemHostGetDevicePointer (CUdeviceptr *dptr, void *host, unsigned int flags)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (dptr == NULL || flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_lock (&mem_lock);
+  res = find_allocation ((CUdeviceptr) (uintptr_t) host, 1) >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  pthread_mutex_unlock (&mem_lock);
+  if (res == CUDA_SUCCESS)
+    *dptr = (CUdeviceptr) (uintptr_t) host;
+  return res;
+}
+
+/* a stream of the mock's: its context; a default stream: the current one */
+static CUresult
+mock_cuStreamGetCtx (CUstream stream, CUcontext *pctx)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (pctx == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    return current (pctx);
+  if (stream->magic == MOCK_STREAM_MAGIC)
+    *pctx = stream->ctx;
+  else
+    return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+/* What a kernel lets be set: the dynamic shared memory it may ask for (up
+ * to an H100's 227 KiB) and its shared memory carveout (-1 to 100 %);
+ * the other attributes are read-only (CUDA_ERROR_INVALID_VALUE). */
+static CUresult
+mock_cuFuncSetAttribute (CUfunction function, CUfunction_attribute attrib, int value)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (function == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && value >= 0 && value <= 232448)
+    function->attributes[attrib] = value;
+  else if ((int) attrib == 9 /* PREFERRED_SHARED_MEMORY_CARVEOUT */ && value >= -1 && value <= 100)
+    function->attributes[attrib] = value;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+mock_cuFuncSetCacheConfig (CUfunction function, CUfunc_cache config)
+{
+  CUresult res = check_init ();
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (function == NULL)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if ((unsigned int) config > 3)
+    return CUDA_ERROR_INVALID_VALUE;
+  function->cache = config;
+  return CUDA_SUCCESS;
+}
+
+/* every stream's work is in one queue: done when the queue is empty */
+static CUresult
+mock_cuStreamQuery (CUstream stream)
+{
+  CUresult res = check_stream (stream);
+  int done;
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  pthread_mutex_lock (&host_fn_lock);
+  done = host_fn_completed == host_fn_enqueued;
+  pthread_mutex_unlock (&host_fn_lock);
+  return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+static CUresult
+mock_cuStreamWaitEvent (CUstream stream, CUevent event, unsigned int flags)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS)
+    return res;
+  if (!is_mock_event (event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* One side of a 2D/3D copy. */
+typedef struct {
+  CUmemorytype type;
+  unsigned char *base;
+  size_t x, y, z, pitch, height;
+} CopySide;
+
+/* With mem_lock held: whether every row of @side's box lies where it may
+ * (device rows in a live allocation; host and unified memory are the
+ * caller's). */
+static int
+side_valid (const CopySide *side, size_t width, size_t height, size_t n_slices)
+{
+  if (side->type != CU_MEMORYTYPE_HOST && side->type != CU_MEMORYTYPE_DEVICE &&
+      side->type != CU_MEMORYTYPE_UNIFIED)
+    return 0;
+  if (side->base == NULL || (height > 1 && side->pitch < side->x + width) ||
+      (n_slices > 1 && side->height < side->y + height))
+    return 0;
+  if (side->type != CU_MEMORYTYPE_DEVICE)
+    return 1;
+  for (size_t z = 0; z < n_slices; z++)
+    for (size_t y = 0; y < height; y++)
+      {
+        size_t offset = ((side->z + z) * side->height + side->y + y) * side->pitch + side->x;
+
+        if (!valid_range ((CUdeviceptr) (uintptr_t) (side->base + offset), width))
+          return 0;
+      }
+  return 1;
+}
+
+static CUresult
+copy_box (const CopySide *src, const CopySide *dst, size_t width, size_t height, size_t n_slices,
+          CUstream stream)
+{
+  CUresult res = check_stream (stream);
+
+  if (res != CUDA_SUCCESS || width == 0 || height == 0 || n_slices == 0)
+    return res;
+  pthread_mutex_lock (&mem_lock);
+  if (!side_valid (src, width, height, n_slices) || !side_valid (dst, width, height, n_slices))
+    res = CUDA_ERROR_INVALID_VALUE;
+  else
+    for (size_t z = 0; z < n_slices; z++)
+      for (size_t y = 0; y < height; y++)
+        memmove (dst->base + ((dst->z + z) * dst->height + dst->y + y) * dst->pitch + dst->x,
+                 src->base + ((src->z + z) * src->height + src->y + y) * src->pitch + src->x, width);
+  pthread_mutex_unlock (&mem_lock);
+  return res;
+}
+
+/* an array endpoint is refused by side_valid() (the mock has no arrays) */
+static unsigned char *
+side_base (CUmemorytype type, const void *host, CUdeviceptr device)
+{
+  return type == CU_MEMORYTYPE_HOST ? (unsigned char *) host : DEV (device);
+}
+
+/* The mapped array of a real GL texture (GCUDA_MOCK_GL_REAL=1) is host
+ * memory: as a side of a 2D copy, its rows (refused beyond its extent);
+ * other arrays stay refused. */
+static int
+array_side (CUarray array, size_t x, size_t y, size_t width, size_t height, CopySide *side)
+{
+  size_t row;
+
+  if (array == NULL || array->magic != MOCK_GRAPHICS_MAGIC || array->storage == NULL)
+    return 0;
+  row = array->desc.Width * array->desc.NumChannels;
+  if (x + width > row || y + height > array->desc.Height)
+    return 0;
+  *side = (CopySide) { CU_MEMORYTYPE_HOST, array->storage, x, y, 0, row, height };
+  return 1;
+}
+
+static CUresult
+copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL)
+    return CUDA_ERROR_INVALID_VALUE;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, 0, c->srcPitch, c->Height };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, 0, c->dstPitch, c->Height };
+  if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY &&
+      !array_side (c->srcArray, c->srcXInBytes, c->srcY, c->WidthInBytes, c->Height, &src))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (c->dstMemoryType == CU_MEMORYTYPE_ARRAY &&
+      !array_side (c->dstArray, c->dstXInBytes, c->dstY, c->WidthInBytes, c->Height, &dst))
+    return CUDA_ERROR_INVALID_VALUE;
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, 1, stream);
+}
+
+static CUresult
+mock_cuMemcpy2D (const CUDA_MEMCPY2D *copy)
+{
+  return copy_2d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy2DUnaligned (const CUDA_MEMCPY2D *copy)
+{
+  return copy_2d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy2DAsync (const CUDA_MEMCPY2D *copy, CUstream stream)
+{
+  return copy_2d (copy, stream);
+}
+
+static CUresult
+copy_3d (const CUDA_MEMCPY3D *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch, c->dstHeight };
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, c->Depth, stream);
+}
+
+static CUresult
+mock_cuMemcpy3D (const CUDA_MEMCPY3D *copy)
+{
+  return copy_3d (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy3DAsync (const CUDA_MEMCPY3D *copy, CUstream stream)
+{
+  return copy_3d (copy, stream);
+}
+
+/* Between contexts: both must be alive (a NULL one stands for host
+ * memory's side). */
+static CUresult
+copy_3d_peer (const CUDA_MEMCPY3D_PEER *c, CUstream stream)
+{
+  CopySide src, dst;
+
+  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((c->srcContext != NULL && c->srcContext->destroyed) || (c->dstContext != NULL && c->dstContext->destroyed))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  src = (CopySide) { c->srcMemoryType, side_base (c->srcMemoryType, c->srcHost, c->srcDevice),
+                     c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight };
+  dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
+                     c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch, c->dstHeight };
+  return copy_box (&src, &dst, c->WidthInBytes, c->Height, c->Depth, stream);
+}
+
+static CUresult
+mock_cuMemcpy3DPeer (const CUDA_MEMCPY3D_PEER *copy)
+{
+  return copy_3d_peer (copy, NULL);
+}
+
+static CUresult
+mock_cuMemcpy3DPeerAsync (const CUDA_MEMCPY3D_PEER *copy, CUstream stream)
+{
+  return copy_3d_peer (copy, stream);
 }
 
 /* ------------------------------------------------------------ entry points */
@@ -2702,19 +3027,29 @@ static const struct { const char *name; void *fn; } kernel_table[] = {
 };
 
 /* only with GCUDA_MOCK_EVENTS=1 */
-static const struct { const char *name; void *fn; } event_table[] = {
+static const struct { const char *name; void *fn; } events_table[] = {
   ENTRY (cuEventCreate),
   ENTRY (cuEventDestroy),
   ENTRY (cuEventRecord),
   ENTRY (cuEventSynchronize),
   ENTRY (cuEventQuery),
   ENTRY (cuEventElapsedTime),
-};
-
-/* only with GCUDA_MOCK_GL_REAL=1 (the arrays of real GL textures) */
-static const struct { const char *name; void *fn; } real_gl_table[] = {
+  ENTRY (cuStreamWaitEvent),
+  ENTRY (cuStreamQuery),
+  ENTRY (cuStreamGetFlags),
+  ENTRY (cuStreamGetPriority),
+  ENTRY (cuStreamGetCtx),
+  ENTRY (cuFuncSetAttribute),
+  ENTRY (cuFuncSetCacheConfig),
+  ENTRY (cuMemAllocPitch),
+  ENTRY (cuMemHostGetDevicePointer),
   ENTRY (cuMemcpy2D),
+  ENTRY (cuMemcpy2DUnaligned),
   ENTRY (cuMemcpy2DAsync),
+  ENTRY (cuMemcpy3D),
+  ENTRY (cuMemcpy3DAsync),
+  ENTRY (cuMemcpy3DPeer),
+  ENTRY (cuMemcpy3DPeerAsync),
 #undef ENTRY
 };
 
@@ -2787,19 +3122,10 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version, cuuint64_t fla
           return CUDA_SUCCESS;
         }
   if (getenv ("GCUDA_MOCK_EVENTS") != NULL && strcmp (getenv ("GCUDA_MOCK_EVENTS"), "1") == 0)
-    for (size_t i = 0; i < sizeof event_table / sizeof event_table[0]; i++)
-      if (strcmp (event_table[i].name, symbol) == 0)
+    for (size_t i = 0; i < sizeof events_table / sizeof events_table[0]; i++)
+      if (strcmp (events_table[i].name, symbol) == 0)
         {
-          *pfn = event_table[i].fn;
-          if (status)
-            *status = CU_GET_PROC_ADDRESS_SUCCESS;
-          return CUDA_SUCCESS;
-        }
-  if (real_gl ())
-    for (size_t i = 0; i < sizeof real_gl_table / sizeof real_gl_table[0]; i++)
-      if (strcmp (real_gl_table[i].name, symbol) == 0)
-        {
-          *pfn = real_gl_table[i].fn;
+          *pfn = events_table[i].fn;
           if (status)
             *status = CU_GET_PROC_ADDRESS_SUCCESS;
           return CUDA_SUCCESS;

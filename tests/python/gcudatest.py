@@ -151,3 +151,68 @@ def cuda_version():
     m = re.search(r'#define\s+CUDA_VERSION\s+(\d+)', cuda_h())
     assert m
     return int(m.group(1))
+
+
+def require_nccl():
+    """For a test that needs NCCL: skipped when GCuda cannot load it (its
+    message names what was tried), failed instead when
+    GCUDA_TEST_REQUIRE_GPU=1. Returns NCCL's version."""
+    try:
+        return GCuda.Communicator.get_nccl_version()
+    except GLib.Error as e:
+        if not e.matches(GCuda.error_quark(), GCuda.Error.NCCL_NOT_FOUND):
+            raise
+        if os.environ.get('GCUDA_TEST_REQUIRE_GPU') == '1':
+            pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but NCCL is missing: ' + e.message, pytrace=False)
+        pytest.skip('no NCCL: ' + e.message)
+
+
+def die_with_parent():
+    """preexec_fn of a child that must not outlive this process (Linux
+    PR_SET_PDEATHSIG): a rank left waiting in NCCL would wait for ever once
+    a time limit has killed the test."""
+    import signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def wait_for_ranks(processes, timeout):
+    """Waits for the processes of one job (subprocess.Popen with text
+    stdout and stderr pipes, each in its own session, dying with this
+    process: die_with_parent()): [(returncode,
+    stdout, stderr)]. One that fails, or the job running past @timeout
+    seconds, stops them all (the other ranks would wait in NCCL forever)
+    and fails the test with what each printed."""
+    import signal
+    import subprocess
+    import time
+
+    deadline = time.monotonic() + timeout
+    results = [None] * len(processes)
+    failed = False
+    try:
+        while None in results:
+            for i, p in enumerate(processes):
+                if results[i] is None:
+                    try:
+                        out, err = p.communicate(timeout=0.05)
+                    except subprocess.TimeoutExpired:
+                        continue
+                    results[i] = (p.returncode, out, err)
+                    failed = failed or p.returncode != 0
+            if None in results and (failed or time.monotonic() > deadline):
+                break
+    finally:
+        for i, p in enumerate(processes):
+            if results[i] is None:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                out, err = p.communicate()
+                results[i] = (p.returncode, out, err)
+    report = '\n'.join('process %d: exit status %s\n--- stdout\n%s--- stderr\n%s' % (i, rc, out, err)
+                       for i, (rc, out, err) in enumerate(results))
+    if any(rc != 0 for rc, _, _ in results):
+        pytest.fail('a rank failed or the job ran past %d s:\n%s' % (timeout, report), pytrace=False)
+    return results

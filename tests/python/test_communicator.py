@@ -18,7 +18,7 @@ from gi.repository import GCuda, GLib  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from gcudatest import raises_gerror  # noqa: E402
+from gcudatest import raises_gerror, require_nccl  # noqa: E402
 
 gpu = pytest.mark.gpu
 F32, I32, I64 = GCuda.NcclDataType.FLOAT32, GCuda.NcclDataType.INT32, GCuda.NcclDataType.INT64
@@ -55,17 +55,6 @@ def test_arguments_refused_before_nccl():
 
 
 # ---------------------------------------------------------------- on every GPU
-
-def require_nccl():
-    try:
-        return GCuda.Communicator.get_nccl_version()
-    except GLib.Error as e:
-        if not e.matches(GCuda.error_quark(), GCuda.Error.NCCL_NOT_FOUND):
-            raise
-        if os.environ.get('GCUDA_TEST_REQUIRE_GPU') == '1':
-            pytest.fail('GCUDA_TEST_REQUIRE_GPU=1 but NCCL is missing: ' + e.message, pytrace=False)
-        pytest.skip('no NCCL: ' + e.message)
-
 
 @pytest.fixture(scope='module')
 def ranks():

@@ -18,12 +18,13 @@
 
 import ctypes
 import os
+import random
 import struct
 
 import gi
 
 gi.require_version('GCuda', '1.0')
-from gi.repository import GCuda, GObject  # noqa: E402
+from gi.repository import GCuda, GLib, GObject  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -908,3 +909,100 @@ def test_gpu_cai_producer_stream_is_waited_for(gpu_mod, producer_on, consumer_on
     np.testing.assert_array_equal(GCuda.from_device(dst, 128, np.float32),
                                   value + np.arange(128, dtype=np.float32))
     ctx.synchronize()
+
+
+# ------------------------------------------------------------ GCuda.KernelArgs from Python
+
+_KA_RANGES = [('int8', -2 ** 7, 2 ** 7 - 1, 'b'), ('uint8', 0, 2 ** 8 - 1, 'B'),
+              ('int16', -2 ** 15, 2 ** 15 - 1, 'h'), ('uint16', 0, 2 ** 16 - 1, 'H'),
+              ('int32', -2 ** 31, 2 ** 31 - 1, 'i'), ('uint32', 0, 2 ** 32 - 1, 'I'),
+              ('int64', -2 ** 63, 2 ** 63 - 1, 'q'), ('uint64', 0, 2 ** 64 - 1, 'Q')]
+
+
+@pytest.mark.parametrize('name,low,high,fmt', _KA_RANGES)
+def test_kernel_args_integer_setters_exact(name, low, high, fmt):
+    # Introspection gives add_int32() ... a double (for GJS's numbers); the
+    # override keeps Python's integers exact at every size, 64-bit ones
+    # beyond 2**53 included, and refuses floats and values out of range as
+    # for every integer parameter.
+    args = GCuda.KernelArgs.new()
+    add, set_ = getattr(args, 'add_' + name), getattr(args, 'set_' + name)
+    values = [low, high, 0, 1, random.randint(low, high), np.int64(-1) if low < 0 else np.uint8(7)]
+    for i, v in enumerate(values):
+        assert add(v) == i
+        assert args.get_value(i).get_data() == struct.pack('<' + fmt, int(v))
+    for i, v in enumerate(reversed(values)):
+        assert set_(i, v) is True
+        assert args.get_value(i).get_data() == struct.pack('<' + fmt, int(v))
+    before = [args.get_value(i).get_data() for i in range(len(values))]
+    for bad in (3.7, float(high), np.float32(1.0), '1', None):
+        with pytest.raises(TypeError):
+            add(bad)
+        with pytest.raises(TypeError):
+            set_(0, bad)
+    for bad in (low - 1, high + 1, 2 ** 70, -2 ** 70):
+        with pytest.raises(OverflowError, match='%d not in range %d to %d' % (bad, low, high)):
+            add(bad)
+        with pytest.raises(OverflowError):
+            set_(0, bad)
+    assert args.get_count() == len(values)
+    assert [args.get_value(i).get_data() for i in range(len(values))] == before
+    # the library's checks still come out as GCuda's exceptions
+    with pytest.raises(GCuda.LogicError) as info:
+        set_(len(values), 1)
+    assert info.value.code == GCuda.Error.KERNEL_ARGUMENTS
+    other = GCuda.KernelArgs.new()
+    other.add_float(1.0)
+    with pytest.raises(GCuda.LogicError):
+        getattr(other, 'set_' + name)(0, high)
+
+
+def test_kernel_args_number_twins_from_python():
+    # What GJS calls as add_int32() is the twin taking a double
+    # (gcuda_kernel_args_add_int32_number); the override's methods stand
+    # in front of it. Called directly it refuses what the type cannot hold.
+    from gi.module import get_introspection_module
+    bare = get_introspection_module('GCuda').KernelArgs
+    args = GCuda.KernelArgs.new()
+    assert bare.add_int32(args, -5.0) == 0
+    assert args.get_value(0).get_data() == struct.pack('<i', -5)
+    for bad in (3.7, float('nan'), float('inf'), 2.0 ** 31):
+        with pytest.raises(GLib.Error) as info:
+            bare.add_int32(args, bad)
+        assert info.value.matches(GCuda.error_quark(), GCuda.Error.KERNEL_ARGUMENTS)
+        assert 'type int32' in info.value.message
+    with pytest.raises(GLib.Error, match='9007199254740994 is not a whole number') as info:
+        bare.add_int64(args, 2.0 ** 53 + 2)
+    assert info.value.matches(GCuda.error_quark(), GCuda.Error.KERNEL_ARGUMENTS)
+    assert args.get_count() == 1
+
+
+def test_buffer_memset_takes_python_integers(mem):
+    # The introspected memsets take the value as a double (GJS's numbers);
+    # Buffer.memset_d8() ... keep Python's integer checks: a float is a
+    # TypeError, out of range an OverflowError, and exact values set as before.
+    buf = mem.new_view(0, 64)
+    data = bytes(random.getrandbits(8) for _ in range(64))
+    buf.upload(0, data)
+    for name, high in (('memset_d8', 2 ** 8 - 1), ('memset_d16', 2 ** 16 - 1), ('memset_d32', 2 ** 32 - 1)):
+        for bad, error in ((1.5, TypeError), (np.float32(2.0), TypeError), (high + 1, OverflowError),
+                           (-1, OverflowError)):
+            with pytest.raises(error):
+                getattr(buf, name)(0, bad, 4, None)
+            with pytest.raises(error):
+                getattr(buf, name + '_2d')(0, 16, bad, 2, 2, None)
+        with pytest.raises(TypeError):
+            getattr(buf, name)(0.0, 1, 4, None)
+    assert buf.download(0, 64).get_data() == data
+    assert buf.memset_d8(1, np.uint8(255), 3, None) is True
+    assert buf.memset_d16(8, 0xbeef, 2) is True
+    assert buf.memset_d32(16, 2 ** 32 - 1, 2, None) is True
+    assert buf.memset_d32_2d(32, 16, 0x01020304, 1, 2, None) is True
+    want = bytearray(data)
+    want[1:4] = b'\xff' * 3
+    want[8:12] = b'\xef\xbe' * 2
+    want[16:24] = b'\xff' * 8
+    want[32:36] = want[48:52] = b'\x04\x03\x02\x01'
+    assert buf.download(0, 64).get_data() == bytes(want)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        buf.memset_d32(2, 1, 1, None)

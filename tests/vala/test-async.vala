@@ -1,9 +1,16 @@
 /* test-async.vala: every async pair from Vala, with yield, and with a
- * cancellable cancelled before the call (GLib.IOError.CANCELLED).
+ * cancellable cancelled before the call (GLib.IOError.CANCELLED); the
+ * kernel bundles' loads also with one cancelled while the load runs.
  *
  * meson runs it with the driver missing (nogpu: compile_async, which needs
- * NVRTC alone) and without (gpu: the rest; skipped without a GPU, failed
- * when GCUDA_TEST_REQUIRE_GPU=1).
+ * NVRTC alone), on the mock driver with GCUDA_MOCK_KERNELS=1 (mock: the
+ * kernel bundles' loads, Module.from_resource_async and
+ * Module.from_directory_async) and on the real driver (gpu: everything;
+ * skipped without a GPU, failed when GCUDA_TEST_REQUIRE_GPU=1).
+ *
+ * Environment (tests/vala/meson.build): GCUDA_TEST_BUNDLE_GRESOURCES, the
+ * .gresource files of tests/c's bundles, and GCUDA_TEST_BUNDLE_DIR, the
+ * directory of its PTX-only bundle (PTX for compute_80).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -226,6 +233,134 @@ static void test_module_stream_event_async () {
     drive ((done) => module_body.begin ((owned) done), (r) => module_body.end (r));
 }
 
+/* ------------------------------------------------------------ Module.from_resource_async, Module.from_directory_async */
+
+const string PTX_RESOURCE = "/org/gnome/GCuda/tests/ptx";
+const string OTHERS_RESOURCE = "/org/gnome/GCuda/tests/others";  /* sm_75 and sm_80 cubins only */
+
+static async GCuda.Module load_resource (string path, GLib.Cancellable? cancellable) throws GLib.Error {
+    return yield new GCuda.Module.from_resource_async (null, path, null, cancellable);
+}
+
+static async GCuda.Module load_directory (GLib.File dir, GLib.Cancellable? cancellable) throws GLib.Error {
+    return yield new GCuda.Module.from_directory_async (null, dir, null, cancellable);
+}
+
+/* __CUDA_ARCH__ as report_arch (tests/c/bundles/report-arch.cu) writes it
+ * from @module, or -2 where the launch ran nothing (the mock driver). */
+static int run_report_arch (GCuda.Module module) throws GLib.Error {
+    var result = new GCuda.Buffer (null, 4);
+    result.upload (0, new uint8[] { 0xfe, 0xff, 0xff, 0xff });  /* -2 */
+    var args = new GCuda.KernelArgs ();
+    args.add_buffer (result);
+    module.get_function ("report_arch").launch (1, 1, 1, 1, 1, 1, 0, null, args);
+    GCuda.Context.get_default ().synchronize ();
+    return int_at (result.download (0, 4).get_data (), 0);
+}
+
+static async void bundle_body () throws GLib.Error {
+    bool mock = Environment.get_variable ("GCUDA_MOCK_KERNELS") == "1";
+    var dir = GLib.File.new_for_path (Environment.get_variable ("GCUDA_TEST_BUNDLE_DIR"));
+    int major, minor;
+    GCuda.Device.get (0).get_compute_capability (out major, out minor);
+    bool runs_ptx = major * 10 + minor >= 80;
+
+    /* yield: the module of the bundle's PTX (compute_80), from the resource and from the directory */
+    GCuda.Module[] modules = {};
+    GLib.Error? got = null;
+    try {
+        modules += yield load_resource (PTX_RESOURCE, null);
+        modules += yield load_directory (dir, null);
+    } catch (GCuda.Error.NOT_SUPPORTED e) {
+        got = e;
+    }
+    if (!runs_ptx) {
+        /* a device below sm_80 runs nothing of it */
+        if (got == null)
+            error ("compute_80 PTX loaded on sm_%d%d", major, minor);
+    } else {
+        if (got != null)
+            error ("loading the PTX bundle: %s", got.message);
+        assert_true (modules.length == 2);
+        foreach (var m in modules) {
+            assert_true (m.get_context () == GCuda.Context.get_default ());
+            m.get_function ("axpb");
+            /* the PTX compiled for this device reports compute_80 */
+            int arch = run_report_arch (m);
+            if (arch != (mock ? -2 : 800))
+                error ("report_arch gave %d", arch);
+        }
+    }
+    /* an error comes through the finish: no image for the device (from
+     * sm_90 on, neither cubin runs: a cubin needs the device's major version) */
+    if (major > 8) {
+        got = null;
+        try { yield load_resource (OTHERS_RESOURCE, null); } catch (GLib.Error e) { got = e; }
+        if (got == null || !(got is GCuda.Error.NOT_SUPPORTED))
+            error ("%s: expected GCUDA_ERROR_NOT_SUPPORTED, got %s", OTHERS_RESOURCE,
+                   got == null ? "a module" : got.message);
+    }
+
+    /* cancelled before the call */
+    got = null;
+    try { yield load_resource (PTX_RESOURCE, cancelled ()); } catch (GLib.Error e) { got = e; }
+    expect_cancelled (got, "Module.from_resource_async");
+    got = null;
+    try { yield load_directory (dir, cancelled ()); } catch (GLib.Error e) { got = e; }
+    expect_cancelled (got, "Module.from_directory_async");
+
+    /* cancelled while the load runs on its worker thread: the task completes
+     * with CANCELLED (whether or not the load had finished) */
+    for (int i = 0; i < 2; i++) {
+        var cancellable = new GLib.Cancellable ();
+        SourceFunc resume = bundle_body.callback;
+        got = null;
+        AsyncReadyCallback done = (obj, res) => {
+            try {
+                if (i == 0)
+                    load_resource.end (res);
+                else
+                    load_directory.end (res);
+            } catch (GLib.Error e) {
+                got = e;
+            }
+            resume ();
+        };
+        if (i == 0)
+            load_resource.begin (PTX_RESOURCE, cancellable, done);
+        else
+            load_directory.begin (dir, cancellable, done);
+        cancellable.cancel ();
+        yield;
+        expect_cancelled (got, i == 0 ? "Module.from_resource_async, cancelled during the load"
+                                      : "Module.from_directory_async, cancelled during the load");
+    }
+}
+
+static void test_bundle_async () {
+    if (!require_gpu ())
+        return;
+    /* compile-bundle leaves the bundles empty where the build machine had no NVRTC */
+    var dir = Environment.get_variable ("GCUDA_TEST_BUNDLE_DIR");
+    if (dir == null || !FileUtils.test (Path.build_filename (dir, "manifest"), FileTest.IS_REGULAR)) {
+        if (gpu_required ())
+            Test.fail_printf ("GCUDA_TEST_REQUIRE_GPU=1 but the kernel bundle %s is empty (no NVRTC at build time)",
+                              dir ?? "(GCUDA_TEST_BUNDLE_DIR unset)");
+        else
+            Test.skip_printf ("the kernel bundle %s is empty: the build machine had no NVRTC",
+                              dir ?? "(GCUDA_TEST_BUNDLE_DIR unset)");
+        return;
+    }
+    foreach (var path in Environment.get_variable ("GCUDA_TEST_BUNDLE_GRESOURCES").split (":")) {
+        try {
+            GLib.resources_register (GLib.Resource.load (path));
+        } catch (GLib.Error e) {
+            error ("%s: %s", path, e.message);
+        }
+    }
+    drive ((done) => bundle_body.begin ((owned) done), (r) => bundle_body.end (r));
+}
+
 int main (string[] args) {
     Test.init (ref args);
     Test.add_func ("/vala/async/compile", test_compile_async);
@@ -234,6 +369,7 @@ int main (string[] args) {
     if (GLib.Environment.get_variable ("GCUDA_TEST_DRIVER") != "missing") {
         Test.add_func ("/vala/async/buffer", test_buffer_async);
         Test.add_func ("/vala/async/module-stream-event-context", test_module_stream_event_async);
+        Test.add_func ("/vala/async/module-bundle", test_bundle_async);
     }
     return Test.run ();
 }

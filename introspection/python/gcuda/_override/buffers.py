@@ -11,7 +11,7 @@ from gi.repository import GLib
 
 from . import OVERRIDE_MODULE
 from .aio import _awaitable, _ipc_handle_bytes
-from .errors import _library_error, _raising
+from .errors import _exact_integer, _library_error, _raising
 from .interop import (_c_strides, _dlpack_method, _export_for_consumer, _extent, _device_ordinal, buffer_from_foreign,
                       cuda_array_interface, dlpack_device, stream_from_foreign)
 from .views import (_array_over, _as_gbytes, _check_range, _export, _layout, _memoryview_over, _numpy,
@@ -259,6 +259,40 @@ class Buffer(_Memory, GCuda.Buffer):
             return start(self, offset, data, stream, cancellable, callback, *user_data)
         return _awaitable(self, lambda obj, c, done: start(obj, offset, data, stream, c, done, None),
                           _raising(GCuda.Buffer.upload_finish), cancellable)
+
+
+# The introspected memset_d8() ... memset_d32_2d() take the value as a
+# double: the C twins gcuda_buffer_memset_d8_number ... take their place
+# there, so that a JavaScript number that is no bit pattern of the width
+# (1.5, NaN, -1, 256 for 8 bits) is an error rather than truncated by the
+# binding. Here they take Python integers, checked as every integer
+# parameter of GCuda's is (a float is a TypeError; out of range an
+# OverflowError).
+
+def _memset_method(bits, two_d):
+    name = 'memset_d%d%s' % (bits, '_2d' if two_d else '')
+    memset_number = getattr(GCuda.Buffer, name)
+    high = 2 ** bits - 1
+    index = operator.index
+
+    if two_d:
+        def memset(self, offset, pitch, value, width, height, stream=None):
+            return memset_number(self, index(offset), index(pitch), _exact_integer(value, 0, high), index(width),
+                                 index(height), stream)
+        memset.__doc__ = 'Sets @height rows of @width %d-bit elements, @pitch bytes apart, to @value.' % bits
+    else:
+        def memset(self, offset, value, count, stream=None):
+            return memset_number(self, index(offset), _exact_integer(value, 0, high), index(count), stream)
+        memset.__doc__ = 'Sets @count %d-bit elements from @offset to @value.' % bits
+    memset.__name__ = memset.__qualname__ = name
+    return _raising(memset)
+
+
+for _bits in (8, 16, 32):
+    for _two_d in (False, True):
+        _memset = _memset_method(_bits, _two_d)
+        setattr(Buffer, _memset.__name__, _memset)
+del _bits, _two_d, _memset
 
 
 class HostBuffer(_Memory, GCuda.HostBuffer):

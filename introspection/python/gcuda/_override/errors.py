@@ -167,6 +167,17 @@ def _check_int(value):
         operator.index(value)  # TypeError: 'float' object cannot be interpreted as an integer
 
 
+def _exact_integer(value, low, high):
+    """@value as an int from @low to @high: what operator.index() takes (a
+    float is a TypeError), out of range an OverflowError in PyGObject's
+    words. For the setters introspected with a double (for GJS's numbers)
+    whose Python form takes integers exactly."""
+    value = operator.index(value)
+    if not low <= value <= high:
+        raise OverflowError('%d not in range %d to %d' % (value, low, high))
+    return value
+
+
 def _check_str(value):
     if isinstance(value, (str, bytes)) and ('\0' if isinstance(value, str) else b'\0') in value:
         raise ValueError('embedded null character')

@@ -11,7 +11,7 @@ from gi.module import get_introspection_module
 
 from . import OVERRIDE_MODULE, interop
 from .buffers import Buffer
-from .errors import _library_error
+from .errors import _exact_integer, _library_error, _raising
 from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async
 from .views import _host, _numpy
 
@@ -467,6 +467,70 @@ class InOut(In, Out):
     """Copies the array to the device before the launch and back after it."""
 
     __module__ = OVERRIDE_MODULE
+
+
+# ------------------------------------------------------------ KernelArgs
+
+# Introspection gives KernelArgs.add_int8() ... set_uint64() a double: the
+# C twins gcuda_kernel_args_*_number take their place there, so that a
+# JavaScript number the type cannot hold exactly (3.7, NaN, 2**31 for an
+# int32, beyond 2**53 for a 64-bit integer) is an error rather than
+# truncated or wrapped by the binding. A Python int is exact at any size, so
+# here the setters take integers as every integer parameter of GCuda's does
+# (operator.index(): a float is a TypeError; out of the type's range an
+# OverflowError, with PyGObject's words), and a 64-bit value beyond 2**53
+# goes through set_pointer(), which replaces any 64-bit integer argument
+# with its exact bits.
+
+_INTEGER_RANGES = {
+    'int8': (-2 ** 7, 2 ** 7 - 1), 'uint8': (0, 2 ** 8 - 1),
+    'int16': (-2 ** 15, 2 ** 15 - 1), 'uint16': (0, 2 ** 16 - 1),
+    'int32': (-2 ** 31, 2 ** 31 - 1), 'uint32': (0, 2 ** 32 - 1),
+    'int64': (-2 ** 63, 2 ** 63 - 1), 'uint64': (0, 2 ** 64 - 1),
+}
+_DOUBLE_EXACT = 2 ** 53
+_UINT64_MASK = 2 ** 64 - 1
+
+
+def _kernel_args_setters(name):
+    low, high = _INTEGER_RANGES[name]
+    add_number = getattr(GCuda.KernelArgs, 'add_' + name)
+    set_number = getattr(GCuda.KernelArgs, 'set_' + name)
+    set_pointer = GCuda.KernelArgs.set_pointer
+
+    def add(self, value):
+        value = _exact_integer(value, low, high)
+        if -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT:
+            return add_number(self, value)
+        index = add_number(self, 0)
+        set_pointer(self, index, value & _UINT64_MASK)
+        return index
+
+    def set_(self, index, value):
+        value = _exact_integer(value, low, high)
+        if -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT:
+            return set_number(self, index, value)
+        return set_pointer(self, index, value & _UINT64_MASK)
+
+    add.__name__ = add.__qualname__ = 'add_' + name
+    add.__doc__ = 'Appends a %s argument (a Python integer, exact); returns its index.' % name
+    set_.__name__ = set_.__qualname__ = 'set_' + name
+    set_.__doc__ = 'Replaces argument @index with a %s (a Python integer, exact).' % name
+    return _raising(add), _raising(set_)
+
+
+class KernelArgs(GCuda.KernelArgs):
+    """The arguments of a launch (GCuda.KernelArgs), whose integer setters
+    take Python integers exactly (see above)."""
+
+    __module__ = OVERRIDE_MODULE
+
+
+for _name in _INTEGER_RANGES:
+    _add, _set = _kernel_args_setters(_name)
+    setattr(KernelArgs, _add.__name__, _add)
+    setattr(KernelArgs, _set.__name__, _set)
+del _name, _add, _set
 
 
 class _CallPlan:

@@ -32,7 +32,7 @@ _MODULES = (errors, aio, context, views, buffers, memory, pools, params, launch,
 # The modules' subclasses of introspected classes, by the name they replace.
 _OVERRIDES = {cls.__name__: cls for cls in (
     context.Device, context.Context, aio.Stream, aio.Event, buffers.Buffer, buffers.HostBuffer,
-    pools.MemoryPool, pools.HostMemoryPool, launch.Function, compiler.Module,
+    pools.MemoryPool, pools.HostMemoryPool, params.KernelArgs, launch.Function, compiler.Module,
     devtools.DeviceData, devtools.Occupancy, arrays.Array, arrays.ArrayDescriptor,
     arrays.Copy2D, arrays.Copy3D, arrays.Copy3DPeer)}
 
