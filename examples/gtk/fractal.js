@@ -5,14 +5,18 @@
 // the installed gcuda-fractal): it sets GCUDA_FRACTAL_DATADIR to the folder
 // holding the app's GResources and starts `gjs -m fractal.js`.
 //
-//   gcuda-fractal [--device N]
-//   gcuda-fractal --render WIDTH HEIGHT --output FILE.png [--frames N]
+//   gcuda-fractal [--device N] [--copy]
+//   gcuda-fractal --render WIDTH HEIGHT --output FILE.png [--frames N] [--copy]
 //   gcuda-fractal --self-test
 //
 // How a frame is made (FractalWindow._renderFrame): the kernel writes RGBA
 // bytes into device memory on the device's own stream between two timing
-// events; download_async() brings them into a GBytes (the one copy), which
-// Gdk.MemoryTexture wraps as it is; the main loop never waits for the GPU.
+// events; a GCudaGtk.FrameSink (libgcuda-gtk, see FrameDisplay) turns them
+// into the texture GTK shows: zero-copy (a GdkGLTexture CUDA wrote on the
+// GPU) when GTK draws with OpenGL on the same NVIDIA GPU, else the copy path
+// (download_async() into a GBytes, wrapped by Gdk.MemoryTexture as it is).
+// The header bar and --self-test say which path is in use, and why; --copy
+// asks for the copy path. The main loop never waits for the GPU.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -24,6 +28,17 @@ import Gtk from 'gi://Gtk?version=4.0';
 import Adw from 'gi://Adw?version=1';
 import GCuda from 'gi://GCuda?version=1.0';
 import System from 'system';
+import gi from 'gi';
+
+// libgcuda-gtk is optional (GCuda builds without GTK's development files):
+// without it, frames take the copy path, as they did before it existed.
+let GCudaGtk = null, noGCudaGtk = null;
+try {
+    GCudaGtk = gi.require('GCudaGtk', '1.0');
+    Gio._promisify(GCudaGtk.FrameSink.prototype, 'end_frame_async', 'end_frame_finish');
+} catch (e) {
+    noGCudaGtk = e.message;
+}
 
 const APP_ID = 'org.gnome.GCuda.Fractal';
 const PROGRAM = 'gcuda-fractal';
@@ -46,13 +61,13 @@ Gio._promisify(GCuda.Module, 'new_from_resource_async', 'new_from_resource_finis
 // ----------------------------------------------------------------- options
 
 function usage() {
-    return `usage: ${PROGRAM} [--device N] [--julia]
-       ${PROGRAM} --render WIDTH HEIGHT --output FILE.png [--frames N] [--device N]
-       ${PROGRAM} --self-test`;
+    return `usage: ${PROGRAM} [--device N] [--julia] [--copy]
+       ${PROGRAM} --render WIDTH HEIGHT --output FILE.png [--frames N] [--device N] [--copy]
+       ${PROGRAM} --self-test [--copy]`;
 }
 
 function parseArgs(argv) {
-    const opts = {render: null, output: null, frames: 1, device: null, selfTest: false, julia: false};
+    const opts = {render: null, output: null, frames: 1, device: null, selfTest: false, julia: false, copy: false};
     const int = (s, what, min) => {
         const v = Number(s);
         if (!Number.isInteger(v) || v < min)
@@ -78,6 +93,9 @@ function parseArgs(argv) {
             break;
         case '--julia':
             opts.julia = true;
+            break;
+        case '--copy':
+            opts.copy = true;
             break;
         case '--self-test':
             opts.selfTest = true;
@@ -130,8 +148,76 @@ function describeDevice(device) {
     return `${device.get_ordinal()}: ${device.get_name()} (sm_${major}${minor})`;
 }
 
+// ----------------------------------------------------------------- display
+
+// How frames reach GTK: a GCudaGtk.FrameSink, which chooses zero-copy or the
+// copy path for the window (and falls back to the copy path by itself), or,
+// without libgcuda-gtk, the copy path here. The kernel writes the same
+// buffer either way: width x height RGBA bytes, rows width * 4 apart. The
+// picture shows `paintable`: the sink itself, which shows its last frame
+// (a texture handed to JS would keep its GL texture from being reused until
+// the garbage collector runs), or the last memory texture.
+class FrameDisplay {
+    constructor(context, widget, forceCopy) {
+        this._context = context;
+        this._sink = null;
+        this._buffer = null;
+        this._texture = null;
+        this._size = [0, 0];
+        if (!GCudaGtk) {
+            this._reason = `GCudaGtk (libgcuda-gtk) is not available (${noGCudaGtk}): frames are copied through host memory`;
+        } else if (forceCopy) {
+            this._sink = GCudaGtk.FrameSink.new(context, null);
+            this._reason = '--copy asks for the copy path: frames are copied through host memory';
+        } else {
+            this._sink = GCudaGtk.FrameSink.new_for_widget(context, widget);
+        }
+    }
+
+    // 'zero-copy' or 'copy'
+    get path() {
+        return this._sink && this._sink.path === GCudaGtk.FramePath.ZERO_COPY ? 'zero-copy' : 'copy';
+    }
+
+    get reason() {
+        return this._reason ?? this._sink.reason;
+    }
+
+    get paintable() {
+        return this._sink ?? this._texture;
+    }
+
+    // The last frame, to save it (--render).
+    get texture() {
+        return this._sink?.texture ?? this._texture;
+    }
+
+    // The buffer the kernel writes this frame.
+    beginFrame(width, height) {
+        this._size = [width, height];
+        if (this._sink)
+            return this._sink.begin_frame(width, height);
+        const size = width * height * 4;
+        if (!this._buffer || this._buffer.get_size() !== size)
+            this._buffer = GCuda.Buffer.new(this._context, size);
+        return this._buffer;
+    }
+
+    // Makes the frame `paintable`'s, once the work on stream that wrote it is done.
+    async endFrame(stream, cancellable) {
+        if (this._sink) {
+            await this._sink.end_frame_async(stream, cancellable);
+            return;
+        }
+        const [width, height] = this._size;
+        const bytes = await this._buffer.download_async(0, width * height * 4, stream, cancellable);
+        this._texture = Gdk.MemoryTexture.new(width, height, Gdk.MemoryFormat.R8G8B8A8, bytes, width * 4);
+    }
+}
+
 // What one device needs to draw: its primary context, a stream, the kernel
-// loaded into that context, two timing events and the reused arguments.
+// loaded into that context, two timing events, the reused arguments and the
+// frame display (made with the first frame, for the window).
 class DeviceState {
     constructor(device) {
         this.device = device;
@@ -143,6 +229,7 @@ class DeviceState {
         this.how = null;
         this.buffer = null;
         this.args = null;
+        this.display = null;
         this.cancellable = new Gio.Cancellable();
     }
 
@@ -181,12 +268,12 @@ class DeviceState {
         this.how = how;
     }
 
-    // Device memory for width x height RGBA pixels, and the arguments made
-    // once: later frames only replace the values (set_*), no new builder.
+    // The display's buffer for width x height RGBA pixels, and the arguments
+    // made once: later frames only replace the values (set_*), no new builder.
     prepare(width, height, view) {
-        const size = width * height * 4;
-        if (!this.buffer || this.buffer.get_size() !== size) {
-            this.buffer = GCuda.Buffer.new(this.context, size);
+        const buffer = this.display.beginFrame(width, height);
+        if (buffer !== this.buffer) {
+            this.buffer = buffer;
             if (this.args)
                 this.args.set_buffer(0, this.buffer);
         }
@@ -214,7 +301,6 @@ class DeviceState {
             a.set_int32(6, view.maxIter);
             a.set_int32(7, julia);
         }
-        return size;
     }
 
     dispose() {
@@ -271,7 +357,6 @@ class FractalWindow extends Adw.ApplicationWindow {
         this._opts = opts;
         this._states = new Map();   // device ordinal -> DeviceState
         this._state = null;
-        this._texture = null;
         this._inFlight = false;
         this._dirty = false;
         this._generation = 0;
@@ -482,9 +567,9 @@ class FractalWindow extends Adw.ApplicationWindow {
         return [this._fractal.get_width() * f, this._fractal.get_height() * f];
     }
 
-    // One frame: launch between two events on the device's stream, download
-    // into a GBytes without blocking, show it as a texture. Returns the GPU
-    // time in ms (kernel only, from the events).
+    // One frame: launch between two events on the device's stream, hand the
+    // pixels to the display without blocking (zero-copy or a download), show
+    // the texture. Returns the GPU time in ms (kernel only, from the events).
     async _renderFrame() {
         const state = this._state;
         const [width, height] = this._renderSize();
@@ -492,18 +577,20 @@ class FractalWindow extends Adw.ApplicationWindow {
             return null;
         if (!this._view.scale)
             this._view.scale = HOME.span / height;
-        const size = state.prepare(width, height, this._view);
+        // the window is realized by now (it was presented before the kernel loaded)
+        state.display ??= new FrameDisplay(state.context, this, this._opts.copy);
+        state.prepare(width, height, this._view);
         state.start.record(state.stream);
         state.function.launch(Math.ceil(width / BLOCK), Math.ceil(height / BLOCK), 1,
             BLOCK, BLOCK, 1, 0, state.stream, state.args);
         state.end.record(state.stream);
-        // Stream order: when the copy is done, so are the kernel and both events.
-        const bytes = await state.buffer.download_async(0, size, state.stream, state.cancellable);
+        // Stream order: when the frame is ready, the kernel and both events are done.
+        await state.display.endFrame(state.stream, state.cancellable);
         const ms = state.end.time_since(state.start);
-        this._texture = Gdk.MemoryTexture.new(width, height, Gdk.MemoryFormat.R8G8B8A8, bytes, width * 4);
-        if (this._fractal.picture)
-            this._fractal.picture.paintable = this._texture;
-        this._title.subtitle = `${ms.toFixed(2)} ms GPU · ${width}×${height} · ${state.device.get_name()} · ${state.how}`;
+        if (this._fractal.picture && this._fractal.picture.paintable !== state.display.paintable)
+            this._fractal.picture.paintable = state.display.paintable;
+        this._title.subtitle = `${ms.toFixed(2)} ms GPU · ${width}×${height} · ${state.device.get_name()} · ${state.how} · ${state.display.path}`;
+        this._title.tooltip_text = state.display.reason;
         this._outcome({frame: true});
         return ms;
     }
@@ -525,13 +612,14 @@ class FractalWindow extends Adw.ApplicationWindow {
                 this._inFlight = false;
             }
         }
-        this._texture.save_to_png(this._opts.output);
+        this._state.display.texture.save_to_png(this._opts.output);
         const sorted = [...times].sort((a, b) => a - b);
         const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]
             : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
         const v = this._view;
         print(`view: cx=${v.cx} cy=${v.cy} scale=${v.scale} max_iter=${v.maxIter} julia=${v.julia ? 1 : 0}`);
         print(`device: ${describeDevice(this._state.device)}, kernel ${this._state.how}`);
+        print(`display: ${this._state.display.path} (${this._state.display.reason})`);
         print(`saved ${this._opts.output} (${width}x${height})`);
         print(`median frame time: ${median.toFixed(3)} ms (GPU, ${times.length} frames of ${width}x${height})`);
     }
@@ -553,6 +641,8 @@ class FractalWindow extends Adw.ApplicationWindow {
             print(`self-test: description=${this._status.description}`);
         } else {
             print(`self-test: subtitle=${this._title.subtitle}`);
+            print(`self-test: display=${this._state.display.path}`);
+            print(`self-test: display-reason=${this._state.display.reason}`);
         }
     }
 });

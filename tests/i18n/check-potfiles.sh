@@ -9,7 +9,7 @@
 set -eu
 cd "$1"
 echo "1..1"
-missing=$(grep -l '_ *("' libgcuda/*.c | while read -r f; do
+missing=$(grep -l '_ *("' libgcuda/*.c libgcuda-gtk/*.c 2>/dev/null | while read -r f; do
   grep -qx "$f" po/POTFILES.in || echo "$f"
 done)
 gone=$(grep -v '^#' po/POTFILES.in | while read -r f; do

@@ -25,6 +25,10 @@
  * it lets the suite exercise GCuda's logic (and the tests' own code)
  * everywhere.
  *
+ * GCUDA_MOCK_COMPUTE_CAPABILITY ("MAJOR.MINOR", default 9.0) sets the
+ * devices' compute capability (e.g. one that no prebuilt cubin fits, so that
+ * a module's PTX is loaded).
+ *
  * GCUDA_MOCK_DRIVER_VERSION sets the CUDA version cuDriverGetVersion reports
  * (default 13000), and GCUDA_MOCK_OMIT (a comma-separated list such as
  * "cuCtxCreate") leaves entry points out of cuGetProcAddress, as an older
@@ -55,6 +59,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#define _GNU_SOURCE  /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -270,6 +276,19 @@ mock_cuDeviceGetName (char *name, int len, CUdevice dev)
   return CUDA_SUCCESS;
 }
 
+/* GCUDA_MOCK_COMPUTE_CAPABILITY, "MAJOR.MINOR" (default 9.0): part 0 is the
+ * major number, part 1 the minor */
+static int
+compute_capability (int part)
+{
+  const char *env = getenv ("GCUDA_MOCK_COMPUTE_CAPABILITY");
+  int major = 9, minor = 0;
+
+  if (env != NULL && sscanf (env, "%d.%d", &major, &minor) != 2)
+    major = 9, minor = 0;
+  return part == 0 ? major : minor;
+}
+
 static CUresult
 mock_cuDeviceGetAttribute (int *value, CUdevice_attribute attrib, CUdevice dev)
 {
@@ -283,10 +302,17 @@ mock_cuDeviceGetAttribute (int *value, CUdevice_attribute attrib, CUdevice dev)
   switch ((int) attrib)
     {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+    /* an H100's block and grid limits: launches are checked against them */
+    case 2: /* MAX_BLOCK_DIM_X */ *value = 1024; break;
+    case 3: /* MAX_BLOCK_DIM_Y */ *value = 1024; break;
+    case 4: /* MAX_BLOCK_DIM_Z */ *value = 64; break;
+    case 5: /* MAX_GRID_DIM_X */ *value = 2147483647; break;
+    case 6: /* MAX_GRID_DIM_Y */ *value = 65535; break;
+    case 7: /* MAX_GRID_DIM_Z */ *value = 65535; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = compute_capability (0); break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = compute_capability (1); break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: *value = CU_COMPUTEMODE_DEFAULT; break;
     case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = 0x41 + dev; break;
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *value = 0; break;
@@ -1908,7 +1934,15 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
  * answers cuArray3DGetDescriptor and nothing else (the mock has no arrays).
  * cuGLGetDevices lists the current GL context's device (CUDA_ERROR_NO_DEVICE
  * for -2). gcuda_mock_gl_get_registered() counts the registrations not
- * unregistered yet. */
+ * unregistered yet.
+ *
+ * With GCUDA_MOCK_GL_REAL=1, texture names are instead those of the real
+ * OpenGL context current on the thread (libepoxy's, as GTK makes them;
+ * libepoxy is looked up in the process, never linked): only GL_TEXTURE_2D
+ * of GL_RGBA8 (anything else is CUDA_ERROR_INVALID_VALUE). Its mapped array
+ * is host memory that the 2D copies (GCUDA_MOCK_EVENTS=1) write, and
+ * unmapping uploads it into the texture with glTexSubImage2D, so that a test
+ * on a software GL sees what CUDA "wrote". */
 
 #define MOCK_GL_MAX_OBJECTS 256
 #define MOCK_GRAPHICS_MAGIC 0x47524150U
@@ -1920,6 +1954,7 @@ mock_cuLaunchKernelEx (const CUlaunchConfig *config, CUfunction f, void **params
 struct CUarray_st {
   unsigned int magic;
   CUDA_ARRAY3D_DESCRIPTOR desc;
+  unsigned char *storage;    /* a real GL texture's (GCUDA_MOCK_GL_REAL=1), else NULL */
 };
 
 typedef struct {
@@ -1936,6 +1971,7 @@ struct CUgraphicsResource_st {
   unsigned int name;
   unsigned int flags;
   int mapped;
+  int real;                  /* a texture of the real GL (GCUDA_MOCK_GL_REAL=1) */
   struct CUarray_st array;
 };
 
@@ -2065,6 +2101,119 @@ gcuda_mock_gl_get_registered (void)
   return n;
 }
 
+/* The real GL of GCUDA_MOCK_GL_REAL=1, through libepoxy's dispatch
+ * pointers (variables, read at each call: epoxy replaces its resolver). */
+#define REAL_GL_TEXTURE_BINDING_2D 0x8069
+#define REAL_GL_TEXTURE_WIDTH 0x1000
+#define REAL_GL_TEXTURE_HEIGHT 0x1001
+#define REAL_GL_TEXTURE_INTERNAL_FORMAT 0x1003
+#define REAL_GL_RGBA8 0x8058
+#define REAL_GL_RGBA 0x1908
+#define REAL_GL_UNSIGNED_BYTE 0x1401
+
+static struct {
+  void **bind_texture;
+  void **get_integerv;
+  void **get_tex_level_parameteriv;
+  void **tex_sub_image_2d;
+  void **is_texture;
+} rgl;
+
+#define RGL_BIND_TEXTURE(target, name) \
+  ((void (*) (unsigned int, unsigned int)) *rgl.bind_texture) ((target), (name))
+#define RGL_GET_INTEGERV(pname, value) \
+  ((void (*) (unsigned int, int *)) *rgl.get_integerv) ((pname), (value))
+#define RGL_GET_TEX_LEVEL_PARAMETERIV(target, level, pname, value) \
+  ((void (*) (unsigned int, int, unsigned int, int *)) *rgl.get_tex_level_parameteriv) ((target), (level), \
+                                                                                        (pname), (value))
+#define RGL_TEX_SUB_IMAGE_2D(target, level, x, y, w, h, format, type, data) \
+  ((void (*) (unsigned int, int, int, int, int, int, unsigned int, unsigned int, const void *)) \
+   *rgl.tex_sub_image_2d) ((target), (level), (x), (y), (w), (h), (format), (type), (data))
+#define RGL_IS_TEXTURE(name) ((unsigned char (*) (unsigned int)) *rgl.is_texture) ((name))
+
+static int
+real_gl (void)
+{
+  const char *v = getenv ("GCUDA_MOCK_GL_REAL");
+
+  return v != NULL && strcmp (v, "1") == 0;
+}
+
+static int
+real_gl_resolve (void)
+{
+  static const char *const names[] = {
+    "epoxy_glBindTexture", "epoxy_glGetIntegerv", "epoxy_glGetTexLevelParameteriv",
+    "epoxy_glTexSubImage2D", "epoxy_glIsTexture",
+  };
+  void ***slots[] = {
+    &rgl.bind_texture, &rgl.get_integerv, &rgl.get_tex_level_parameteriv,
+    &rgl.tex_sub_image_2d, &rgl.is_texture,
+  };
+
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      void **p = dlsym (RTLD_DEFAULT, names[i]);
+
+      if (p == NULL || *p == NULL)
+        return 0;
+      *slots[i] = p;
+    }
+  return 1;
+}
+
+/* A resource for the real GL texture @name: its size and format from GL,
+ * its array's memory on the host. Under gl_lock. */
+static CUresult
+real_gl_register (CUgraphicsResource *out, CUcontext ctx, unsigned int name, unsigned int target,
+                  unsigned int flags)
+{
+  int bound = 0, width = 0, height = 0, format = 0;
+  CUgraphicsResource r;
+
+  if (target != MOCK_GL_TEXTURE_2D || !real_gl_resolve () || name == 0 || !RGL_IS_TEXTURE (name))
+    return CUDA_ERROR_INVALID_VALUE;
+  RGL_GET_INTEGERV (REAL_GL_TEXTURE_BINDING_2D, &bound);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, name);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_WIDTH, &width);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_HEIGHT, &height);
+  RGL_GET_TEX_LEVEL_PARAMETERIV (MOCK_GL_TEXTURE_2D, 0, REAL_GL_TEXTURE_INTERNAL_FORMAT, &format);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, (unsigned int) bound);
+  if (width <= 0 || height <= 0 || format != REAL_GL_RGBA8)
+    return CUDA_ERROR_INVALID_VALUE;
+  r = calloc (1, sizeof *r);
+  r->magic = MOCK_GRAPHICS_MAGIC;
+  r->ctx = ctx;
+  r->name = name;
+  r->flags = flags;
+  r->real = 1;
+  r->array.magic = MOCK_GRAPHICS_MAGIC;
+  r->array.desc.Width = (size_t) width;
+  r->array.desc.Height = (size_t) height;
+  r->array.desc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+  r->array.desc.NumChannels = 4;
+  if (flags & CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST)
+    r->array.desc.Flags |= CUDA_ARRAY3D_SURFACE_LDST;
+  r->array.storage = calloc ((size_t) width * (size_t) height, 4);
+  gl_registered++;
+  *out = r;
+  return CUDA_SUCCESS;
+}
+
+/* Unmapping: what CUDA wrote goes into the texture (the caller's GL
+ * context is current, as the driver requires). */
+static void
+real_gl_upload (CUgraphicsResource r)
+{
+  int bound = 0;
+
+  RGL_GET_INTEGERV (REAL_GL_TEXTURE_BINDING_2D, &bound);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, r->name);
+  RGL_TEX_SUB_IMAGE_2D (MOCK_GL_TEXTURE_2D, 0, 0, 0, (int) r->array.desc.Width, (int) r->array.desc.Height,
+                        REAL_GL_RGBA, REAL_GL_UNSIGNED_BYTE, r->array.storage);
+  RGL_BIND_TEXTURE (MOCK_GL_TEXTURE_2D, (unsigned int) bound);
+}
+
 static CUresult
 gl_register (CUgraphicsResource *out, unsigned int name, int texture, unsigned int target, unsigned int flags)
 {
@@ -2080,6 +2229,13 @@ gl_register (CUgraphicsResource *out, unsigned int name, int texture, unsigned i
     return CUDA_ERROR_INVALID_GRAPHICS_CONTEXT;
   if (flags > (texture ? 15u : 3u) || (flags & 3) == 3)
     return CUDA_ERROR_INVALID_VALUE;
+  if (texture && real_gl ())
+    {
+      pthread_mutex_lock (&gl_lock);
+      res = real_gl_register (out, ctx, name, target, flags);
+      pthread_mutex_unlock (&gl_lock);
+      return res;
+    }
   pthread_mutex_lock (&gl_lock);
   if (name == 0 || name > gl_n_objects || gl_objects[name].texture != texture ||
       (texture && gl_objects[name].target != target))
@@ -2138,6 +2294,7 @@ mock_cuGraphicsUnregisterResource (CUgraphicsResource r)
     {
       r->magic = 0;
       r->array.magic = 0;
+      free (r->array.storage);
       free (r);
       gl_registered--;
     }
@@ -2164,7 +2321,11 @@ map_resources (unsigned int count, CUgraphicsResource *rs, CUstream stream, int 
       res = map ? CUDA_ERROR_ALREADY_MAPPED : CUDA_ERROR_NOT_MAPPED;
   if (res == CUDA_SUCCESS)
     for (unsigned int i = 0; i < count; i++)
-      rs[i]->mapped = map;
+      {
+        rs[i]->mapped = map;
+        if (!map && rs[i]->real)
+          real_gl_upload (rs[i]);
+      }
   pthread_mutex_unlock (&gl_lock);
   return res;
 }
@@ -2194,7 +2355,7 @@ mock_cuGraphicsResourceGetMappedPointer (CUdeviceptr *ptr, size_t *size, CUgraph
     res = CUDA_ERROR_INVALID_HANDLE;
   else if (!r->mapped)
     res = CUDA_ERROR_NOT_MAPPED;
-  else if (gl_objects[r->name].texture)
+  else if (r->real || gl_objects[r->name].texture)
     res = CUDA_ERROR_NOT_MAPPED_AS_POINTER;
   else
     {
@@ -2219,6 +2380,13 @@ mock_cuGraphicsSubResourceGetMappedArray (CUarray *array, CUgraphicsResource r, 
     res = CUDA_ERROR_INVALID_HANDLE;
   else if (!r->mapped)
     res = CUDA_ERROR_NOT_MAPPED;
+  else if (r->real)
+    {
+      if (level != 0 || index != 0)
+        res = CUDA_ERROR_INVALID_VALUE;
+      else
+        *array = &r->array;
+    }
   else if (!gl_objects[r->name].texture)
     res = CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
   else
@@ -2646,6 +2814,23 @@ side_base (CUmemorytype type, const void *host, CUdeviceptr device)
   return type == CU_MEMORYTYPE_HOST ? (unsigned char *) host : DEV (device);
 }
 
+/* The mapped array of a real GL texture (GCUDA_MOCK_GL_REAL=1) is host
+ * memory: as a side of a 2D copy, its rows (refused beyond its extent);
+ * other arrays stay refused. */
+static int
+array_side (CUarray array, size_t x, size_t y, size_t width, size_t height, CopySide *side)
+{
+  size_t row;
+
+  if (array == NULL || array->magic != MOCK_GRAPHICS_MAGIC || array->storage == NULL)
+    return 0;
+  row = array->desc.Width * array->desc.NumChannels;
+  if (x + width > row || y + height > array->desc.Height)
+    return 0;
+  *side = (CopySide) { CU_MEMORYTYPE_HOST, array->storage, x, y, 0, row, height };
+  return 1;
+}
+
 static CUresult
 copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
 {
@@ -2657,6 +2842,12 @@ copy_2d (const CUDA_MEMCPY2D *c, CUstream stream)
                      c->srcXInBytes, c->srcY, 0, c->srcPitch, c->Height };
   dst = (CopySide) { c->dstMemoryType, side_base (c->dstMemoryType, c->dstHost, c->dstDevice),
                      c->dstXInBytes, c->dstY, 0, c->dstPitch, c->Height };
+  if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY &&
+      !array_side (c->srcArray, c->srcXInBytes, c->srcY, c->WidthInBytes, c->Height, &src))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (c->dstMemoryType == CU_MEMORYTYPE_ARRAY &&
+      !array_side (c->dstArray, c->dstXInBytes, c->dstY, c->WidthInBytes, c->Height, &dst))
+    return CUDA_ERROR_INVALID_VALUE;
   return copy_box (&src, &dst, c->WidthInBytes, c->Height, 1, stream);
 }
 
