@@ -24,9 +24,44 @@ typedef gboolean (*GCudaPoolAllocFunc) (gpointer   owner,
 typedef void     (*GCudaPoolFreeFunc)  (gpointer   owner,
                                         guint64    address);
 
+/* The blocks handed out by address: address (never 0) -> size, in open
+ * addressing (linear probing, backward-shift deletion). On the by-address
+ * paths it costs a multiply and usually one probe, no allocation per entry:
+ * a fraction of a GHashTable's insert and steal. Not locked: the owner's
+ * lock guards it. */
+typedef struct {
+  guint64 *slots;  /* capacity pairs (address, size); address 0: free */
+  guint mask;      /* capacity - 1 (a power of two), 0 with no slots */
+  guint len;
+} GCudaAddressTable;
+
+/* Records @address (not 0, not in @table) with @size. */
+void     _gcuda_address_table_insert  (GCudaAddressTable  *table,
+                                       guint64             address,
+                                       guint64             size);
+/* Removes @address, setting *@size (if not NULL) to its size; FALSE if it
+ * was not there. */
+gboolean _gcuda_address_table_steal   (GCudaAddressTable  *table,
+                                       guint64             address,
+                                       guint64            *size);
+/* Removes every entry, calling @func (if not NULL) on each first, and frees
+ * the slots. */
+void     _gcuda_address_table_clear   (GCudaAddressTable  *table,
+                                       void              (*func) (guint64   address,
+                                                                  guint64   size,
+                                                                  gpointer  data),
+                                       gpointer            data);
+
+/* A bin's held blocks, a stack: the last one is reused first. */
+typedef struct {
+  guint64 *blocks;
+  guint len;
+  guint capacity;
+} GCudaPoolBin;
+
 typedef struct {
   GMutex lock;
-  GArray *bins[GCUDA_POOL_N_BINS];  /* guint64 addresses; the last one is reused first */
+  GCudaPoolBin bins[GCUDA_POOL_N_BINS];
   guint64 held_blocks;
   guint64 active_blocks;
   guint64 managed_bytes;
@@ -39,7 +74,7 @@ typedef struct {
   gpointer owner;
   GCudaContext *context;  /* NULL until the first allocation for the default context */
   GMutex context_lock;
-  GHashTable *by_address;  /* blocks handed out by address: address -> size; under @lock */
+  GCudaAddressTable by_address;  /* blocks handed out by address; under @lock */
 } GCudaPoolCore;
 
 typedef enum {
