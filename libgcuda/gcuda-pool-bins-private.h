@@ -171,4 +171,67 @@ gboolean _gcuda_pool_core_set_property (GCudaPoolCore      *core,
                                        const GValue        *value,
                                        GParamSpec          *max_held_pspec);
 
+/* The public methods every bin pool has that only hand over to its core
+ * (the instance's `core` field), defined once here: allocate_address(),
+ * free_address(), free_held(), stop_holding(), get_context(), the counter
+ * getters and set_max_held_bytes(). Each pool declares them in its public
+ * header and documents them in its source file (gi-docgen and the
+ * introspection scanner read the comments by name). @check is the pool's
+ * check of a method's instance (a GError for a wrong one); @destroyed is
+ * allocate()'s message for a destroyed context, @what names the pool in
+ * free_address()'s error (both N_() strings); @max_held_pspec is notified
+ * by set_max_held_bytes(). */
+#define GCUDA_POOL_DEFINE_CORE_METHODS(TypeName, type_name, IS_TYPE, check, destroyed, what, max_held_pspec) \
+guint64 \
+type_name##_allocate_address (TypeName *self, guint64 size, GError **error) \
+{ \
+  guint64 address = 0; \
+  if (!check (self, error) || !_gcuda_pool_core_allocate_address (&self->core, size, (destroyed), &address, error)) \
+    return 0; \
+  return address; \
+} \
+gboolean \
+type_name##_free_address (TypeName *self, guint64 address, GError **error) \
+{ \
+  return check (self, error) && _gcuda_pool_core_free_address (&self->core, address, (what), error); \
+} \
+void \
+type_name##_free_held (TypeName *self) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  _gcuda_pool_core_free_held (&self->core); \
+} \
+void \
+type_name##_stop_holding (TypeName *self) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  _gcuda_pool_core_stop_holding (&self->core); \
+} \
+GCudaContext * \
+type_name##_get_context (TypeName *self) \
+{ \
+  g_return_val_if_fail (IS_TYPE (self), NULL); \
+  return _gcuda_pool_core_get_context (&self->core); \
+} \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, held_blocks, GCUDA_POOL_HELD_BLOCKS) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, active_blocks, GCUDA_POOL_ACTIVE_BLOCKS) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, managed_bytes, GCUDA_POOL_MANAGED_BYTES) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, active_bytes, GCUDA_POOL_ACTIVE_BYTES) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, max_held_bytes, GCUDA_POOL_MAX_HELD_BYTES) \
+void \
+type_name##_set_max_held_bytes (TypeName *self, guint64 max_held_bytes) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  if (_gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes)) \
+    g_object_notify_by_pspec (G_OBJECT (self), (max_held_pspec)); \
+}
+
+#define GCUDA_POOL_DEFINE_COUNTER_GETTER(TypeName, type_name, IS_TYPE, name, counter) \
+guint64 \
+type_name##_get_##name (TypeName *self) \
+{ \
+  g_return_val_if_fail (IS_TYPE (self), 0); \
+  return _gcuda_pool_core_get (&self->core, (counter)); \
+}
+
 G_END_DECLS
