@@ -65,6 +65,10 @@ gboolean  _gcuda_context_enter_release (GCudaContext      *self,
  * need no current context (streams, events). */
 gboolean  _gcuda_context_is_released   (GCudaContext      *self);
 
+/* gcuda_context_is_destroyed() without the type check, for hot paths that
+ * hold a context they checked when they took it. */
+gboolean  _gcuda_context_is_destroyed_internal (GCudaContext *self);
+
 CUcontext _gcuda_context_get_handle_internal (GCudaContext *self);
 
 GCudaContext *_gcuda_context_new_primary  (GCudaDevice *device,

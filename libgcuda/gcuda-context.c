@@ -370,7 +370,7 @@ gcuda_context_init (GCudaContext *self)
   self->streams = g_hash_table_new (NULL, NULL);
 }
 
-static gboolean
+static G_NO_INLINE gboolean
 context_check (GCudaContext  *self,
                GError       **error)
 {
@@ -399,8 +399,10 @@ _gcuda_context_enter (GCudaContext       *self,
   CUcontext current = NULL;
 
   scope->pushed = NULL;
-  if (!context_check (self, error))
-    return FALSE;
+  /* Every launch and stream-ordered allocation comes here: the checks
+   * inline, the errors out of line. */
+  if (G_UNLIKELY (self->handle == NULL || g_atomic_int_get (&self->destroyed)))
+    return context_check (self, error);
 
   if (drv->fn_cuCtxGetCurrent (&current) == CUDA_SUCCESS && current == self->handle)
     return TRUE;
@@ -434,6 +436,12 @@ gboolean
 _gcuda_context_is_released (GCudaContext *self)
 {
   return g_atomic_int_get (&self->released);
+}
+
+gboolean
+_gcuda_context_is_destroyed_internal (GCudaContext *self)
+{
+  return g_atomic_int_get (&self->destroyed);
 }
 
 void

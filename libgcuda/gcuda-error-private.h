@@ -30,8 +30,13 @@ gboolean _gcuda_check (CUresult     res,
                        const char  *call,
                        GError     **error);
 
+/* Success is tested inline: _gcuda_check() has a stack-protected frame
+ * that hot paths (launches, pooled allocations) should not pay for. */
 #define GCUDA_CHECK(call_expr, name, error) \
-  G_LIKELY (_gcuda_check ((call_expr), (name), (error)))
+  (__extension__ ({ \
+    CUresult gcuda_check_res_ = (call_expr); \
+    G_LIKELY (gcuda_check_res_ == CUDA_SUCCESS) || _gcuda_check (gcuda_check_res_, (name), (error)); \
+  }))
 
 /* _gcuda_check() for the queries (cuStreamQuery, cuEventQuery): "not
  * ready" is FALSE, not an error. */

@@ -342,19 +342,6 @@ gcuda_host_memory_pool_allocate (GCudaHostMemoryPool  *self,
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
-                                         guint64               size,
-                                         GError              **error)
-{
-  guint64 address = 0;
-
-  if (!check_pool (self, error) ||
-      !_gcuda_pool_core_allocate_address (&self->core, size, N_("The host memory pool's context was destroyed"),
-                                          &address, error))
-    return 0;
-  return address;
-}
 
 /**
  * gcuda_host_memory_pool_free_address:
@@ -370,14 +357,6 @@ gcuda_host_memory_pool_allocate_address (GCudaHostMemoryPool  *self,
  *
  * Since: 1.0
  */
-gboolean
-gcuda_host_memory_pool_free_address (GCudaHostMemoryPool  *self,
-                                     guint64               address,
-                                     GError              **error)
-{
-  return check_pool (self, error) &&
-         _gcuda_pool_core_free_address (&self->core, address, N_("host memory pool"), error);
-}
 
 /**
  * gcuda_host_memory_pool_adopt_address:
@@ -420,12 +399,6 @@ gcuda_host_memory_pool_adopt_address (GCudaHostMemoryPool  *self,
  *
  * Since: 1.0
  */
-void
-gcuda_host_memory_pool_free_held (GCudaHostMemoryPool *self)
-{
-  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
-  _gcuda_pool_core_free_held (&self->core);
-}
 
 /**
  * gcuda_host_memory_pool_stop_holding:
@@ -436,12 +409,6 @@ gcuda_host_memory_pool_free_held (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-void
-gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
-{
-  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
-  _gcuda_pool_core_stop_holding (&self->core);
-}
 
 /**
  * gcuda_host_memory_pool_get_context: (get-property context)
@@ -454,12 +421,6 @@ gcuda_host_memory_pool_stop_holding (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-GCudaContext *
-gcuda_host_memory_pool_get_context (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), NULL);
-  return _gcuda_pool_core_get_context (&self->core);
-}
 
 /**
  * gcuda_host_memory_pool_get_flags: (get-property flags)
@@ -488,12 +449,6 @@ gcuda_host_memory_pool_get_flags (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS);
-}
 
 /**
  * gcuda_host_memory_pool_get_active_blocks: (get-property active-blocks)
@@ -505,12 +460,6 @@ gcuda_host_memory_pool_get_held_blocks (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS);
-}
 
 /**
  * gcuda_host_memory_pool_get_managed_bytes: (get-property managed-bytes)
@@ -524,12 +473,6 @@ gcuda_host_memory_pool_get_active_blocks (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES);
-}
 
 /**
  * gcuda_host_memory_pool_get_active_bytes: (get-property active-bytes)
@@ -541,12 +484,6 @@ gcuda_host_memory_pool_get_managed_bytes (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES);
-}
 
 /**
  * gcuda_host_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
@@ -559,12 +496,6 @@ gcuda_host_memory_pool_get_active_bytes (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES);
-}
 
 /**
  * gcuda_host_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
@@ -577,12 +508,9 @@ gcuda_host_memory_pool_get_max_held_bytes (GCudaHostMemoryPool *self)
  *
  * Since: 1.0
  */
-void
-gcuda_host_memory_pool_set_max_held_bytes (GCudaHostMemoryPool *self,
-                                      guint64          max_held_bytes)
-{
-  g_return_if_fail (GCUDA_IS_HOST_MEMORY_POOL (self));
 
-  if (_gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
-}
+/* The methods documented above without a body of their own: they hand
+ * over to the pool core, as every bin pool's do. */
+GCUDA_POOL_DEFINE_CORE_METHODS (GCudaHostMemoryPool, gcuda_host_memory_pool, GCUDA_IS_HOST_MEMORY_POOL, check_pool,
+                                N_("The host memory pool's context was destroyed"),
+                                N_("host memory pool"), properties[PROP_MAX_HELD_BYTES])

@@ -325,19 +325,6 @@ gcuda_memory_pool_allocate (GCudaMemoryPool  *self,
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
-                                    guint64           size,
-                                    GError          **error)
-{
-  guint64 address = 0;
-
-  if (!check_pool (self, error) ||
-      !_gcuda_pool_core_allocate_address (&self->core, size, N_("The memory pool's context was destroyed"),
-                                          &address, error))
-    return 0;
-  return address;
-}
 
 /**
  * gcuda_memory_pool_free_address:
@@ -355,14 +342,6 @@ gcuda_memory_pool_allocate_address (GCudaMemoryPool  *self,
  *
  * Since: 1.0
  */
-gboolean
-gcuda_memory_pool_free_address (GCudaMemoryPool  *self,
-                                guint64           address,
-                                GError          **error)
-{
-  return check_pool (self, error) &&
-         _gcuda_pool_core_free_address (&self->core, address, N_("memory pool"), error);
-}
 
 /**
  * gcuda_memory_pool_adopt_address:
@@ -409,12 +388,6 @@ gcuda_memory_pool_adopt_address (GCudaMemoryPool  *self,
  *
  * Since: 1.0
  */
-void
-gcuda_memory_pool_free_held (GCudaMemoryPool *self)
-{
-  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
-  _gcuda_pool_core_free_held (&self->core);
-}
 
 /**
  * gcuda_memory_pool_stop_holding:
@@ -425,12 +398,6 @@ gcuda_memory_pool_free_held (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-void
-gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
-{
-  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
-  _gcuda_pool_core_stop_holding (&self->core);
-}
 
 /**
  * gcuda_memory_pool_get_context: (get-property context)
@@ -443,12 +410,6 @@ gcuda_memory_pool_stop_holding (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-GCudaContext *
-gcuda_memory_pool_get_context (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), NULL);
-  return _gcuda_pool_core_get_context (&self->core);
-}
 
 /**
  * gcuda_memory_pool_get_held_blocks: (get-property held-blocks)
@@ -460,12 +421,6 @@ gcuda_memory_pool_get_context (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_HELD_BLOCKS);
-}
 
 /**
  * gcuda_memory_pool_get_active_blocks: (get-property active-blocks)
@@ -477,12 +432,6 @@ gcuda_memory_pool_get_held_blocks (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BLOCKS);
-}
 
 /**
  * gcuda_memory_pool_get_managed_bytes: (get-property managed-bytes)
@@ -496,12 +445,6 @@ gcuda_memory_pool_get_active_blocks (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MANAGED_BYTES);
-}
 
 /**
  * gcuda_memory_pool_get_active_bytes: (get-property active-bytes)
@@ -513,12 +456,6 @@ gcuda_memory_pool_get_managed_bytes (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_ACTIVE_BYTES);
-}
 
 /**
  * gcuda_memory_pool_get_max_held_bytes: (get-property max-held-bytes)
@@ -531,12 +468,6 @@ gcuda_memory_pool_get_active_bytes (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-guint64
-gcuda_memory_pool_get_max_held_bytes (GCudaMemoryPool *self)
-{
-  g_return_val_if_fail (GCUDA_IS_MEMORY_POOL (self), 0);
-  return _gcuda_pool_core_get (&self->core, GCUDA_POOL_MAX_HELD_BYTES);
-}
 
 /**
  * gcuda_memory_pool_set_max_held_bytes: (set-property max-held-bytes)
@@ -549,15 +480,12 @@ gcuda_memory_pool_get_max_held_bytes (GCudaMemoryPool *self)
  *
  * Since: 1.0
  */
-void
-gcuda_memory_pool_set_max_held_bytes (GCudaMemoryPool *self,
-                                      guint64          max_held_bytes)
-{
-  g_return_if_fail (GCUDA_IS_MEMORY_POOL (self));
 
-  if (_gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_HELD_BYTES]);
-}
+/* The methods documented above without a body of their own: they hand
+ * over to the pool core, as every bin pool's do. */
+GCUDA_POOL_DEFINE_CORE_METHODS (GCudaMemoryPool, gcuda_memory_pool, GCUDA_IS_MEMORY_POOL, check_pool,
+                                N_("The memory pool's context was destroyed"),
+                                N_("memory pool"), properties[PROP_MAX_HELD_BYTES])
 
 /**
  * gcuda_memory_pool_bin_number:

@@ -47,6 +47,135 @@ _gcuda_pool_alloc_size (guint bin)
   return (head << (exponent - MANTISSA_BITS)) | ((G_GUINT64_CONSTANT (1) << (exponent - MANTISSA_BITS)) - 1);
 }
 
+/* ------------------------------------------------------------ address table */
+
+/* Fibonacci hashing: the product's high bits spread aligned addresses. */
+static inline guint
+address_home (const GCudaAddressTable *table,
+              guint64                  address)
+{
+  return (guint) ((address * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & table->mask;
+}
+
+/* Moves the entries into @capacity slots (a power of two, more than the
+ * entries). */
+static void
+address_table_resize (GCudaAddressTable *table,
+                      guint              capacity)
+{
+  guint64 *old = table->slots;
+  guint old_capacity = old != NULL ? table->mask + 1 : 0;
+
+  table->slots = g_new0 (guint64, 2 * (gsize) capacity);
+  table->mask = capacity - 1;
+  for (guint i = 0; i < old_capacity; i++)
+    if (old[2 * i] != 0)
+      {
+        guint j = address_home (table, old[2 * i]);
+
+        while (table->slots[2 * j] != 0)
+          j = (j + 1) & table->mask;
+        table->slots[2 * j] = old[2 * i];
+        table->slots[2 * j + 1] = old[2 * i + 1];
+      }
+  g_free (old);
+}
+
+void
+_gcuda_address_table_insert (GCudaAddressTable *table,
+                             guint64            address,
+                             guint64            size)
+{
+  guint i;
+
+  /* at most three quarters full */
+  if (table->slots == NULL)
+    address_table_resize (table, 16);
+  else if ((guint64) (table->len + 1) * 4 > (guint64) (table->mask + 1) * 3)
+    address_table_resize (table, (table->mask + 1) * 2);
+  i = address_home (table, address);
+  while (table->slots[2 * i] != 0)
+    i = (i + 1) & table->mask;
+  table->slots[2 * i] = address;
+  table->slots[2 * i + 1] = size;
+  table->len++;
+}
+
+gboolean
+_gcuda_address_table_steal (GCudaAddressTable *table,
+                            guint64            address,
+                            guint64           *size)
+{
+  guint hole, j;
+
+  if (table->slots == NULL || address == 0)
+    return FALSE;
+  hole = address_home (table, address);
+  while (table->slots[2 * hole] != address)
+    {
+      if (table->slots[2 * hole] == 0)
+        return FALSE;
+      hole = (hole + 1) & table->mask;
+    }
+  if (size != NULL)
+    *size = table->slots[2 * hole + 1];
+  table->len--;
+  /* Backward shift: an entry after the hole whose home is not within
+   * (hole, j] moves into it, so every probe sequence stays unbroken. */
+  for (j = (hole + 1) & table->mask; table->slots[2 * j] != 0; j = (j + 1) & table->mask)
+    {
+      guint home = address_home (table, table->slots[2 * j]);
+      gboolean reachable = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+
+      if (!reachable)
+        {
+          table->slots[2 * hole] = table->slots[2 * j];
+          table->slots[2 * hole + 1] = table->slots[2 * j + 1];
+          hole = j;
+        }
+    }
+  table->slots[2 * hole] = 0;
+  table->slots[2 * hole + 1] = 0;
+  /* a table that held many addresses once gives the memory back */
+  if (table->mask >= 64 && table->len < (table->mask + 1) / 8)
+    address_table_resize (table, (table->mask + 1) / 2);
+  return TRUE;
+}
+
+void
+_gcuda_address_table_clear (GCudaAddressTable  *table,
+                            void              (*func) (guint64   address,
+                                                       guint64   size,
+                                                       gpointer  data),
+                            gpointer            data)
+{
+  guint64 *slots = g_steal_pointer (&table->slots);
+  guint capacity = slots != NULL ? table->mask + 1 : 0;
+
+  table->mask = 0;
+  table->len = 0;
+  for (guint i = 0; func != NULL && i < capacity; i++)
+    if (slots[2 * i] != 0)
+      func (slots[2 * i], slots[2 * i + 1], data);
+  g_free (slots);
+}
+
+/* ------------------------------------------------------------ bins */
+
+static inline void
+bin_push (GCudaPoolBin *bin,
+          guint64       address)
+{
+  if (bin->len == bin->capacity)
+    {
+      bin->capacity = MAX (4, bin->capacity * 2);
+      bin->blocks = g_renew (guint64, bin->blocks, bin->capacity);
+    }
+  bin->blocks[bin->len++] = address;
+}
+
+/* ------------------------------------------------------------ core */
+
 void
 _gcuda_pool_core_init (GCudaPoolCore       *core,
                        GCudaPoolAllocFunc   alloc,
@@ -62,23 +191,22 @@ _gcuda_pool_core_init (GCudaPoolCore       *core,
   g_mutex_init (&core->context_lock);
 }
 
+static void
+release_by_address (guint64  address,
+                    guint64  size,
+                    gpointer core)
+{
+  _gcuda_pool_core_release (core, address, size);
+}
+
 void
 _gcuda_pool_core_clear (GCudaPoolCore *core)
 {
   /* Blocks still out by address: the pool is their only owner. */
-  if (core->by_address != NULL)
-    {
-      GHashTableIter iter;
-      gpointer key, value;
-
-      g_hash_table_iter_init (&iter, core->by_address);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        _gcuda_pool_core_release (core, (guint64) GPOINTER_TO_SIZE (key), (guint64) GPOINTER_TO_SIZE (value));
-      g_clear_pointer (&core->by_address, g_hash_table_unref);
-    }
+  _gcuda_address_table_clear (&core->by_address, release_by_address, core);
   _gcuda_pool_core_free_held (core);
   for (guint i = 0; i < GCUDA_POOL_N_BINS; i++)
-    g_clear_pointer (&core->bins[i], g_array_unref);
+    g_clear_pointer (&core->bins[i].blocks, g_free);
   g_mutex_clear (&core->lock);
   g_clear_object (&core->context);
   g_mutex_clear (&core->context_lock);
@@ -122,14 +250,7 @@ mark_active (GCudaPoolCore *core,
   core->active_blocks++;
   core->active_bytes += size;
   if (by_address)
-    {
-      /* Addresses are the table's keys as pointers: GCuda needs 64-bit. */
-      G_STATIC_ASSERT (sizeof (gpointer) >= sizeof (guint64));
-
-      if (core->by_address == NULL)
-        core->by_address = g_hash_table_new (g_direct_hash, g_direct_equal);
-      g_hash_table_insert (core->by_address, GSIZE_TO_POINTER (address), GSIZE_TO_POINTER (size));
-    }
+    _gcuda_address_table_insert (&core->by_address, address, size);
 }
 
 /* With the lock held: takes the newest block of @bin for a caller of @size
@@ -141,12 +262,11 @@ pop_for_use (GCudaPoolCore *core,
              gboolean       by_address,
              guint64       *address)
 {
-  GArray *blocks = core->bins[bin];
+  GCudaPoolBin *blocks = &core->bins[bin];
 
-  if (blocks == NULL || blocks->len == 0)
+  if (blocks->len == 0)
     return FALSE;
-  *address = g_array_index (blocks, guint64, blocks->len - 1);
-  g_array_set_size (blocks, blocks->len - 1);
+  *address = blocks->blocks[--blocks->len];
   core->held_blocks--;
   core->held_bytes -= _gcuda_pool_alloc_size (bin);
   mark_active (core, *address, size, by_address);
@@ -161,14 +281,13 @@ pop_largest (GCudaPoolCore *core,
 {
   for (guint i = GCUDA_POOL_N_BINS; i-- > 0;)
     {
-      GArray *blocks = core->bins[i];
+      GCudaPoolBin *blocks = &core->bins[i];
 
-      if (blocks != NULL && blocks->len > 0)
+      if (blocks->len > 0)
         {
           guint64 bytes = _gcuda_pool_alloc_size (i);
 
-          *address = g_array_index (blocks, guint64, blocks->len - 1);
-          g_array_set_size (blocks, blocks->len - 1);
+          *address = blocks->blocks[--blocks->len];
           core->held_blocks--;
           core->held_bytes -= bytes;
           core->managed_bytes -= bytes;
@@ -267,7 +386,7 @@ core_allocate (GCudaPoolCore  *core,
       if (context == NULL)
         return NULL;
     }
-  if (gcuda_context_is_destroyed (context))
+  if (_gcuda_context_is_destroyed_internal (context))
     {
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_DESTROYED, _(destroyed_message));
       return NULL;
@@ -330,9 +449,7 @@ release_locked (GCudaPoolCore *core,
   if (keep && !core->stop_holding && core->held_bytes <= core->max_held_bytes &&
       alloc_size <= core->max_held_bytes - core->held_bytes)
     {
-      if (core->bins[bin] == NULL)
-        core->bins[bin] = g_array_new (FALSE, FALSE, sizeof (guint64));
-      g_array_append_val (core->bins[bin], address);
+      bin_push (&core->bins[bin], address);
       core->held_blocks++;
       core->held_bytes += alloc_size;
       return FALSE;
@@ -349,7 +466,7 @@ _gcuda_pool_core_release (GCudaPoolCore *core,
 {
   /* After gcuda_context_destroy() the block is not kept (the pool cannot
    * hand it out again): it goes back to the driver. */
-  gboolean keep = !gcuda_context_is_destroyed (core->context);
+  gboolean keep = !_gcuda_context_is_destroyed_internal (core->context);
   gboolean to_driver;
 
   g_mutex_lock (&core->lock);
@@ -385,19 +502,18 @@ _gcuda_pool_core_adopt_address (GCudaPoolCore  *core,
                                 const char     *what,
                                 GError        **error)
 {
-  gpointer size = NULL;
+  guint64 size = 0;
   gboolean found;
 
   g_mutex_lock (&core->lock);
-  found = core->by_address != NULL &&
-          g_hash_table_steal_extended (core->by_address, GSIZE_TO_POINTER (address), NULL, &size);
+  found = _gcuda_address_table_steal (&core->by_address, address, &size);
   g_mutex_unlock (&core->lock);
   if (!found)
     {
       set_not_by_address_error (error, address, what);
       return 0;
     }
-  return (guint64) GPOINTER_TO_SIZE (size);
+  return size;
 }
 
 gboolean
@@ -407,15 +523,14 @@ _gcuda_pool_core_free_address (GCudaPoolCore  *core,
                                GError        **error)
 {
   GCudaContext *context = g_atomic_pointer_get (&core->context);
-  gboolean keep = context != NULL && !gcuda_context_is_destroyed (context);
+  gboolean keep = context != NULL && !_gcuda_context_is_destroyed_internal (context);
   gboolean found, to_driver = FALSE;
-  gpointer size = NULL;
+  guint64 size = 0;
 
   g_mutex_lock (&core->lock);
-  found = core->by_address != NULL &&
-          g_hash_table_steal_extended (core->by_address, GSIZE_TO_POINTER (address), NULL, &size);
+  found = _gcuda_address_table_steal (&core->by_address, address, &size);
   if (found)
-    to_driver = release_locked (core, address, (guint64) GPOINTER_TO_SIZE (size), keep);
+    to_driver = release_locked (core, address, size, keep);
   g_mutex_unlock (&core->lock);
   if (!found)
     {

@@ -24,9 +24,44 @@ typedef gboolean (*GCudaPoolAllocFunc) (gpointer   owner,
 typedef void     (*GCudaPoolFreeFunc)  (gpointer   owner,
                                         guint64    address);
 
+/* The blocks handed out by address: address (never 0) -> size, in open
+ * addressing (linear probing, backward-shift deletion). On the by-address
+ * paths it costs a multiply and usually one probe, no allocation per entry:
+ * a fraction of a GHashTable's insert and steal. Not locked: the owner's
+ * lock guards it. */
+typedef struct {
+  guint64 *slots;  /* capacity pairs (address, size); address 0: free */
+  guint mask;      /* capacity - 1 (a power of two), 0 with no slots */
+  guint len;
+} GCudaAddressTable;
+
+/* Records @address (not 0, not in @table) with @size. */
+void     _gcuda_address_table_insert  (GCudaAddressTable  *table,
+                                       guint64             address,
+                                       guint64             size);
+/* Removes @address, setting *@size (if not NULL) to its size; FALSE if it
+ * was not there. */
+gboolean _gcuda_address_table_steal   (GCudaAddressTable  *table,
+                                       guint64             address,
+                                       guint64            *size);
+/* Removes every entry, calling @func (if not NULL) on each first, and frees
+ * the slots. */
+void     _gcuda_address_table_clear   (GCudaAddressTable  *table,
+                                       void              (*func) (guint64   address,
+                                                                  guint64   size,
+                                                                  gpointer  data),
+                                       gpointer            data);
+
+/* A bin's held blocks, a stack: the last one is reused first. */
+typedef struct {
+  guint64 *blocks;
+  guint len;
+  guint capacity;
+} GCudaPoolBin;
+
 typedef struct {
   GMutex lock;
-  GArray *bins[GCUDA_POOL_N_BINS];  /* guint64 addresses; the last one is reused first */
+  GCudaPoolBin bins[GCUDA_POOL_N_BINS];
   guint64 held_blocks;
   guint64 active_blocks;
   guint64 managed_bytes;
@@ -39,7 +74,7 @@ typedef struct {
   gpointer owner;
   GCudaContext *context;  /* NULL until the first allocation for the default context */
   GMutex context_lock;
-  GHashTable *by_address;  /* blocks handed out by address: address -> size; under @lock */
+  GCudaAddressTable by_address;  /* blocks handed out by address; under @lock */
 } GCudaPoolCore;
 
 typedef enum {
@@ -135,5 +170,68 @@ gboolean _gcuda_pool_core_set_property (GCudaPoolCore      *core,
                                        guint                counters_id,
                                        const GValue        *value,
                                        GParamSpec          *max_held_pspec);
+
+/* The public methods every bin pool has that only hand over to its core
+ * (the instance's `core` field), defined once here: allocate_address(),
+ * free_address(), free_held(), stop_holding(), get_context(), the counter
+ * getters and set_max_held_bytes(). Each pool declares them in its public
+ * header and documents them in its source file (gi-docgen and the
+ * introspection scanner read the comments by name). @check is the pool's
+ * check of a method's instance (a GError for a wrong one); @destroyed is
+ * allocate()'s message for a destroyed context, @what names the pool in
+ * free_address()'s error (both N_() strings); @max_held_pspec is notified
+ * by set_max_held_bytes(). */
+#define GCUDA_POOL_DEFINE_CORE_METHODS(TypeName, type_name, IS_TYPE, check, destroyed, what, max_held_pspec) \
+guint64 \
+type_name##_allocate_address (TypeName *self, guint64 size, GError **error) \
+{ \
+  guint64 address = 0; \
+  if (!check (self, error) || !_gcuda_pool_core_allocate_address (&self->core, size, (destroyed), &address, error)) \
+    return 0; \
+  return address; \
+} \
+gboolean \
+type_name##_free_address (TypeName *self, guint64 address, GError **error) \
+{ \
+  return check (self, error) && _gcuda_pool_core_free_address (&self->core, address, (what), error); \
+} \
+void \
+type_name##_free_held (TypeName *self) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  _gcuda_pool_core_free_held (&self->core); \
+} \
+void \
+type_name##_stop_holding (TypeName *self) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  _gcuda_pool_core_stop_holding (&self->core); \
+} \
+GCudaContext * \
+type_name##_get_context (TypeName *self) \
+{ \
+  g_return_val_if_fail (IS_TYPE (self), NULL); \
+  return _gcuda_pool_core_get_context (&self->core); \
+} \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, held_blocks, GCUDA_POOL_HELD_BLOCKS) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, active_blocks, GCUDA_POOL_ACTIVE_BLOCKS) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, managed_bytes, GCUDA_POOL_MANAGED_BYTES) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, active_bytes, GCUDA_POOL_ACTIVE_BYTES) \
+GCUDA_POOL_DEFINE_COUNTER_GETTER (TypeName, type_name, IS_TYPE, max_held_bytes, GCUDA_POOL_MAX_HELD_BYTES) \
+void \
+type_name##_set_max_held_bytes (TypeName *self, guint64 max_held_bytes) \
+{ \
+  g_return_if_fail (IS_TYPE (self)); \
+  if (_gcuda_pool_core_set_max_held_bytes (&self->core, max_held_bytes)) \
+    g_object_notify_by_pspec (G_OBJECT (self), (max_held_pspec)); \
+}
+
+#define GCUDA_POOL_DEFINE_COUNTER_GETTER(TypeName, type_name, IS_TYPE, name, counter) \
+guint64 \
+type_name##_get_##name (TypeName *self) \
+{ \
+  g_return_val_if_fail (IS_TYPE (self), 0); \
+  return _gcuda_pool_core_get (&self->core, (counter)); \
+}
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "gcuda-buffer-private.h"
 #include "gcuda-context-private.h"
 #include "gcuda-device-private.h"
+#include "gcuda-pool-bins-private.h"
 #include "gcuda-stream-private.h"
 
 /**
@@ -78,7 +79,7 @@ struct _GCudaStreamPool
   guint64 release_threshold;
 
   GMutex lock;
-  GHashTable *by_address;     /* addresses handed out by address (direct keys), under @lock */
+  GCudaAddressTable by_address;  /* addresses handed out by address (sizes), under @lock */
 };
 
 G_STATIC_ASSERT (sizeof (gsize) >= sizeof (CUdeviceptr));
@@ -117,7 +118,8 @@ check_stream (GCudaStreamPool  *self,
               const char       *mismatch_message,
               GError          **error)
 {
-  if (stream == NULL)
+  /* the common case in one test; the errors below tell which it is */
+  if (G_LIKELY (stream == NULL || _gcuda_stream_is_of (stream, self->context)))
     return TRUE;
   if (!_gcuda_stream_check_arg (stream, error))
     return FALSE;
@@ -155,7 +157,7 @@ gcuda_stream_pool_finalize (GObject *object)
    * releases the pool after them). */
   if (self->handle != NULL)
     GCUDA_CONTEXT_RELEASE (self->context, GCUDA_DRV->fn_cuMemPoolDestroy (self->handle));
-  g_clear_pointer (&self->by_address, g_hash_table_unref);
+  _gcuda_address_table_clear (&self->by_address, NULL, NULL);
   g_mutex_clear (&self->lock);
   g_clear_object (&self->context);
 
@@ -437,9 +439,7 @@ gcuda_stream_pool_allocate_address (GCudaStreamPool  *self,
   if (!stream_allocate (self, size, stream, &ptr, error))
     return FALSE;
   g_mutex_lock (&self->lock);
-  if (self->by_address == NULL)
-    self->by_address = g_hash_table_new (NULL, NULL);
-  g_hash_table_add (self->by_address, GSIZE_TO_POINTER ((gsize) ptr));
+  _gcuda_address_table_insert (&self->by_address, (guint64) ptr, size);
   g_mutex_unlock (&self->lock);
   g_object_ref (self);
   *address = (guint64) ptr;
@@ -474,6 +474,7 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
                                 GCudaStream      *stream,
                                 GError          **error)
 {
+  guint64 size = 0;
   gboolean found;
 
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
@@ -483,8 +484,7 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
       !check_stream (self, stream, N_("Freeing to a stream pool on a stream that is not of its context"), error))
     return FALSE;
   g_mutex_lock (&self->lock);
-  found = self->by_address != NULL && address <= G_MAXSIZE &&
-          g_hash_table_remove (self->by_address, GSIZE_TO_POINTER ((gsize) address));
+  found = _gcuda_address_table_steal (&self->by_address, address, &size);
   g_mutex_unlock (&self->lock);
   if (!found)
     {
@@ -500,7 +500,7 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
     {
       /* not freed: still the caller's to give back */
       g_mutex_lock (&self->lock);
-      g_hash_table_add (self->by_address, GSIZE_TO_POINTER ((gsize) address));
+      _gcuda_address_table_insert (&self->by_address, address, size);
       g_mutex_unlock (&self->lock);
       return FALSE;
     }

@@ -7,9 +7,11 @@
  * look faster, which made the order of the measurements matter).
  *
  * All are timed from the launch call on an idle stream to the moment the
- * callback body runs; the raw callback is waited for by spinning and by a
- * thread sleeping on a GCond, GCuda's by iterating the main context (a
- * thread sleeping in poll()). The three take turns, sample by sample,
+ * callback body runs in the thread that waits for it: the raw callback is
+ * waited for by spinning (the body runs on the driver's thread, seen at
+ * once), and by a thread sleeping on a GCond that the body signals (the
+ * sample ends when that thread is awake again), GCuda's by iterating the
+ * main context (a thread sleeping in poll(), where the body runs). The three take turns, sample by sample,
  * after WARMUP (200) samples of each; with --json FILE every sample goes to FILE
  * (the schema of tools/run-benchmarks), GCuda's beside the raw callback
  * woken by a GCond (a sleeping thread woken, as the main loop's is).
@@ -45,13 +47,16 @@ raw_fn (void *data)
 
 static GMutex cond_lock;
 static GCond cond;
-static gint64 cond_reached;
+static gboolean cond_reached;
 
+/* Only wakes the waiting thread up: the sample ends when that thread runs,
+ * as GCuda's ends when the main loop's thread runs the callback body (a
+ * time taken here, on the driver's thread, would leave the wake-up out). */
 static void CUDA_CB
 raw_cond_fn (void *data)
 {
   g_mutex_lock (&cond_lock);
-  cond_reached = g_get_monotonic_time ();
+  cond_reached = TRUE;
   g_cond_signal (&cond);
   g_mutex_unlock (&cond_lock);
 }
@@ -157,13 +162,13 @@ main (int argc, char **argv)
 
         g_usleep (200);
         g_mutex_lock (&cond_lock);
-        cond_reached = 0;
+        cond_reached = FALSE;
         t0 = g_get_monotonic_time ();
         bench_raw_check (launch_host_func ((CUstream) (guintptr) gcuda_stream_get_handle (stream), raw_cond_fn, NULL),
                          "cuLaunchHostFunc");
-        while (cond_reached == 0)
+        while (!cond_reached)
           g_cond_wait (&cond, &cond_lock);
-        rawc[i] = cond_reached - t0;
+        rawc[i] = g_get_monotonic_time () - t0;  /* in the woken thread */
         g_mutex_unlock (&cond_lock);
 
         g_usleep (200);

@@ -8,7 +8,9 @@
  * driver's stream-ordered allocator; the stream is synchronized every 1000
  * pairs and at the end of a round, inside the timing), the same with
  * gcuda_stream_pool_allocate_address() + free_address() (no buffer object),
- * gcuda_buffer_new() and dropping it (no pool), raw cuMemAlloc_v2 +
+ * and the same with the context pushed beforehand (as the raw rows have it:
+ * the rest is what GCuda adds besides making its context current for each
+ * call), gcuda_buffer_new() and dropping it (no pool), raw cuMemAlloc_v2 +
  * cuMemFree_v2 with the context pushed by raw cuCtxPushCurrent_v2, and raw
  * cuMemAllocFromPoolAsync + cuMemFreeAsync from a pool made as
  * GCudaStreamPool makes its own (cuMemPoolCreate, all freed memory kept),
@@ -61,6 +63,7 @@ typedef enum {
   POOL_ADDRESS,
   STREAM_POOL_UNREF,
   STREAM_POOL_ADDRESS,
+  STREAM_POOL_ADDRESS_CURRENT,
   BUFFER_NEW,
   RAW_ALLOC,
   RAW_STREAM_ALLOC,
@@ -76,6 +79,7 @@ static const char *const kind_names[N_KINDS] = {
   "GCudaMemoryPool allocate/free_address",
   "GCudaStreamPool allocate + unref",
   "GCudaStreamPool allocate/free_address",
+  "GCudaStreamPool allocate/free_address, ctx current",
   "gcuda_buffer_new + unref (no pool)",
   "raw cuMemAlloc + cuMemFree",
   "raw cuMemAllocFromPoolAsync + cuMemFreeAsync",
@@ -91,6 +95,7 @@ static const Kind kind_references[N_KINDS] = {
   [POOL_ADDRESS] = RAW_ALLOC,
   [STREAM_POOL_UNREF] = RAW_STREAM_ALLOC,
   [STREAM_POOL_ADDRESS] = RAW_STREAM_ALLOC,
+  [STREAM_POOL_ADDRESS_CURRENT] = RAW_STREAM_ALLOC,
   [BUFFER_NEW] = RAW_ALLOC,
   [RAW_ALLOC] = N_KINDS,
   [RAW_STREAM_ALLOC] = N_KINDS,
@@ -177,7 +182,9 @@ run (Kind              kind,
   gint64 start;
   CUcontext popped;
 
-  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC)
+  /* the raw calls need the context current; so does the ctx current row,
+   * to show what GCuda adds besides making its context current */
+  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC || kind == STREAM_POOL_ADDRESS_CURRENT)
     bench_raw_check (raw->ctx_push (raw->context), "cuCtxPushCurrent");
   start = g_get_monotonic_time ();
   for (guint i = 0; i < n; i++)
@@ -218,6 +225,7 @@ run (Kind              kind,
           }
           break;
         case STREAM_POOL_ADDRESS:
+        case STREAM_POOL_ADDRESS_CURRENT:
           {
             guint64 address;
 
@@ -287,12 +295,13 @@ run (Kind              kind,
           g_assert_not_reached ();
         }
     }
-  if ((kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS) && !gcuda_stream_synchronize (stream, &error))
+  if ((kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS || kind == STREAM_POOL_ADDRESS_CURRENT) &&
+      !gcuda_stream_synchronize (stream, &error))
     bench_gcuda_check (FALSE, error, "gcuda_stream_synchronize");
   if (kind == RAW_STREAM_ALLOC)
     bench_raw_check (raw->stream_synchronize (raw->stream), "cuStreamSynchronize");
   start = g_get_monotonic_time () - start;
-  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC)
+  if (kind == RAW_ALLOC || kind == RAW_STREAM_ALLOC || kind == RAW_HOST_ALLOC || kind == STREAM_POOL_ADDRESS_CURRENT)
     bench_raw_check (raw->ctx_pop (&popped), "cuCtxPopCurrent");
   return (double) start / n;
 }
@@ -385,14 +394,15 @@ main (int argc, char **argv)
                   : slow ? MAX (pairs / 100, 10) : pairs;
           const char *reference = kind_references[kind] == N_KINDS ? NULL : kind_names[kind_references[kind]];
           BenchRole role = kind_references[kind] == N_KINDS ? BENCH_ROLE_REFERENCE : BENCH_ROLE_GCUDA;
-          const char *why = kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS ? no_stream_pool
+          const char *why = kind == STREAM_POOL_UNREF || kind == STREAM_POOL_ADDRESS ||
+                            kind == STREAM_POOL_ADDRESS_CURRENT ? no_stream_pool
                           : kind == RAW_STREAM_ALLOC ? no_raw_pool : NULL;
           g_autofree char *per_round = g_strdup_printf ("%u pairs", n);
           double *times, *sorted;
 
           if (why != NULL)
             {
-              printf ("%-46s not run: %s\n", kind_names[kind], why);
+              printf ("%-52s not run: %s\n", kind_names[kind], why);
               bench_report_not_run (report, group, kind_names[kind], role, why);
               continue;
             }
@@ -404,7 +414,7 @@ main (int argc, char **argv)
                             per_round);
           sorted = g_memdup2 (times, rounds * sizeof *times);
           qsort (sorted, rounds, sizeof (double), compare_doubles);
-          printf ("%-46s %10.3f %10.3f   (%u pairs a round)\n", kind_names[kind], sorted[0],
+          printf ("%-52s %10.3f %10.3f   (%u pairs a round)\n", kind_names[kind], sorted[0],
                   rounds % 2 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2, n);
           fflush (stdout);
           g_free (sorted);

@@ -3,7 +3,8 @@
 #
 # The Python counterpart of bench-pool.c: µs per pair, best and median of 7
 # rounds of 20 000 pairs (after a warm-up round), for 4 KiB, 1 MiB and 64 MiB.
-# Each path runs its pairs in a loop of its own (no call per pair around it).
+# Each path runs its pairs in a loop of its own (no call per pair around it);
+# the paths of a size take turns, one round each.
 #
 #   --gcuda  (a Python with PyGObject): GCuda.DeviceMemoryPool().allocate(n)
 #            (PyCUDA's PooledDeviceAllocation: a block by address) then
@@ -62,14 +63,29 @@ def size_label(size):
     return '%d MiB' % (size >> 20) if size >= 1 << 20 else '%d KiB' % (size >> 10)
 
 
-def measure(run, rounds, pairs):
-    """@run(n) makes n pairs; µs per pair of each round."""
-    run(max(pairs // 10, 1))
-    times = []
+def measure(runs, rounds, pairs):
+    """@runs: {name: run(n) making n pairs}; {name: µs per pair of each
+    round, or the exception it raised}. The paths take turns round by round
+    (after a warm-up round of each), so a slow spell of the host (another
+    process on the core, a frequency change) falls on all of them rather
+    than on every round of one."""
+    times = {}
+    for name, run in runs.items():
+        try:
+            run(max(pairs // 10, 1))
+            times[name] = []
+        except Exception as e:  # noqa: BLE001 - each library raises its own errors
+            times[name] = e
     for _ in range(rounds):
-        start = time.perf_counter()
-        run(pairs)
-        times.append((time.perf_counter() - start) / pairs * 1e6)
+        for name, run in runs.items():
+            if isinstance(times[name], Exception):
+                continue
+            try:
+                start = time.perf_counter()
+                run(pairs)
+                times[name].append((time.perf_counter() - start) / pairs * 1e6)
+            except Exception as e:  # noqa: BLE001
+                times[name] = e
     return times
 
 
@@ -248,17 +264,18 @@ def main(argv=None):
     per_round = '%d pairs' % args.pairs
     for size in SIZES:
         print('\n## %d bytes' % size)
+        measured = measure({name: run for name, run, _ in paths[size] if not isinstance(run, str)},
+                           args.rounds, args.pairs)
         for name, run, note in paths[size]:
             role = 'gcuda' if name.startswith('GCuda') else 'peer'
             if isinstance(run, str):
                 print('%-54s not run: %s' % (name, run))
                 out.not_run(size_label(size), name, role, run)
                 continue
-            try:
-                times = measure(run, args.rounds, args.pairs)
-            except Exception as e:  # noqa: BLE001 - each library raises its own errors
-                print('%-54s failed: %s' % (name, e))
-                out.not_run(size_label(size), name, role, 'failed: %s: %s' % (type(e).__name__, e))
+            times = measured[name]
+            if isinstance(times, Exception):
+                print('%-54s failed: %s' % (name, times))
+                out.not_run(size_label(size), name, role, 'failed: %s: %s' % (type(times).__name__, times))
                 continue
             best, median, _ = stats(times)
             print('%-54s %10.3f %10.3f%s' % (name, best, median, ' (%s)' % note if note else ''))
