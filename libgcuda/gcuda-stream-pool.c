@@ -405,7 +405,6 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
  * @size: the size in bytes, at least 1
  * @stream: (nullable): the stream to allocate on, or %NULL for the legacy
  *   default stream
- * @address: (out): return location for the device address
  * @error: return location for a [struct@GLib.Error]
  *
  * [method@GCuda.StreamPool.allocate] without a [class@GCuda.Buffer]: the
@@ -418,32 +417,32 @@ gcuda_stream_pool_allocate (GCudaStreamPool  *self,
  * addresses not given back stays alive (their memory too). Errors are those
  * of [method@GCuda.StreamPool.allocate].
  *
- * Returns: (skip): %TRUE with *@address set, or %FALSE with @error set
+ * The address is the return value, as [method@GCuda.MemoryPool.allocate_address]
+ * has it, so that every language gets it alone (an out parameter beside a
+ * boolean would reach GJS as `[true, address]`).
+ *
+ * Returns: the device address, or 0 with @error set (no allocation is at 0)
  *
  * Since: 1.0
  */
-gboolean
+guint64
 gcuda_stream_pool_allocate_address (GCudaStreamPool  *self,
                                     guint64           size,
                                     GCudaStream      *stream,
-                                    guint64          *address,
                                     GError          **error)
 {
   CUdeviceptr ptr = 0;
 
-  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
-  g_return_val_if_fail (address != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
 
-  *address = 0;
   if (!stream_allocate (self, size, stream, &ptr, error))
-    return FALSE;
+    return 0;
   g_mutex_lock (&self->lock);
   _gcuda_address_table_insert (&self->by_address, (guint64) ptr, size);
   g_mutex_unlock (&self->lock);
   g_object_ref (self);
-  *address = (guint64) ptr;
-  return TRUE;
+  return (guint64) ptr;
 }
 
 /**

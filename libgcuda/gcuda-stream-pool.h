@@ -39,10 +39,9 @@ GCudaBuffer     *gcuda_stream_pool_allocate                   (GCudaStreamPool  
                                                                GCudaStream      *stream,
                                                                GError          **error);
 GCUDA_AVAILABLE_IN_1_0
-gboolean         gcuda_stream_pool_allocate_address           (GCudaStreamPool  *self,
+guint64          gcuda_stream_pool_allocate_address           (GCudaStreamPool  *self,
                                                                guint64           size,
                                                                GCudaStream      *stream,
-                                                               guint64          *address,
                                                                GError          **error);
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_stream_pool_free_address               (GCudaStreamPool  *self,

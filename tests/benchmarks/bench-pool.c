@@ -227,9 +227,9 @@ run (Kind              kind,
         case STREAM_POOL_ADDRESS:
         case STREAM_POOL_ADDRESS_CURRENT:
           {
-            guint64 address;
+            guint64 address = gcuda_stream_pool_allocate_address (stream_pool, size, stream, &error);
 
-            if (G_UNLIKELY (!gcuda_stream_pool_allocate_address (stream_pool, size, stream, &address, &error) ||
+            if (G_UNLIKELY (address == 0 ||
                             !gcuda_stream_pool_free_address (stream_pool, address, stream, &error)))
               bench_gcuda_check (FALSE, error, "gcuda_stream_pool_allocate/free_address");
             if ((i + 1) % 1000 == 0 && !gcuda_stream_synchronize (stream, &error))

@@ -365,7 +365,7 @@ test_by_address (void)
   stream = new_stream (context);
   g_object_add_weak_pointer (G_OBJECT (pool), (gpointer *) &pool);
 
-  g_assert_true (gcuda_stream_pool_allocate_address (pool, size, stream, &address, &error));
+  address = gcuda_stream_pool_allocate_address (pool, size, stream, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (address, !=, 0);
   {
@@ -376,12 +376,13 @@ test_by_address (void)
   }
   g_assert_cmpuint (gcuda_stream_pool_get_used_bytes_current (pool, &error), >=, size);
   g_assert_no_error (error);
-  g_assert_true (gcuda_stream_pool_allocate_address (pool, 4096, NULL, &second, &error));
+  second = gcuda_stream_pool_allocate_address (pool, 4096, NULL, &error);
   g_assert_no_error (error);
+  g_assert_cmpuint (second, !=, 0);
   g_assert_cmpuint (second, !=, address);
 
   /* refused, nothing changes */
-  g_assert_false (gcuda_stream_pool_allocate_address (pool, 0, stream, &refused, &error));
+  refused = gcuda_stream_pool_allocate_address (pool, 0, stream, &error);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT);
   g_assert_cmpuint (refused, ==, 0);
   g_assert_false (gcuda_stream_pool_free_address (pool, 0x1000, stream, &error));
@@ -392,7 +393,8 @@ test_by_address (void)
   other = gcuda_device_create_context (device, 0, &error);
   g_assert_no_error (error);
   foreign = new_stream (other);
-  g_assert_false (gcuda_stream_pool_allocate_address (pool, 64, foreign, &refused, &error));
+  refused = gcuda_stream_pool_allocate_address (pool, 64, foreign, &error);
+  g_assert_cmpuint (refused, ==, 0);
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
   g_assert_false (gcuda_stream_pool_free_address (pool, address, foreign, &error));
   gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
@@ -436,9 +438,9 @@ test_by_address_many (void)
     {
       guint64 address = 0;
 
-      g_assert_true (gcuda_stream_pool_allocate_address (pool, 1 + g_random_int_range (0, 1 << 20), stream,
-                                                         &address, &error));
+      address = gcuda_stream_pool_allocate_address (pool, 1 + g_random_int_range (0, 1 << 20), stream, &error);
       g_assert_no_error (error);
+      g_assert_cmpuint (address, !=, 0);
       g_assert_true (gcuda_stream_pool_free_address (pool, address, stream, &error));
       g_assert_no_error (error);
     }
