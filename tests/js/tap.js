@@ -7,6 +7,10 @@
 //   Tap.test('compiles', () => { Tap.requireNvrtc(); ... });
 //   Tap.run();                         // prints the TAP and exits
 //
+// and the helpers several tests share: random data (randomBytes,
+// randomFloats), comparing bytes (assertBytes, sameBytes), promises
+// (runAsync, assertRejects).
+//
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 const GLib = imports.gi.GLib;
@@ -71,6 +75,89 @@ function assertThrowsGError(fn, domain, code, message) {
 
 function gpuRequired() {
     return GLib.getenv('GCUDA_TEST_REQUIRE_GPU') === '1';
+}
+
+// Fresh random data: @n bytes.
+function randomBytes(n) {
+    const a = new Uint8Array(n);
+    for (let i = 0; i < n; i++)
+        a[i] = Math.floor(Math.random() * 256);
+    return a;
+}
+
+// @n random floats in [-100, 100).
+function randomFloats(n) {
+    const a = new Float32Array(n);
+    for (let i = 0; i < n; i++)
+        a[i] = Math.random() * 200 - 100;
+    return a;
+}
+
+// Whether @bytes (a GLib.Bytes or an array) holds exactly @expected.
+function sameBytes(bytes, expected) {
+    const got = bytes instanceof GLib.Bytes ? bytes.toArray() : bytes;
+    if (got.length !== expected.length)
+        return false;
+    for (let i = 0; i < got.length; i++) {
+        if (got[i] !== expected[i])
+            return false;
+    }
+    return true;
+}
+
+// Fails unless @actual (a GLib.Bytes or an array) holds exactly @expected,
+// naming @what and the first byte that differs.
+function assertBytes(actual, expected, what) {
+    const got = actual instanceof GLib.Bytes ? actual.toArray() : actual;
+    assertEqual(got.length, expected.length, `${what}: length`);
+    for (let i = 0; i < expected.length; i++) {
+        if (got[i] !== expected[i])
+            fail(`${what}: byte ${i} is ${got[i]}, expected ${expected[i]}`);
+    }
+}
+
+// Runs the async function @fn to completion in a GLib.MainLoop (on the
+// global default main context, where the callbacks added by @fn run);
+// rethrows what it threw. Fails after @timeoutMs.
+function runAsync(fn, timeoutMs = 10000) {
+    const loop = new GLib.MainLoop(null, false);
+    let finished = false, error = null, timedOut = false;
+    fn().then(() => {}, e => {
+        error = e;
+    }).finally(() => {
+        finished = true;
+        loop.quit();
+    });
+    const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, timeoutMs, () => {
+        timedOut = true;
+        loop.quit();
+        return GLib.SOURCE_REMOVE;
+    });
+    if (!finished)
+        loop.run();
+    if (!timedOut)
+        GLib.source_remove(timeoutId);
+    if (timedOut && !finished)
+        throw new Error(`timed out after ${timeoutMs} ms`);
+    if (error !== null)
+        throw error;
+}
+
+// Awaits @promise, which must reject with a GLib.Error in @domain (a quark)
+// with @code; @what, optional, names the case in the failure.
+async function assertRejects(promise, domain, code, what) {
+    let error = null;
+    try {
+        await promise;
+    } catch (e) {
+        error = e;
+    }
+    const prefix = what ? `${what}: ` : '';
+    assert(error !== null, `${prefix}the promise did not reject`);
+    assert(error instanceof GLib.Error, `${prefix}expected a GLib.Error, got ${error}`);
+    assert(error.matches(domain, code), `${prefix}expected ${GLib.quark_to_string(domain)} ` +
+        `${code}, got ${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
+    return error;
 }
 
 let _noGpuReason;

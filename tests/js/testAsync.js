@@ -22,49 +22,6 @@ Gio._promisify(GCuda.Stream.prototype, 'synchronize_async', 'synchronize_finish'
 Gio._promisify(GCuda.Event.prototype, 'synchronize_async', 'synchronize_finish');
 Gio._promisify(GCuda.Context.prototype, 'synchronize_async', 'synchronize_finish');
 
-// Runs the async function @fn to completion in a GLib.MainLoop (on the
-// global default main context, where the callbacks added by @fn run);
-// rethrows what it threw. Fails after @timeoutMs.
-function runAsync(fn, timeoutMs = 10000) {
-    const loop = new GLib.MainLoop(null, false);
-    let finished = false, error = null, timedOut = false;
-    fn().then(() => {}, e => {
-        error = e;
-    }).finally(() => {
-        finished = true;
-        loop.quit();
-    });
-    const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, timeoutMs, () => {
-        timedOut = true;
-        loop.quit();
-        return GLib.SOURCE_REMOVE;
-    });
-    if (!finished)
-        loop.run();
-    if (!timedOut)
-        GLib.source_remove(timeoutId);
-    if (timedOut && !finished)
-        throw new Error(`timed out after ${timeoutMs} ms`);
-    if (error !== null)
-        throw error;
-}
-
-// Awaits @promise, which must reject with a GLib.Error in @domain with @code.
-async function assertRejects(promise, domain, code) {
-    let error = null;
-    try {
-        await promise;
-    } catch (e) {
-        error = e;
-    }
-    Tap.assert(error !== null, 'the promise did not reject');
-    Tap.assert(error instanceof GLib.Error, `not a GLib.Error: ${error}`);
-    Tap.assert(error.matches(domain, code),
-        `expected ${GLib.quark_to_string(domain)} ${code}, got ` +
-        `${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
-    return error;
-}
-
 function nowMs() {
     return GLib.get_monotonic_time() / 1000;
 }
@@ -81,7 +38,7 @@ function addSleep(stream, ms, state) {
 
 Tap.test('stream: await synchronize_async after a blocking callback', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.DEFAULT, 0);
         const state = {ran: false};
         const start = nowMs();
@@ -99,7 +56,7 @@ Tap.test('stream: await synchronize_async after a blocking callback', () => {
 
 Tap.test('stream: add_callback runs in the main loop, in order', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.NON_BLOCKING, 0);
         const order = [];
         stream.add_callback(() => order.push(1));
@@ -118,7 +75,7 @@ Tap.test('stream: add_callback runs in the main loop, in order', () => {
 
 Tap.test('stream: several waits complete in order', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.DEFAULT, 0);
         const done = [];
         const waits = [];
@@ -133,14 +90,14 @@ Tap.test('stream: several waits complete in order', () => {
 
 Tap.test('stream: cancelled synchronize_async rejects with CANCELLED', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.NON_BLOCKING, 0);
         const state = {ran: false};
         addSleep(stream, 50, state);
         const cancellable = new Gio.Cancellable();
         const promise = stream.synchronize_async(cancellable);
         cancellable.cancel();
-        await assertRejects(promise, Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED);
+        await Tap.assertRejects(promise, Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED);
         // the work goes on: a new wait completes
         Tap.assertEqual(await stream.synchronize_async(null), true);
         Tap.assert(state.ran);
@@ -149,7 +106,7 @@ Tap.test('stream: cancelled synchronize_async rejects with CANCELLED', () => {
 
 Tap.test('event: await synchronize_async, then time the blocking callback', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const stream = GCuda.Stream.new(null, GCuda.StreamFlags.NON_BLOCKING, 0);
         const e0 = GCuda.Event.new(null, GCuda.EventFlags.DEFAULT);
         const e1 = GCuda.Event.new(null, GCuda.EventFlags.DEFAULT);
@@ -182,7 +139,7 @@ Tap.test('event: timing errors', () => {
 
 Tap.test('context: await synchronize_async covers every stream', () => {
     Tap.requireGpu();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const ctx = GCuda.Context.get_default();
         const nonBlocking = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
         const blocking = GCuda.Stream.new(ctx, GCuda.StreamFlags.DEFAULT, 0);
@@ -202,10 +159,10 @@ Tap.test('destroyed context: the promise rejects with CONTEXT_DESTROYED', () => 
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     const event = GCuda.Event.new(ctx, GCuda.EventFlags.DEFAULT);
     ctx.destroy();
-    runAsync(async () => {
-        await assertRejects(stream.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
-        await assertRejects(event.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
-        await assertRejects(ctx.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+    Tap.runAsync(async () => {
+        await Tap.assertRejects(stream.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+        await Tap.assertRejects(event.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
+        await Tap.assertRejects(ctx.synchronize_async(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
     });
     Tap.assertThrowsGError(() => event.record(null), GCuda.error_quark(), GCuda.Error.CONTEXT_DESTROYED);
 });

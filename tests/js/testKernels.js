@@ -43,54 +43,6 @@ __global__ void axpb(int *y, const int *x, int a, long long b, int n)
 
 // ------------------------------------------------------------------ helpers
 
-// Runs the async function @fn to completion in a GLib.MainLoop; rethrows
-// what it threw. Fails after @timeoutMs.
-function runAsync(fn, timeoutMs = 30000) {
-    const loop = new GLib.MainLoop(null, false);
-    let finished = false, error = null, timedOut = false;
-    fn().then(() => {}, e => {
-        error = e;
-    }).finally(() => {
-        finished = true;
-        loop.quit();
-    });
-    const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, timeoutMs, () => {
-        timedOut = true;
-        loop.quit();
-        return GLib.SOURCE_REMOVE;
-    });
-    if (!finished)
-        loop.run();
-    if (!timedOut)
-        GLib.source_remove(timeoutId);
-    if (timedOut && !finished)
-        throw new Error(`timed out after ${timeoutMs} ms`);
-    if (error !== null)
-        throw error;
-}
-
-let _noNvrtcReason;
-
-// For tests that compile: skips them when no NVRTC library is found (failed
-// instead when GCUDA_TEST_REQUIRE_GPU=1: the GPU host has the toolkit).
-function requireNvrtc() {
-    if (_noNvrtcReason === undefined) {
-        _noNvrtcReason = null;
-        try {
-            sm90Compiler(GCuda.ProgramKind.PTX).compile('__global__ void probe() {}\n');
-        } catch (e) {
-            if (!(e instanceof GLib.Error) || !e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND))
-                throw e;
-            _noNvrtcReason = e.message;
-        }
-    }
-    if (_noNvrtcReason === null)
-        return;
-    if (Tap.gpuRequired())
-        Tap.fail(`GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing: ${_noNvrtcReason}`);
-    Tap.skip(`no NVRTC: ${_noNvrtcReason}`);
-}
-
 // A compiler for sm_90 (no device needed), with the cache disabled so that
 // NVRTC really runs.
 function sm90Compiler(target = GCuda.ProgramKind.CUBIN) {
@@ -119,13 +71,6 @@ function download(buf, Type, count) {
     const u8 = bytes.toArray().slice();  // own ArrayBuffer, aligned
     Tap.assertEqual(u8.byteLength, count * Type.BYTES_PER_ELEMENT, 'downloaded size');
     return new Type(u8.buffer, 0, count);
-}
-
-function randomFloats(n) {
-    const a = new Float32Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.random() * 200 - 100;
-    return a;
 }
 
 function randomInts(n, range = 20000) {
@@ -169,7 +114,7 @@ function loadModule(ctx, source) {
 // ------------------------------------------------------------ NVRTC only
 
 Tap.test('nvrtc: PTX for sm_90', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const program = sm90Compiler(GCuda.ProgramKind.PTX).compile(ADD);
     Tap.assertEqual(program.get_kind(), GCuda.ProgramKind.PTX);
     Tap.assertEqual(program.get_arch(), 'sm_90');
@@ -182,7 +127,7 @@ Tap.test('nvrtc: PTX for sm_90', () => {
 });
 
 Tap.test('nvrtc: cubin for sm_90', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const program = sm90Compiler().compile(ADD);
     Tap.assertEqual(program.get_kind(), GCuda.ProgramKind.CUBIN);
     const image = program.get_image().toArray();
@@ -191,7 +136,7 @@ Tap.test('nvrtc: cubin for sm_90', () => {
 });
 
 Tap.test('nvrtc: a syntax error is COMPILATION, with the log', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const compiler = sm90Compiler();
     const e = Tap.assertThrowsGError(
         () => compiler.compile('__global__ void broken(int *p) { p[0] = 1 +; }\n'),
@@ -203,7 +148,7 @@ Tap.test('nvrtc: a syntax error is COMPILATION, with the log', () => {
 });
 
 Tap.test('nvrtc: an unknown option is a compile error', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const compiler = sm90Compiler();
     compiler.set_options(['--no-such-option']);
     let error = null;
@@ -219,7 +164,7 @@ Tap.test('nvrtc: an unknown option is a compile error', () => {
 });
 
 Tap.test('nvrtc: templates through name expressions', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const compiler = sm90Compiler(GCuda.ProgramKind.PTX);
     compiler.set_no_extern_c(true);
     compiler.add_name_expression('fill<int>');
@@ -241,7 +186,7 @@ template <typename T> __global__ void fill(T *p, T v, int n)
 });
 
 Tap.test('nvrtc: in-memory headers and include dirs', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const dir = GLib.dir_make_tmp('gcuda-js-XXXXXX');
     try {
         GLib.file_set_contents(`${dir}/factor.h`, '#define FACTOR 37\n');
@@ -263,7 +208,7 @@ __global__ void f(int *p) { p[0] = p[0] * FACTOR + OFFSET; }
 });
 
 Tap.test('nvrtc: a second compile with the same cache dir is a cache hit', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const dir = GLib.dir_make_tmp('gcuda-js-cache-XXXXXX');
     const compiler = sm90Compiler();
     compiler.set_cache_dir(dir);
@@ -282,7 +227,7 @@ Tap.test('nvrtc: a second compile with the same cache dir is a cache hit', () =>
 });
 
 Tap.test('nvrtc: compile_async in a main loop', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const compiler = sm90Compiler(GCuda.ProgramKind.PTX);
     let ticks = 0;
     const tick = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 1, () => {
@@ -290,7 +235,7 @@ Tap.test('nvrtc: compile_async in a main loop', () => {
         return GLib.SOURCE_CONTINUE;
     });
     try {
-        runAsync(async () => {
+        Tap.runAsync(async () => {
             const [p1, p2] = await Promise.all([
                 compiler.compile_async(ADD, null),
                 compiler.compile_async(AXPB, null),
@@ -307,7 +252,7 @@ Tap.test('nvrtc: compile_async in a main loop', () => {
             Tap.assert(error instanceof GLib.Error, `the broken compile rejects: ${error}`);
             Tap.assert(error.matches(GCuda.compile_error_quark(), GCuda.CompileError.COMPILATION),
                 `${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
-        });
+        }, 30000);
     } finally {
         GLib.source_remove(tick);
     }
@@ -315,9 +260,9 @@ Tap.test('nvrtc: compile_async in a main loop', () => {
 });
 
 Tap.test('nvrtc: compile_async honours a cancelled cancellable', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const compiler = sm90Compiler(GCuda.ProgramKind.PTX);
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const cancellable = new Gio.Cancellable();
         cancellable.cancel();
         let error = null;
@@ -330,7 +275,7 @@ Tap.test('nvrtc: compile_async honours a cancelled cancellable', () => {
         Tap.assert(error.matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED) ||
             error.matches(GCuda.compile_error_quark(), GCuda.CompileError.CANCELLED),
         `${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
-    });
+    }, 30000);
 });
 
 Tap.test('kernel args: add, set, clear (no device needed)', () => {
@@ -373,7 +318,7 @@ Tap.test('garbage as a module image is INVALID_ARGUMENT', () => {
 
 if (situation === 'missing') {
     Tap.test('no driver: what needs a device is DRIVER_NOT_FOUND', () => {
-        requireNvrtc();
+        Tap.requireNvrtc();
         const domain = GCuda.error_quark(), code = GCuda.Error.DRIVER_NOT_FOUND;
         // the default arch is the context's device's
         Tap.assertThrowsGError(() => GCuda.Compiler.new(null).compile(ADD), domain, code);
@@ -402,7 +347,7 @@ Tap.test('launch: vector add matches JS', () => {
     Tap.assertEqual(add.get_param_size(3), 4);
 
     const n = 100003;  // not a multiple of the block
-    const a = randomFloats(n), b = randomFloats(n);
+    const a = Tap.randomFloats(n), b = Tap.randomFloats(n);
     const aGpu = uploadNew(ctx, a), bGpu = uploadNew(ctx, b);
     const cGpu = GCuda.Buffer.new(ctx, n * 4);
     cGpu.memset_d32(0, 0x7fc00000, n, null);  // NaN: unwritten elements show
@@ -485,7 +430,7 @@ Tap.test('launch: a pointer with an offset', () => {
     const ctx = GCuda.Context.get_default();
     const add = loadModule(ctx, ADD).get_function('add');
     const n = 1000, skip = 100;
-    const a = randomFloats(n), b = randomFloats(n);
+    const a = Tap.randomFloats(n), b = Tap.randomFloats(n);
     const aGpu = uploadNew(ctx, a), bGpu = uploadNew(ctx, b), cGpu = GCuda.Buffer.new(ctx, n * 4);
     cGpu.memset_d32(0, 0, n, null);
     const args = GCuda.KernelArgs.new();
@@ -517,7 +462,7 @@ Tap.test('launch_packed from a Uint8Array', () => {
     const ctx = GCuda.Context.get_default();
     const add = loadModule(ctx, ADD).get_function('add');
     const n = 70000;
-    const a = randomFloats(n), b = randomFloats(n);
+    const a = Tap.randomFloats(n), b = Tap.randomFloats(n);
     const aGpu = uploadNew(ctx, a), bGpu = uploadNew(ctx, b), cGpu = GCuda.Buffer.new(ctx, n * 4);
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     add.launch_packed(Math.ceil(n / 512), 1, 1, 512, 1, 1, 0, stream, packAdd(cGpu, aGpu, bGpu, n));
@@ -662,13 +607,13 @@ Tap.test('module_new_from_source: the one-liner', () => {
 Tap.test('compile_async on the device, then launch', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const compiler = GCuda.Compiler.new(ctx);
         compiler.set_cache_dir('');
         const program = await compiler.compile_async(ADD, null);
         const add = GCuda.Module.new_from_program(ctx, program).get_function('add');
         const n = 4096;
-        const a = randomFloats(n), b = randomFloats(n);
+        const a = Tap.randomFloats(n), b = Tap.randomFloats(n);
         const c = GCuda.Buffer.new(ctx, n * 4);
         const args = GCuda.KernelArgs.new();
         args.add_buffer(c);
@@ -680,7 +625,7 @@ Tap.test('compile_async on the device, then launch', () => {
         for (let i = 0; i < n; i++)
             expected[i] = a[i] + b[i];
         assertArraysEqual(download(c, Float32Array, n), expected, 'async-compiled add');
-    });
+    }, 30000);
 });
 
 // ------------------------------------------------------------ bad input (GPU)

@@ -12,24 +12,6 @@ const GCuda = imports.gi.GCuda;
 const GLib = imports.gi.GLib;
 const Tap = imports.tap;
 
-function randomBytes(n) {
-    const a = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.floor(Math.random() * 256);
-    return a;
-}
-
-function sameBytes(bytes, expected) {
-    const got = bytes.toArray ? bytes.toArray() : new Uint8Array(bytes.get_data());
-    if (got.length !== expected.length)
-        return false;
-    for (let i = 0; i < got.length; i++) {
-        if (got[i] !== expected[i])
-            return false;
-    }
-    return true;
-}
-
 function primaries() {
     return GCuda.Device.list().map(d => d.get_primary_context());
 }
@@ -71,15 +53,15 @@ Tap.test('peer access errors name both devices', () => {
 });
 
 function copyBothWays(a, b, n) {
-    const data = randomBytes(n);
+    const data = Tap.randomBytes(n);
     const src = GCuda.Buffer.new(a, n);
     const dst = GCuda.Buffer.new(b, n);
     const back = GCuda.Buffer.new(a, n);
     src.upload(0, data);
     dst.copy_from(0, src, 0, n);
     back.copy_from(0, dst, 0, n);
-    Tap.assert(sameBytes(dst.download(0, n), data), 'copied to the other device');
-    Tap.assert(sameBytes(back.download(0, n), data), 'copied back');
+    Tap.assert(Tap.sameBytes(dst.download(0, n), data), 'copied to the other device');
+    Tap.assert(Tap.sameBytes(back.download(0, n), data), 'copied back');
     for (const buf of [src, dst, back])
         buf.free();
 }
@@ -108,11 +90,11 @@ Tap.test('every device\'s primary context from one thread', () => {
     primaries().forEach((ctx, i) => {
         Tap.assert(ctx.is_primary());
         Tap.assertEqual(ctx.device.get_ordinal(), i);
-        const data = randomBytes(4099);
+        const data = Tap.randomBytes(4099);
         const buf = GCuda.Buffer.new(ctx, data.length);
         Tap.assert(buf.get_context() === ctx);
         buf.upload(0, data);
-        Tap.assert(sameBytes(buf.download(0, data.length), data), `device ${i}`);
+        Tap.assert(Tap.sameBytes(buf.download(0, data.length), data), `device ${i}`);
         buf.free();
     });
     Tap.assert(GCuda.Context.get_default() === before, 'the default context is unchanged');

@@ -11,24 +11,6 @@ const GCuda = imports.gi.GCuda;
 const GLib = imports.gi.GLib;
 const Tap = imports.tap;
 
-function randomBytes(n) {
-    const a = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.floor(Math.random() * 256);
-    return a;
-}
-
-function sameBytes(bytes, expected) {
-    const got = bytes instanceof GLib.Bytes ? bytes.toArray() : bytes;
-    if (got.length !== expected.length)
-        return false;
-    for (let i = 0; i < got.length; i++) {
-        if (got[i] !== expected[i])
-            return false;
-    }
-    return true;
-}
-
 // With the driver made unloadable (js-reach-nodriver, nogpu) only the cases
 // that need no driver are registered: the others would fail under
 // GCUDA_TEST_REQUIRE_GPU=1 where they cannot run by design.
@@ -121,14 +103,14 @@ gpuTest('device: out values, hash tables, arrays', () => {
 gpuTest('buffers: bytes in and out, memset, views, pointer info', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     const buf = GCuda.Buffer.new(ctx, data.length);
     Tap.assertEqual(buf.get_size(), 4096);
     Tap.assert(buf.get_context() === ctx);
     buf.upload(0, data);
-    Tap.assert(sameBytes(buf.download(0, data.length), data), 'upload then download');
+    Tap.assert(Tap.sameBytes(buf.download(0, data.length), data), 'upload then download');
     const other = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
-    Tap.assert(sameBytes(other.download(0, data.length), data), 'new_from_bytes');
+    Tap.assert(Tap.sameBytes(other.download(0, data.length), data), 'new_from_bytes');
     other.memset_d8(0, 7, 16, null);
     other.memset_d16(16, 0x0102, 8, null);
     other.memset_d32(32, 0x01020304, 4, null);
@@ -138,15 +120,15 @@ gpuTest('buffers: bytes in and out, memset, views, pointer info', () => {
     Tap.assertEqual(head[17], 1);
     Tap.assertEqual(head[32], 4);
     Tap.assertEqual(head[35], 1);
-    Tap.assert(sameBytes(other.download(48, 16), data.slice(48, 64)), 'beyond the memsets');
+    Tap.assert(Tap.sameBytes(other.download(48, 16), data.slice(48, 64)), 'beyond the memsets');
     other.copy_from(0, buf, 0, 4096);
-    Tap.assert(sameBytes(other.download(0, 4096), data), 'copy_from');
+    Tap.assert(Tap.sameBytes(other.download(0, 4096), data), 'copy_from');
 
     const view = buf.new_view(1024, 512);
     Tap.assert(view.get_parent() === buf, 'a view knows its parent');
     Tap.assertEqual(buf.get_parent(), null, 'nullable: no parent');
     Tap.assertEqual(view.get_address(), buf.get_address() + 1024);
-    Tap.assert(sameBytes(view.download(0, 512), data.slice(1024, 1536)), 'the view reads the parent');
+    Tap.assert(Tap.sameBytes(view.download(0, 512), data.slice(1024, 1536)), 'the view reads the parent');
     const range = ctx.get_address_range(view.get_address());
     Tap.assertEqual(range.length, 2, 'get_address_range: [base, size]');
     Tap.assertEqual(range[0], buf.get_address());
@@ -169,17 +151,17 @@ gpuTest('buffers: bytes in and out, memset, views, pointer info', () => {
 
 gpuTest('host buffers: write and read, kinds', () => {
     Tap.requireGpu();
-    const data = randomBytes(1000);
+    const data = Tap.randomBytes(1000);
     const aligned = GCuda.HostBuffer.new_aligned(1000, 256);
     Tap.assertEqual(aligned.get_address() % 256, 0, 'aligned');
     Tap.assertEqual(aligned.get_size(), 1000);
     aligned.write(0, new GLib.Bytes(data));
-    Tap.assert(sameBytes(aligned.read(0, 1000), data), 'write then read');
+    Tap.assert(Tap.sameBytes(aligned.read(0, 1000), data), 'write then read');
     Tap.assertEqual(aligned.get_context(), null, 'nullable: plain host memory has no context');
     const pinned = GCuda.HostBuffer.new_pagelocked(null, 1000, 0);
     Tap.assert(pinned.get_kind() !== aligned.get_kind(), 'two kinds');
     pinned.write(0, new GLib.Bytes(data));
-    Tap.assert(sameBytes(pinned.read(0, 1000), data));
+    Tap.assert(Tap.sameBytes(pinned.read(0, 1000), data));
     pinned.free();
     Tap.assert(pinned.is_freed());
 });
@@ -275,7 +257,7 @@ const realDriverTest = GLib.getenv('GCUDA_MOCK_DEVICES') !== null ? () => {} : g
 realDriverTest('copies: 2D and 3D between host and device', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(64);
+    const data = Tap.randomBytes(64);
     const host = GCuda.HostBuffer.new_aligned(64, 64);
     host.write(0, new GLib.Bytes(data));
     const dev = GCuda.Buffer.new(ctx, 32);
@@ -307,7 +289,7 @@ realDriverTest('copies: 2D and 3D between host and device', () => {
     c3.dst_pitch = 8;
     c3.dst_height = 2;
     c3.execute(null);
-    Tap.assert(sameBytes(out.read(0, 32), got), 'the box back');
+    Tap.assert(Tap.sameBytes(out.read(0, 32), got), 'the box back');
 });
 
 Tap.run();

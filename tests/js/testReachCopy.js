@@ -17,24 +17,8 @@ const noDriver = GLib.getenv('GCUDA_TEST_DRIVER') === 'missing';
 const gpuTest = noDriver ? () => {} : (...args) => Tap.test(...args);
 const domain = GCuda.error_quark();
 
-function randomBytes(n) {
-    const a = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.floor(Math.random() * 256);
-    return a;
-}
-
 function randomInt(limit) {
     return Math.floor(Math.random() * limit);
-}
-
-function assertBytes(actual, expected, what) {
-    const got = actual instanceof GLib.Bytes ? actual.toArray() : actual;
-    Tap.assertEqual(got.length, expected.length, `${what}: length`);
-    for (let i = 0; i < expected.length; i++) {
-        if (got[i] !== expected[i])
-            Tap.fail(`${what}: byte ${i} is ${got[i]}, expected ${expected[i]}`);
-    }
 }
 
 // The box (width bytes x height rows x depth slices) at (x, y, z) of memory
@@ -97,10 +81,10 @@ gpuTest('Copy2D: host address to device, device to host buffer, unified, on a st
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
     const [width, height] = [24 + randomInt(8), 5 + randomInt(4)];
-    const src = randomBytes(64 * 16);
+    const src = Tap.randomBytes(64 * 16);
     const host = GCuda.HostBuffer.new_aligned(src.length, 64);
     host.write(0, new GLib.Bytes(src));
-    const devData = randomBytes(48 * 16);
+    const devData = Tap.randomBytes(48 * 16);
     const dev = GCuda.Buffer.new(ctx, devData.length);
     dev.upload(0, devData);
 
@@ -120,7 +104,7 @@ gpuTest('Copy2D: host address to device, device to host buffer, unified, on a st
     Tap.assert(c.execute(null));
     let want = copyBox(src, {x: 3, y: 2, z: 0, pitch: 64, rows: 0}, devData, {x: 5, y: 1, z: 0, pitch: 48, rows: 0},
         width, height, 1);
-    assertBytes(dev.download(0, devData.length), want, 'host address to device');
+    Tap.assertBytes(dev.download(0, devData.length), want, 'host address to device');
 
     // device -> page-locked host buffer, aligned, on a stream
     const pinned = GCuda.HostBuffer.new_pagelocked(ctx, 48 * 16, 0);
@@ -135,11 +119,11 @@ gpuTest('Copy2D: host address to device, device to host buffer, unified, on a st
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     Tap.assert(back.execute(stream));
     stream.synchronize();
-    assertBytes(pinned.read(0, 48 * 16), want, 'device to host buffer on a stream');
+    Tap.assertBytes(pinned.read(0, 48 * 16), want, 'device to host buffer on a stream');
 
     // unified addresses (managed memory) on both sides, and a host address as destination
     const managed = GCuda.Buffer.new_managed(ctx, 1024, GCuda.MemAttachFlags.GLOBAL);
-    const mdata = randomBytes(1024);
+    const mdata = Tap.randomBytes(1024);
     managed.upload(0, mdata);
     const out = GCuda.HostBuffer.new_aligned(1024, 64);
     out.write(0, new GLib.Bytes(new Uint8Array(1024)));
@@ -154,14 +138,14 @@ gpuTest('Copy2D: host address to device, device to host buffer, unified, on a st
     Tap.assert(u.execute(null));
     want = copyBox(mdata, {x: 8, y: 0, z: 0, pitch: 32, rows: 0}, new Uint8Array(1024),
         {x: 0, y: 0, z: 0, pitch: 32, rows: 0}, 16, 32, 1);
-    assertBytes(out.read(0, 1024), want, 'unified to host address');
+    Tap.assertBytes(out.read(0, 1024), want, 'unified to host address');
     const toUnified = GCuda.Copy2D.new();
     toUnified.set_src_host_buffer(host);
     toUnified.set_dst_unified(managed.get_address(), 1024);
     toUnified.set_width_in_bytes(1024);
     toUnified.set_height(1);
     Tap.assert(toUnified.execute(null));
-    assertBytes(managed.download(0, 1024), src.slice(0, 1024), 'host buffer to unified');
+    Tap.assertBytes(managed.download(0, 1024), src.slice(0, 1024), 'host buffer to unified');
     managed.free();
     dev.free();
     pinned.free();
@@ -170,7 +154,7 @@ gpuTest('Copy2D: host address to device, device to host buffer, unified, on a st
 gpuTest('Copy2D: bad regions are errors, nothing copied', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(256);
+    const data = Tap.randomBytes(256);
     const dev = GCuda.Buffer.new(ctx, 256);
     dev.upload(0, data);
     const host = GCuda.HostBuffer.new_aligned(256, 64);
@@ -186,7 +170,7 @@ gpuTest('Copy2D: bad regions are errors, nothing copied', () => {
     c.set_src_pitch(16);
     c.set_dst_y(14);
     Tap.assertThrowsGError(() => c.execute(null), domain, GCuda.Error.OUT_OF_BOUNDS, 'rows past the buffer');
-    assertBytes(dev.download(0, 256), data, 'the buffer is untouched');
+    Tap.assertBytes(dev.download(0, 256), data, 'the buffer is untouched');
     dev.free();
     Tap.assertThrowsGError(() => c.execute(null), domain, GCuda.Error.FREED, 'a freed destination');
 });
@@ -195,10 +179,10 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
     // source: 4 slices of 6 rows of 32 bytes; destination: 3 slices of 5 rows of 40 bytes
-    const src = randomBytes(4 * 6 * 32);
+    const src = Tap.randomBytes(4 * 6 * 32);
     const host = GCuda.HostBuffer.new_aligned(src.length, 64);
     host.write(0, new GLib.Bytes(src));
-    const devData = randomBytes(3 * 5 * 40);
+    const devData = Tap.randomBytes(3 * 5 * 40);
     const dev = GCuda.Buffer.new(ctx, devData.length);
     dev.upload(0, devData);
     const [w, h, d] = [10 + randomInt(10), 3, 2];
@@ -221,7 +205,7 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     Tap.assert(c.execute(null));
     const want = copyBox(src, {x: 2, y: 1, z: 1, pitch: 32, rows: 6}, devData,
         {x: 7, y: 2, z: 1, pitch: 40, rows: 5}, w, h, d);
-    assertBytes(dev.download(0, devData.length), want, 'host buffer to buffer');
+    Tap.assertBytes(dev.download(0, devData.length), want, 'host buffer to buffer');
 
     // the whole buffer back, packed, to a host address, on a stream
     const out = GCuda.HostBuffer.new_aligned(devData.length, 64);
@@ -238,7 +222,7 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.DEFAULT, 0);
     Tap.assert(b.execute(stream));
     stream.synchronize();
-    assertBytes(out.read(0, devData.length), want, 'buffer to host address');
+    Tap.assertBytes(out.read(0, devData.length), want, 'buffer to host address');
 
     // unified endpoints: page-locked memory in, managed memory out
     const pinned = GCuda.HostBuffer.new_pagelocked(ctx, src.length, 0);
@@ -257,7 +241,7 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     Tap.assert(u.execute(null));
     const uwant = copyBox(src, {x: 0, y: 0, z: 0, pitch: 32, rows: 6}, new Uint8Array(512),
         {x: 0, y: 0, z: 0, pitch: 32, rows: 4}, 32, 4, 4);
-    assertBytes(managed.download(0, 512), uwant, 'unified to unified');
+    Tap.assertBytes(managed.download(0, 512), uwant, 'unified to unified');
     u.set_dst_height(3);
     Tap.assertThrowsGError(() => u.execute(null), domain, GCuda.Error.INVALID_ARGUMENT,
         'fewer rows per slice than the box has');
@@ -276,7 +260,7 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
     hh.set_height(6);
     hh.set_depth(1);
     Tap.assert(hh.execute(null));
-    assertBytes(hostOut.read(0, 6 * 32), src.slice(6 * 32, 12 * 32), 'host address to host buffer');
+    Tap.assertBytes(hostOut.read(0, 6 * 32), src.slice(6 * 32, 12 * 32), 'host address to host buffer');
     managed.free();
     pinned.free();
     dev.free();
@@ -285,10 +269,10 @@ gpuTest('Copy3D: a box from a host buffer to a buffer and back to a host address
 gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(2 * 4 * 64);
+    const data = Tap.randomBytes(2 * 4 * 64);
     const a = GCuda.Buffer.new(ctx, data.length);
     a.upload(0, data);
-    const bData = randomBytes(2 * 4 * 64);
+    const bData = Tap.randomBytes(2 * 4 * 64);
     const b = GCuda.Buffer.new(ctx, bData.length);
     b.upload(0, bData);
     const c = GCuda.Copy3DPeer.new();
@@ -309,10 +293,10 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     Tap.assert(c.execute(null));
     let want = copyBox(data, {x: 4, y: 1, z: 0, pitch: 64, rows: 4}, bData, {x: 0, y: 0, z: 1, pitch: 64, rows: 4},
         20, 3, 1);
-    assertBytes(b.download(0, bData.length), want, 'buffer to buffer');
+    Tap.assertBytes(b.download(0, bData.length), want, 'buffer to buffer');
 
     const host = GCuda.HostBuffer.new_aligned(512, 64);
-    const hdata = randomBytes(512);
+    const hdata = Tap.randomBytes(512);
     host.write(0, new GLib.Bytes(hdata));
     const h = GCuda.Copy3DPeer.new();
     h.set_src_host_buffer(host);
@@ -324,10 +308,10 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     Tap.assert(h.execute(stream));
     stream.synchronize();
-    assertBytes(b.download(0, 512), hdata, 'host buffer to buffer on a stream');
+    Tap.assertBytes(b.download(0, 512), hdata, 'host buffer to buffer on a stream');
 
     // a host address into the second half of a, on a stream
-    const half = randomBytes(256);
+    const half = Tap.randomBytes(256);
     host.write(0, new GLib.Bytes(half));
     const fromAddress = GCuda.Copy3DPeer.new();
     fromAddress.set_src_host(host.get_address(), 256);
@@ -339,7 +323,7 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     Tap.assert(fromAddress.execute(stream));
     stream.synchronize();
     data.set(half, 256);
-    assertBytes(a.download(0, data.length), data, 'host address to buffer on a stream');
+    Tap.assertBytes(a.download(0, data.length), data, 'host address to buffer on a stream');
     host.write(0, new GLib.Bytes(hdata));
 
     const out = GCuda.HostBuffer.new_aligned(512, 64);
@@ -350,7 +334,7 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     o.set_height(1);
     o.set_depth(1);
     Tap.assert(o.execute(null));
-    assertBytes(out.read(0, 512), hdata, 'unified to host address');
+    Tap.assertBytes(out.read(0, 512), hdata, 'unified to host address');
     const toHostBuffer = GCuda.Copy3DPeer.new();
     toHostBuffer.set_src_buffer(a);
     toHostBuffer.set_dst_host_buffer(out);
@@ -359,7 +343,7 @@ gpuTest('Copy3DPeer: between buffers of named contexts, from host memory', () =>
     toHostBuffer.set_height(1);
     toHostBuffer.set_depth(1);
     Tap.assert(toHostBuffer.execute(null));
-    assertBytes(out.read(0, 512), data.slice(0, 512), 'the last endpoint set wins');
+    Tap.assertBytes(out.read(0, 512), data.slice(0, 512), 'the last endpoint set wins');
 
     // a context that is not the buffer's
     const other = ctx.get_device().create_context(GCuda.ContextFlags.SCHED_AUTO);

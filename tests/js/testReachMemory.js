@@ -24,48 +24,6 @@ const onMock = GLib.getenv('GCUDA_MOCK_DEVICES') !== null;
 const realGpuTest = noDriver || onMock ? () => {} : gpuTest;
 const domain = GCuda.error_quark();
 
-function randomBytes(n) {
-    const a = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.floor(Math.random() * 256);
-    return a;
-}
-
-function assertBytes(actual, expected, what) {
-    const got = actual instanceof GLib.Bytes ? actual.toArray() : actual;
-    Tap.assertEqual(got.length, expected.length, `${what}: length`);
-    for (let i = 0; i < expected.length; i++) {
-        if (got[i] !== expected[i])
-            Tap.fail(`${what}: byte ${i} is ${got[i]}, expected ${expected[i]}`);
-    }
-}
-
-// Runs the async function @fn to completion in a GLib.MainLoop; rethrows
-// what it threw (the pattern of testAsync.js).
-function runAsync(fn, timeoutMs = 10000) {
-    const loop = new GLib.MainLoop(null, false);
-    let finished = false, error = null, timedOut = false;
-    fn().then(() => {}, e => {
-        error = e;
-    }).finally(() => {
-        finished = true;
-        loop.quit();
-    });
-    const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, timeoutMs, () => {
-        timedOut = true;
-        loop.quit();
-        return GLib.SOURCE_REMOVE;
-    });
-    if (!finished)
-        loop.run();
-    if (!timedOut)
-        GLib.source_remove(timeoutId);
-    if (timedOut && !finished)
-        throw new Error(`timed out after ${timeoutMs} ms`);
-    if (error !== null)
-        throw error;
-}
-
 // @value's little-endian bytes (@size of them) in @height rows of @width
 // elements, @pitch bytes apart, from @offset of a copy of @data.
 function memset2d(data, offset, pitch, value, size, width, height) {
@@ -91,35 +49,35 @@ if (noDriver) {
 gpuTest('buffers: host addresses as numbers, in and out, on a stream', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     const host = GCuda.HostBuffer.new_aligned(4096, 64);
     host.write(0, new GLib.Bytes(data));
     const buf = GCuda.Buffer.new(ctx, 4096);
     Tap.assertEqual(buf.get_kind(), GCuda.BufferKind.DEVICE);
     Tap.assertEqual(buf.get_pitch(), 0, 'not pitched');
     Tap.assert(buf.upload_from_address(0, host.get_address(), 4096));
-    assertBytes(buf.download(0, 4096), data, 'upload_from_address');
+    Tap.assertBytes(buf.download(0, 4096), data, 'upload_from_address');
     const out = GCuda.HostBuffer.new_aligned(4096, 64);
     Tap.assert(buf.download_to_address(0, out.get_address(), 4096));
-    assertBytes(out.read(0, 4096), data, 'download_to_address');
+    Tap.assertBytes(out.read(0, 4096), data, 'download_to_address');
 
     // on a stream: a second random half into the buffer's middle, read back
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
-    const more = randomBytes(1024);
+    const more = Tap.randomBytes(1024);
     host.write(0, new GLib.Bytes(more));
     Tap.assert(buf.upload_from_address_on_stream(1024, host.get_address(), 1024, stream));
     const expected = data.slice();
     expected.set(more, 1024);
     Tap.assert(buf.download_to_address_on_stream(0, out.get_address(), 4096, stream));
     stream.synchronize();
-    assertBytes(out.read(0, 4096), expected, 'the _on_stream pair');
+    Tap.assertBytes(out.read(0, 4096), expected, 'the _on_stream pair');
 
     // copy_from_on_stream: 200 bytes from another buffer's offset 100
     const other = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
     Tap.assert(buf.copy_from_on_stream(3000, other, 100, 200, stream));
     stream.synchronize();
     expected.set(data.slice(100, 300), 3000);
-    assertBytes(buf.download(0, 4096), expected, 'copy_from_on_stream');
+    Tap.assertBytes(buf.download(0, 4096), expected, 'copy_from_on_stream');
 
     Tap.assertThrowsGError(() => buf.upload_from_address(4000, host.get_address(), 200), domain,
         GCuda.Error.OUT_OF_BOUNDS, 'past the end');
@@ -133,7 +91,7 @@ gpuTest('buffers: host addresses as numbers, in and out, on a stream', () => {
 gpuTest('buffers: 2D memsets of 8, 16 and 32 bits', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     const buf = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
     const v8 = 1 + Math.floor(Math.random() * 255);
     const v16 = 1 + Math.floor(Math.random() * 65535);
@@ -146,7 +104,7 @@ gpuTest('buffers: 2D memsets of 8, 16 and 32 bits', () => {
     Tap.assert(buf.memset_d32_2d(2048, 128, v32, 9, 6, stream));
     stream.synchronize();
     want = memset2d(want, 2048, 128, v32, 4, 9, 6);
-    assertBytes(buf.download(0, 4096), want, 'three 2D memsets');
+    Tap.assertBytes(buf.download(0, 4096), want, 'three 2D memsets');
 
     Tap.assertThrowsGError(() => buf.memset_d16_2d(1, 64, 1, 4, 2, null), domain, GCuda.Error.INVALID_ARGUMENT,
         'an odd address for 16 bits');
@@ -154,7 +112,7 @@ gpuTest('buffers: 2D memsets of 8, 16 and 32 bits', () => {
         'a row wider than the pitch');
     Tap.assertThrowsGError(() => buf.memset_d8_2d(0, 64, 1, 16, 100, null), domain, GCuda.Error.OUT_OF_BOUNDS,
         'rows past the end');
-    assertBytes(buf.download(0, 4096), want, 'the errors wrote nothing');
+    Tap.assertBytes(buf.download(0, 4096), want, 'the errors wrote nothing');
     buf.free();
 });
 
@@ -167,13 +125,13 @@ gpuTest('buffers: kinds, pitch, managed and views', () => {
     Tap.assert(pitch >= 100 && pitch % 4 === 0, `pitch ${pitch}`);
     Tap.assertEqual(pitched.pitch, pitch, 'the pitch property');
     Tap.assert(pitched.get_size() >= pitch * 6 + 100, `size ${pitched.get_size()}`);
-    const rows = randomBytes(pitch * 7);
+    const rows = Tap.randomBytes(pitch * 7);
     pitched.upload(0, rows);
-    assertBytes(pitched.download(0, pitch * 7), rows, 'pitched round trip');
+    Tap.assertBytes(pitched.download(0, pitch * 7), rows, 'pitched round trip');
     const view = pitched.new_view(pitch, pitch);
     Tap.assertEqual(view.get_kind(), GCuda.BufferKind.VIEW);
     Tap.assertEqual(view.get_pitch(), pitch, 'a view of a pitched buffer has its pitch');
-    assertBytes(view.download(0, pitch), rows.slice(pitch, 2 * pitch), 'the view is row 1');
+    Tap.assertBytes(view.download(0, pitch), rows.slice(pitch, 2 * pitch), 'the view is row 1');
     const managed = GCuda.Buffer.new_managed(ctx, 64, GCuda.MemAttachFlags.GLOBAL);
     Tap.assertEqual(managed.get_kind(), GCuda.BufferKind.MANAGED);
     Tap.assertThrowsGError(() => GCuda.Buffer.new_pitched(ctx, 100, 7, 3), domain, GCuda.Error.INVALID_ARGUMENT,
@@ -185,16 +143,16 @@ gpuTest('buffers: kinds, pitch, managed and views', () => {
 gpuTest('buffers: download_async and upload_async as promises', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
-    const data = randomBytes(2048);
+    const data = Tap.randomBytes(2048);
     const buf = GCuda.Buffer.new(ctx, 2048);
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         Tap.assertEqual(await buf.upload_async(0, new GLib.Bytes(data), stream, null), true);
         const bytes = await buf.download_async(0, 2048, stream, null);
         Tap.assert(bytes instanceof GLib.Bytes, 'download_finish gives a GLib.Bytes');
-        assertBytes(bytes, data, 'the round trip');
+        Tap.assertBytes(bytes, data, 'the round trip');
         const part = await buf.download_async(512, 256, null, null);
-        assertBytes(part, data.slice(512, 768), 'a range, on the default stream');
+        Tap.assertBytes(part, data.slice(512, 768), 'a range, on the default stream');
         let error = null;
         try {
             await buf.download_async(2000, 100, stream, null);
@@ -216,7 +174,7 @@ gpuTest('page-locked memory: flags and the device address', () => {
     const address = mapped.get_device_address();
     Tap.assert(typeof address === 'number' && address > 0, `device address ${address}`);
     // what the host writes, the device reads at that address
-    const data = randomBytes(1024);
+    const data = Tap.randomBytes(1024);
     mapped.write(0, new GLib.Bytes(data));
     const dev = GCuda.Buffer.new(ctx, 1024);
     const c = GCuda.Copy2D.new();
@@ -225,7 +183,7 @@ gpuTest('page-locked memory: flags and the device address', () => {
     c.set_width_in_bytes(1024);
     c.set_height(1);
     c.execute(null);
-    assertBytes(dev.download(0, 1024), data, 'read through the device address');
+    Tap.assertBytes(dev.download(0, 1024), data, 'read through the device address');
     const plain = GCuda.HostBuffer.new_pagelocked(ctx, 64, 0);
     Tap.assertEqual(plain.get_alloc_flags(), 0);
     Tap.assertThrowsGError(() => plain.get_device_address(), domain, GCuda.Error.INVALID_ARGUMENT, 'no DEVICEMAP');
@@ -270,9 +228,9 @@ gpuTest('pools: counters, held bytes, stop_holding, adopted host blocks', () => 
     Tap.assert(adopted instanceof GCuda.HostBuffer);
     Tap.assertEqual(adopted.get_address(), address);
     Tap.assertEqual(adopted.get_size(), 300);
-    const data = randomBytes(300);
+    const data = Tap.randomBytes(300);
     adopted.write(0, new GLib.Bytes(data));
-    assertBytes(adopted.read(0, 300), data, 'the adopted block');
+    Tap.assertBytes(adopted.read(0, 300), data, 'the adopted block');
     Tap.assertThrowsGError(() => hostPool.adopt_address(address), domain, GCuda.Error.INVALID_ARGUMENT,
         'adopted twice');
     adopted.free();
@@ -287,11 +245,11 @@ gpuTest('stream-ordered pool: blocks on a stream, threshold, trim, counters', ()
     const pool = GCuda.StreamPool.new(ctx);
     Tap.assert(pool.get_context() === ctx);
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     const buf = pool.allocate(4096, stream);
     stream.synchronize();  // usable beyond its stream once the allocation ran
     buf.upload(0, data);
-    assertBytes(buf.download(0, 4096), data, 'a pooled buffer holds data');
+    Tap.assertBytes(buf.download(0, 4096), data, 'a pooled buffer holds data');
     // the address is the return value: GJS gets it alone, as PyGObject does
     const address = pool.allocate_address(8192, stream);
     Tap.assertEqual(typeof address, 'number', 'allocate_address: the address as a number');
@@ -387,7 +345,7 @@ realGpuTest('managed memory: prefetch, advice, attach; IPC handles', () => {
     const ctx = GCuda.Context.get_default();
     const dev = ctx.get_device();
     const managed = GCuda.Buffer.new_managed(ctx, 1 << 20, GCuda.MemAttachFlags.GLOBAL);
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     managed.upload(0, data);
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     if (dev.get_attribute(GCuda.DeviceAttribute.CONCURRENT_MANAGED_ACCESS)) {
@@ -399,7 +357,7 @@ realGpuTest('managed memory: prefetch, advice, attach; IPC handles', () => {
     stream.synchronize();
     Tap.assert(managed.attach(GCuda.MemAttachFlags.GLOBAL, stream));
     stream.synchronize();
-    assertBytes(managed.download(0, 4096), data, 'the data stayed');
+    Tap.assertBytes(managed.download(0, 4096), data, 'the data stayed');
     const plain = GCuda.Buffer.new(ctx, 4096);
     Tap.assertThrowsGError(() => plain.prefetch(dev, stream), domain, GCuda.Error.INVALID_ARGUMENT,
         'prefetch of memory that is not managed');

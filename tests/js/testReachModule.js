@@ -30,53 +30,9 @@ const realGpuTest = noDriver || onMock ? () => {} : gpuTest;
 const domain = GCuda.error_quark();
 const KERNEL_ARGUMENTS = GCuda.Error.KERNEL_ARGUMENTS;
 
-function randomFloats(n) {
-    const a = new Float32Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.fround(Math.random() * 200 - 100);
-    return a;
-}
-
 function floatsOf(bytes) {
     const u8 = bytes.toArray().slice();
     return new Float32Array(u8.buffer, 0, u8.byteLength / 4);
-}
-
-function runAsync(fn, timeoutMs = 60000) {
-    const loop = new GLib.MainLoop(null, false);
-    let finished = false, error = null, timedOut = false;
-    fn().then(() => {}, e => {
-        error = e;
-    }).finally(() => {
-        finished = true;
-        loop.quit();
-    });
-    const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, timeoutMs, () => {
-        timedOut = true;
-        loop.quit();
-        return GLib.SOURCE_REMOVE;
-    });
-    if (!finished)
-        loop.run();
-    if (!timedOut)
-        GLib.source_remove(timeoutId);
-    if (timedOut && !finished)
-        throw new Error(`timed out after ${timeoutMs} ms`);
-    if (error !== null)
-        throw error;
-}
-
-async function assertRejects(promise, errorDomain, code, what) {
-    let error = null;
-    try {
-        await promise;
-    } catch (e) {
-        error = e;
-    }
-    Tap.assert(error instanceof GLib.Error, `${what}: expected a GLib.Error, got ${error}`);
-    Tap.assert(error.matches(errorDomain, code), `${what}: expected ${GLib.quark_to_string(errorDomain)} ` +
-        `${code}, got ${GLib.quark_to_string(error.domain)} ${error.code}: ${error.message}`);
-    return error;
 }
 
 // The PTX-only bundle: skipped (failed under GCUDA_TEST_REQUIRE_GPU=1) when
@@ -130,7 +86,7 @@ const BLOCK = onMock ? 4 : 128;
 function checkAxpb(f, launch) {
     const context = f.get_module().get_context();
     const n = onMock ? 16 : 300;
-    const x = randomFloats(n);
+    const x = Tap.randomFloats(n);
     const [a, b] = [Math.fround(Math.random() * 4 - 2), Math.fround(Math.random() * 10)];
     const xb = GCuda.Buffer.new(context, n * 4);
     xb.upload(0, new Uint8Array(x.buffer));
@@ -210,7 +166,7 @@ gpuTest('modules from a bundle directory and a resource, sync and as promises', 
     Tap.assertEqual(fromResource.get_function('axpb').get_param_count(), 5);
     Tap.assertEqual(typeof fromResource.get_info_log(), 'string');
     Tap.assertEqual(typeof fromResource.get_error_log(), 'string');
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         const a = await GCuda.Module.new_from_directory_async(context, dir, null, null);
         Tap.assert(a instanceof GCuda.Module, 'new_from_directory_finish gives the module');
         checkAxpb(a.get_function('axpb'), (y, x, al, be, n, grid, block) => {
@@ -226,14 +182,14 @@ gpuTest('modules from a bundle directory and a resource, sync and as promises', 
         Tap.assertEqual(b.get_function('report_arch').get_name(), 'report_arch');
         const c = await GCuda.Module.new_from_data_async(context, new GLib.Bytes(bundlePtx()), null, null);
         Tap.assertEqual(c.get_function('axpb').get_param_size(4), 4);
-        await assertRejects(GCuda.Module.new_from_directory_async(context,
+        await Tap.assertRejects(GCuda.Module.new_from_directory_async(context,
             Gio.File.new_for_path(`${bundleDir}/no-such-directory`), null, null),
         Gio.io_error_quark(), Gio.IOErrorEnum.NOT_FOUND, 'a missing directory');
-        await assertRejects(GCuda.Module.new_from_resource_async(null, '/org/gnome/GCuda/tests/nothing-here', null,
+        await Tap.assertRejects(GCuda.Module.new_from_resource_async(null, '/org/gnome/GCuda/tests/nothing-here', null,
             null), Gio.resource_error_quark(), Gio.ResourceError.NOT_FOUND, 'a missing resource');
-        await assertRejects(GCuda.Module.new_from_data_async(context, new GLib.Bytes(new Uint8Array(0)), null, null),
-            domain, GCuda.Error.INVALID_ARGUMENT, 'an empty image');
-    });
+        await Tap.assertRejects(GCuda.Module.new_from_data_async(context, new GLib.Bytes(new Uint8Array(0)), null,
+            null), domain, GCuda.Error.INVALID_ARGUMENT, 'an empty image');
+    }, 60000);
     Tap.assertThrowsGError(() => GCuda.Module.new_from_directory(context, Gio.File.new_for_path('/nonexistent-gcuda'),
         null), Gio.io_error_quark(), Gio.IOErrorEnum.NOT_FOUND);
 });
@@ -329,18 +285,18 @@ gpuTest('a module from source as a promise', () => {
     Tap.requireNvrtc();
     const source = '__global__ void twice(float *y, int n)\n' +
         '{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2.0f; }\n';
-    runAsync(async () => {
+    Tap.runAsync(async () => {
         if (onMock) {
             // the mock loads PTX only: the cubin compiled for its device is
             // refused, and the promise rejects with the driver's error
-            await assertRejects(GCuda.Module.new_from_source_async(null, source, null, null),
+            await Tap.assertRejects(GCuda.Module.new_from_source_async(null, source, null, null),
                 GCuda.driver_error_quark(), GCuda.DriverError.INVALID_IMAGE, 'a cubin on the mock');
             return;
         }
         const module = await GCuda.Module.new_from_source_async(null, source, ['-DUNUSED=1'], null);
         const f = module.get_function('twice');
         const n = 100;
-        const x = randomFloats(n);
+        const x = Tap.randomFloats(n);
         const buf = GCuda.Buffer.new(null, n * 4);
         buf.upload(0, new Uint8Array(x.buffer));
         const args = GCuda.KernelArgs.new();
@@ -350,9 +306,9 @@ gpuTest('a module from source as a promise', () => {
         const y = floatsOf(buf.download(0, n * 4));
         for (let i = 0; i < n; i++)
             Tap.assertEqual(y[i], Math.fround(x[i] * 2), `y[${i}]`);
-        await assertRejects(GCuda.Module.new_from_source_async(null, '__global__ void broken(', null, null),
+        await Tap.assertRejects(GCuda.Module.new_from_source_async(null, '__global__ void broken(', null, null),
             GCuda.compile_error_quark(), GCuda.CompileError.COMPILATION, 'a compile error');
-    });
+    }, 60000);
 });
 
 // ------------------------------------------------------------ a GPU only (the mock lacks them)
@@ -368,7 +324,7 @@ realGpuTest('globals, occupancy', () => {
     Tap.assertEqual(table.get_size(), 16);
     const scaleBuf = module.get_global('scale');
     Tap.assertEqual(scaleBuf.get_size(), 4);
-    const values = randomFloats(4);
+    const values = Tap.randomFloats(4);
     table.upload(0, new Uint8Array(values.buffer));
     const factor = 2 + Math.floor(Math.random() * 5);
     scaleBuf.upload(0, new Uint8Array(new Int32Array([factor]).buffer));

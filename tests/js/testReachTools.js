@@ -23,22 +23,6 @@ const realGpuTest = noDriver || onMock ? () => {} : gpuTest;
 const domain = GCuda.error_quark();
 const INVALID_ARGUMENT = GCuda.Error.INVALID_ARGUMENT;
 
-function randomBytes(n) {
-    const a = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.floor(Math.random() * 256);
-    return a;
-}
-
-function assertBytes(actual, expected, what) {
-    const got = actual instanceof GLib.Bytes ? actual.toArray() : actual;
-    Tap.assertEqual(got.length, expected.length, `${what}: length`);
-    for (let i = 0; i < expected.length; i++) {
-        if (got[i] !== expected[i])
-            Tap.fail(`${what}: byte ${i} is ${got[i]}, expected ${expected[i]}`);
-    }
-}
-
 // ------------------------------------------------------------ no driver needed
 
 const DEVICE_DATA_FIELDS = ['compute_capability_major', 'compute_capability_minor', 'max_threads', 'warp_size',
@@ -168,7 +152,7 @@ gpuTest('events: handle, flags, context, waits', () => {
     const producer = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     const consumer = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
     // the consumer's copy waits for the producer's memset through the event
-    const data = randomBytes(1024);
+    const data = Tap.randomBytes(1024);
     const buf = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
     const v = 1 + Math.floor(Math.random() * 255);
     buf.memset_d8(0, v, 512, producer);
@@ -178,7 +162,7 @@ gpuTest('events: handle, flags, context, waits', () => {
     consumer.synchronize();
     const want = data.slice();
     want.fill(v, 0, 768);
-    assertBytes(buf.download(0, 1024), want, 'the copy saw the memset');
+    Tap.assertBytes(buf.download(0, 1024), want, 'the copy saw the memset');
     Tap.assert(event.query(), 'done');
     buf.free();
 });
@@ -220,29 +204,29 @@ realGpuTest('arrays: every transfer, the descriptor, free', () => {
     const d = a.get_descriptor();
     Tap.assertEqual(d.width, n);
     Tap.assertEqual(d.format, GCuda.ArrayFormat.FLOAT);
-    const data = randomBytes(n * 4);
+    const data = Tap.randomBytes(n * 4);
     Tap.assert(a.upload(0, data));
-    assertBytes(a.download(0, n * 4), data, 'upload, download');
+    Tap.assertBytes(a.download(0, n * 4), data, 'upload, download');
     // a range of whole elements
-    assertBytes(a.download(8, 16), data.slice(8, 24), 'a range');
+    Tap.assertBytes(a.download(8, 16), data.slice(8, 24), 'a range');
     const host = GCuda.HostBuffer.new_aligned(n * 4, 64);
     Tap.assert(a.download_to_address(0, host.get_address(), n * 4));
-    assertBytes(host.read(0, n * 4), data, 'download_to_address');
-    const more = randomBytes(n * 4);
+    Tap.assertBytes(host.read(0, n * 4), data, 'download_to_address');
+    const more = Tap.randomBytes(n * 4);
     host.write(0, new GLib.Bytes(more));
     Tap.assert(a.upload_from_address(0, host.get_address(), n * 4));
-    assertBytes(a.download(0, n * 4), more, 'upload_from_address');
+    Tap.assertBytes(a.download(0, n * 4), more, 'upload_from_address');
     const buf = GCuda.Buffer.new(ctx, n * 4);
     Tap.assert(a.copy_to_buffer(0, buf, 0, n * 4));
-    assertBytes(buf.download(0, n * 4), more, 'copy_to_buffer');
+    Tap.assertBytes(buf.download(0, n * 4), more, 'copy_to_buffer');
     buf.upload(0, data);
     Tap.assert(a.copy_from_buffer(4, buf, 4, 32));
     const mixed = more.slice();
     mixed.set(data.slice(4, 36), 4);
-    assertBytes(a.download(0, n * 4), mixed, 'copy_from_buffer');
+    Tap.assertBytes(a.download(0, n * 4), mixed, 'copy_from_buffer');
     const b = GCuda.Array.new(ctx, desc);
     Tap.assert(b.copy_from_array(0, a, 0, n * 4));
-    assertBytes(b.download(0, n * 4), mixed, 'copy_from_array');
+    Tap.assertBytes(b.download(0, n * 4), mixed, 'copy_from_array');
     Tap.assertThrowsGError(() => a.upload(2, new Uint8Array(4)), domain, INVALID_ARGUMENT, 'not a whole element');
     Tap.assertThrowsGError(() => a.download(0, n * 4 + 4), domain, GCuda.Error.OUT_OF_BOUNDS, 'past the end');
     Tap.assert(!a.is_freed());
@@ -257,7 +241,7 @@ realGpuTest('2D and 3D copies with arrays', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
     const [w, h] = [16, 8];  // floats
-    const data = randomBytes(w * h * 4);
+    const data = Tap.randomBytes(w * h * 4);
     const src = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
     const a2 = GCuda.Array.new(ctx, GCuda.ArrayDescriptor.new(w, h, 0, GCuda.ArrayFormat.FLOAT, 1, 0));
     const c = GCuda.Copy2D.new();
@@ -267,7 +251,7 @@ realGpuTest('2D and 3D copies with arrays', () => {
     c.set_width_in_bytes(w * 4);
     c.set_height(h);
     Tap.assert(c.execute(null));
-    assertBytes(a2.download(0, w * h * 4), data, 'buffer to 2D array');
+    Tap.assertBytes(a2.download(0, w * h * 4), data, 'buffer to 2D array');
     const out = GCuda.HostBuffer.new_aligned(w * h * 4, 64);
     const back = GCuda.Copy2D.new();
     back.set_src_array(a2);
@@ -276,11 +260,11 @@ realGpuTest('2D and 3D copies with arrays', () => {
     back.set_width_in_bytes(w * 4);
     back.set_height(h);
     Tap.assert(back.execute(null));
-    assertBytes(out.read(0, w * h * 4), data, '2D array to host buffer');
+    Tap.assertBytes(out.read(0, w * h * 4), data, '2D array to host buffer');
 
     // 3D: 2 slices of the same rows
     const d = 2;
-    const data3 = randomBytes(w * h * d * 4);
+    const data3 = Tap.randomBytes(w * h * d * 4);
     const host = GCuda.HostBuffer.new_aligned(data3.length, 64);
     host.write(0, new GLib.Bytes(data3));
     const a3 = GCuda.Array.new(ctx, GCuda.ArrayDescriptor.new(w, h, d, GCuda.ArrayFormat.FLOAT, 1, 0));
@@ -303,7 +287,7 @@ realGpuTest('2D and 3D copies with arrays', () => {
     b3.set_height(h);
     b3.set_depth(d);
     Tap.assert(b3.execute(null));
-    assertBytes(out3.read(0, data3.length), data3, 'host to 3D array and back');
+    Tap.assertBytes(out3.read(0, data3.length), data3, 'host to 3D array and back');
     // the 3D peer form from a host address
     const dst = GCuda.Buffer.new(ctx, data3.length);
     const p = GCuda.Copy3DPeer.new();
@@ -313,7 +297,7 @@ realGpuTest('2D and 3D copies with arrays', () => {
     p.set_height(1);
     p.set_depth(1);
     Tap.assert(p.execute(null));
-    assertBytes(dst.download(0, data3.length), data3, 'a host address to a buffer, peer form');
+    Tap.assertBytes(dst.download(0, data3.length), data3, 'a host address to a buffer, peer form');
     a2.free();
     a3.free();
     src.free();
@@ -349,7 +333,7 @@ realGpuTest('stream capture: a graph of a memset and a copy, launched twice', ()
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
     const stream = GCuda.Stream.new(ctx, GCuda.StreamFlags.NON_BLOCKING, 0);
-    const data = randomBytes(4096);
+    const data = Tap.randomBytes(4096);
     const src = GCuda.Buffer.new_from_bytes(ctx, new GLib.Bytes(data));
     const dst = GCuda.Buffer.new(ctx, 4096);
     const v = 1 + Math.floor(Math.random() * 255);
@@ -378,7 +362,7 @@ realGpuTest('stream capture: a graph of a memset and a copy, launched twice', ()
         dst.memset_d8(0, 0, 4096, null);
         Tap.assert(exec.launch(stream));
         stream.synchronize();
-        assertBytes(dst.download(0, 4096), want, `launch ${i}`);
+        Tap.assertBytes(dst.download(0, 4096), want, `launch ${i}`);
     }
     src.free();
     dst.free();

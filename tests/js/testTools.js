@@ -42,41 +42,12 @@ function floatsOf(bytes, count) {
     return new Float32Array(u8.buffer, 0, count);
 }
 
-function randomFloats(n) {
-    const a = new Float32Array(n);
-    for (let i = 0; i < n; i++)
-        a[i] = Math.random() * 200 - 100;
-    return a;
-}
-
 function assertArraysEqual(actual, expected, what) {
     Tap.assertEqual(actual.length, expected.length, `${what}: length`);
     for (let i = 0; i < expected.length; i++) {
         if (actual[i] !== expected[i])
             Tap.fail(`${what}: element ${i} is ${actual[i]}, expected ${expected[i]}`);
     }
-}
-
-let _noNvrtcReason;
-
-// For tests that compile: skips them when no NVRTC library is found (failed
-// instead when GCUDA_TEST_REQUIRE_GPU=1: the GPU host has the toolkit).
-function requireNvrtc() {
-    if (_noNvrtcReason === undefined) {
-        _noNvrtcReason = null;
-        try {
-            sm90Ptx('__global__ void probe() {}\n');
-        } catch (e) {
-            if (!(e instanceof GLib.Error) || !e.matches(GCuda.error_quark(), GCuda.Error.NVRTC_NOT_FOUND))
-                throw e;
-            _noNvrtcReason = e.message;
-        }
-    }
-    if (_noNvrtcReason === null)
-        return;
-    if (Tap.gpuRequired())
-        Tap.fail(`GCUDA_TEST_REQUIRE_GPU=1 but NVRTC is missing: ${_noNvrtcReason}`);
-    Tap.skip(`no NVRTC: ${_noNvrtcReason}`);
 }
 
 function sm90Ptx(source) {
@@ -181,7 +152,7 @@ Tap.test('occupancy: on a device described by hand', () => {
 });
 
 Tap.test('texture kernel: PTX for sm_90', () => {
-    requireNvrtc();
+    Tap.requireNvrtc();
     const program = sm90Ptx(READ_2D);
     let u8 = program.get_image().toArray();
     const nul = u8.indexOf(0);
@@ -198,7 +169,7 @@ gpuTest('pool: round trip and counters', () => {
     Tap.requireGpu();
     const pool = GCuda.MemoryPool.new(null);
     const n = 1000;
-    const data = randomFloats(n);
+    const data = Tap.randomFloats(n);
     const buf = pool.allocate(n * 4);
     Tap.assertEqual(buf.get_size(), n * 4);
     Tap.assert(buf.get_address() !== 0, 'a device address');
@@ -274,7 +245,7 @@ gpuTest('texture: a 2D float array read by a kernel', () => {
     Tap.requireGpu();
     const ctx = GCuda.Context.get_default();
     const w = 37, h = 23;  // not multiples of the block
-    const data = randomFloats(w * h);
+    const data = Tap.randomFloats(w * h);
 
     const desc = GCuda.ArrayDescriptor.new(w, h, 0, GCuda.ArrayFormat.FLOAT, 1, GCuda.ArrayFlags.NONE);
     const array = GCuda.Array.new(ctx, desc);
