@@ -51,4 +51,16 @@ gboolean     _gcuda_buffer_is_usable    (GCudaBuffer           *self);
 gboolean     _gcuda_buffer_check        (GCudaBuffer           *self,
                                          GError               **error);
 
+/* _gcuda_buffer_check(), then @offset + @size within the buffer
+ * (GCUDA_ERROR_OUT_OF_BOUNDS). */
+gboolean     _gcuda_buffer_check_range  (GCudaBuffer           *self,
+                                         guint64                offset,
+                                         guint64                size,
+                                         GError               **error);
+
+/* @stream (nullable) is a stream of the buffer's context. */
+gboolean     _gcuda_buffer_check_stream (GCudaBuffer           *self,
+                                         GCudaStream           *stream,
+                                         GError               **error);
+
 G_END_DECLS
