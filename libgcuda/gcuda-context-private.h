@@ -43,6 +43,37 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
       GCUDA_CHECK ((call_expr), (name), (error)); \
   }))
 
+/* _gcuda_context_enter() for a call that the driver runs in @stream's
+ * context when @stream is a stream of its own: the stream-ordered
+ * allocator's cuMemAllocFromPoolAsync, cuMemAllocAsync and cuMemFreeAsync,
+ * whose only CUDA_ERROR_INVALID_CONTEXT is "default stream specified with no
+ * current context" (cuda.h). For those, with such a stream, nothing is made
+ * current: no push and pop around every allocation, which cost as much as
+ * the driver's own work. @context is checked as for any call; the default
+ * streams (NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD) enter it. Only for
+ * those calls: others need the current context whatever the stream. */
+gboolean  _gcuda_context_enter_for_stream (GCudaContext       *self,
+                                           CUstream            stream,
+                                           GCudaContextScope  *scope,
+                                           GError            **error);
+gboolean  _gcuda_context_enter_release_for_stream (GCudaContext      *self,
+                                                   CUstream           stream,
+                                                   GCudaContextScope *scope);
+
+#define GCUDA_CONTEXT_STREAM_CALL(context, stream, call_expr, name, error) \
+  (__extension__ ({ \
+    g_auto(GCudaContextScope) gcuda_call_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
+    _gcuda_context_enter_for_stream ((context), (stream), &gcuda_call_scope_, (error)) && \
+      GCUDA_CHECK ((call_expr), (name), (error)); \
+  }))
+
+#define GCUDA_CONTEXT_STREAM_RELEASE(context, stream, call_expr) \
+  G_STMT_START { \
+    g_auto(GCudaContextScope) gcuda_release_scope_ = GCUDA_CONTEXT_SCOPE_INIT; \
+    if (_gcuda_context_enter_release_for_stream ((context), (stream), &gcuda_release_scope_)) \
+      (void) (call_expr); \
+  } G_STMT_END
+
 /* Finalizers and free(): releases a driver resource, @call_expr, with
  * @context current. Not skipped because gcuda_context_destroy() was called:
  * the driver's context goes only after its objects, which give back what

@@ -143,8 +143,8 @@ stream_pool_release (GObject  *pool,
   GCudaStreamPool *self = GCUDA_STREAM_POOL (pool);
   g_autoptr(GCudaStream) stream = data;
 
-  GCUDA_CONTEXT_RELEASE (self->context,
-                         GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)));
+  GCUDA_CONTEXT_STREAM_RELEASE (self->context, _gcuda_stream_get_handle (stream),
+                                GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)));
 }
 
 static void
@@ -352,10 +352,11 @@ stream_allocate (GCudaStreamPool  *self,
       !check_stream (self, stream, N_("Allocating from a stream pool on a stream that is not of its context"),
                      error))
     return FALSE;
-  return GCUDA_CONTEXT_CALL (self->context,
-                             GCUDA_DRV->fn_cuMemAllocFromPoolAsync (ptr, (size_t) size, self->handle,
-                                                                    _gcuda_stream_get_handle (stream)),
-                             "cuMemAllocFromPoolAsync", error);
+  /* with a stream of its own, the driver needs no current context */
+  return GCUDA_CONTEXT_STREAM_CALL (self->context, _gcuda_stream_get_handle (stream),
+                                    GCUDA_DRV->fn_cuMemAllocFromPoolAsync (ptr, (size_t) size, self->handle,
+                                                                           _gcuda_stream_get_handle (stream)),
+                                    "cuMemAllocFromPoolAsync", error);
 }
 
 /**
@@ -493,9 +494,9 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
                      "or it was given back already"), address);
       return FALSE;
     }
-  if (!GCUDA_CONTEXT_CALL (self->context,
-                           GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)),
-                           "cuMemFreeAsync", error))
+  if (!GCUDA_CONTEXT_STREAM_CALL (self->context, _gcuda_stream_get_handle (stream),
+                                  GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)),
+                                  "cuMemFreeAsync", error))
     {
       /* not freed: still the caller's to give back */
       g_mutex_lock (&self->lock);

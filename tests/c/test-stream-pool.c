@@ -344,6 +344,62 @@ test_context_destroyed (void)
 /* Memory by address: the same allocations without buffer objects. Each
  * address holds the pool; bad addresses and streams are refused and
  * change nothing. */
+/* With a stream of its own, the stream-ordered allocator runs in the
+ * stream's context, which GCuda does not make current: whatever context the
+ * thread has current (none, another one) stays, and the memory is the
+ * stream's context's. */
+static void
+test_other_context_current (void)
+{
+  g_autoptr(GCudaStreamPool) pool = NULL;
+  g_autoptr(GCudaStream) stream = NULL;
+  g_autoptr(GCudaDevice) device = NULL;
+  g_autoptr(GCudaContext) other = NULL;
+  g_autoptr(GCudaBuffer) buffer = NULL;
+  GCudaContext *context, *current;
+  GError *error = NULL;
+  guint64 address;
+
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  pool = new_pool (NULL);
+  context = gcuda_stream_pool_get_context (pool);
+  stream = new_stream (context);
+  device = gcuda_test_get_device ();
+  other = gcuda_device_create_context (device, 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (gcuda_context_push (other, &error));
+  g_assert_no_error (error);
+  address = gcuda_stream_pool_allocate_address (pool, 65536, stream, &error);
+  g_assert_no_error (error);
+  buffer = gcuda_stream_pool_allocate (pool, 4099, stream, &error);
+  g_assert_no_error (error);
+  current = gcuda_context_get_current (&error);
+  g_assert_no_error (error);
+  g_assert_true (current == other);
+  g_assert_true (gcuda_context_pop (&error));
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+
+  {
+    g_autoptr(GCudaBuffer) view = gcuda_buffer_new_for_address (context, address, 65536, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    check_round_trip_on_stream (view, stream);
+  }
+  check_round_trip_on_stream (buffer, stream);
+  g_assert_true (gcuda_stream_pool_free_address (pool, address, stream, &error));
+  g_assert_no_error (error);
+  g_clear_object (&buffer);
+  g_assert_true (gcuda_stream_synchronize (stream, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (gcuda_stream_pool_get_used_bytes_current (pool, &error), ==, 0);
+  g_assert_no_error (error);
+  gcuda_test_assert_no_current_context ();
+}
+
 static void
 test_by_address (void)
 {
@@ -464,6 +520,7 @@ main (int    argc,
   g_test_add_func ("/stream-pool/errors", test_errors);
   g_test_add_func ("/stream-pool/pool-dropped-first", test_pool_dropped_first);
   g_test_add_func ("/stream-pool/context-destroyed", test_context_destroyed);
+  g_test_add_func ("/stream-pool/other-context-current", test_other_context_current);
   g_test_add_func ("/stream-pool/by-address", test_by_address);
   g_test_add_func ("/stream-pool/by-address-many", test_by_address_many);
 

@@ -887,14 +887,11 @@ gcuda_mock_get_allocations (size_t *count, size_t *bytes)
 }
 
 static CUresult
-allocate (void **out, size_t size, int host)
+allocate_in (CUcontext ctx, void **out, size_t size, int host)
 {
-  CUcontext ctx;
-  CUresult res = current (&ctx);
+  CUresult res = CUDA_SUCCESS;
   void *block = MAP_FAILED;
 
-  if (res != CUDA_SUCCESS)
-    return res;
   if (out == NULL || size == 0)
     return CUDA_ERROR_INVALID_VALUE;
   pthread_mutex_lock (&mem_lock);
@@ -937,6 +934,15 @@ allocate (void **out, size_t size, int host)
     munmap (block, size);
   pthread_mutex_unlock (&mem_lock);
   return res;
+}
+
+static CUresult
+allocate (void **out, size_t size, int host)
+{
+  CUcontext ctx;
+  CUresult res = current (&ctx);
+
+  return res != CUDA_SUCCESS ? res : allocate_in (ctx, out, size, host);
 }
 
 static CUresult
@@ -1697,17 +1703,38 @@ mock_cuMemPoolTrimTo (CUmemoryPool pool, size_t keep)
   return CUDA_SUCCESS;
 }
 
+/* check_stream() for the stream-ordered allocator, which the driver runs in
+ * the context of a stream of its own with no context current (cuda.h: its
+ * CUDA_ERROR_INVALID_CONTEXT is for the default stream only) */
+static CUresult
+check_ordered_stream (CUstream stream)
+{
+  CUresult res;
+
+  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    return check_stream (stream);
+  if ((res = check_init ()) != CUDA_SUCCESS)
+    return res;
+  if (stream->magic != MOCK_STREAM_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return stream->ctx->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_SUCCESS;
+}
+
 static CUresult
 mock_cuMemAllocFromPoolAsync (CUdeviceptr *ptr, size_t size, CUmemoryPool pool, CUstream stream)
 {
-  CUresult res = check_stream (stream);
+  CUresult res = check_ordered_stream (stream);
   void *p = NULL;
 
   if (res != CUDA_SUCCESS)
     return res;
   if (ptr == NULL || !is_mock_pool (pool))
     return CUDA_ERROR_INVALID_VALUE;
-  if ((res = allocate (&p, size, 0)) != CUDA_SUCCESS)
+  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    res = allocate (&p, size, 0);
+  else
+    res = allocate_in (stream->ctx, &p, size, 0);
+  if (res != CUDA_SUCCESS)
     return res;
   pthread_mutex_lock (&mem_lock);
   {
@@ -1724,7 +1751,7 @@ mock_cuMemAllocFromPoolAsync (CUdeviceptr *ptr, size_t size, CUmemoryPool pool, 
 static CUresult
 mock_cuMemFreeAsync (CUdeviceptr ptr, CUstream stream)
 {
-  CUresult res = check_stream (stream);
+  CUresult res = check_ordered_stream (stream);
   long i;
 
   if (res != CUDA_SUCCESS)

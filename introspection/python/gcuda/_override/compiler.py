@@ -517,6 +517,10 @@ def _remember_program(memo_key, memo_context, program, key, module):
     # the same while the library holds the context (the default one, a
     # pushed one).
     try:
+        # (a hit asks is_destroyed(): asked here first, PyGObject's first
+        # call of it, which prepares the call, is not the first hit's cost)
+        if memo_context.is_destroyed():
+            return
         memo_context._gcuda_memoized = True
         context_ref = weakref.ref(memo_context)
     except (AttributeError, TypeError):
