@@ -45,6 +45,14 @@ GCudaBuffer *_gcuda_buffer_new_pooled   (GCudaContext          *context,
 /* Whether @self (a #GCudaBuffer, not checked) has memory and was not
  * freed: the launch path's test of a kernel argument. */
 gboolean     _gcuda_buffer_is_usable    (GCudaBuffer           *self);
+/* _gcuda_buffer_is_usable(), and of @context: a launch's common case */
+gboolean     _gcuda_buffer_is_usable_in (GCudaBuffer           *self,
+                                         GCudaContext          *context);
+/* Whether the memory is mapped only in the buffer's context (cuMemAlloc's,
+ * a module's variables, IPC memory opened there), not on its whole device
+ * (managed memory, memory pools) nor unknown (foreign memory): a kernel of
+ * another context on the same device faults on it. */
+gboolean     _gcuda_buffer_is_context_bound (GCudaBuffer       *self);
 
 /* A buffer given as an argument: made by a constructor (else
  * GCUDA_ERROR_INVALID_ARGUMENT) and not freed (else GCUDA_ERROR_FREED). */

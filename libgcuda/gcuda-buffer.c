@@ -873,6 +873,36 @@ _gcuda_buffer_is_usable (GCudaBuffer *self)
   return self->context != NULL && !buffer_is_freed (self);
 }
 
+gboolean
+_gcuda_buffer_is_usable_in (GCudaBuffer  *self,
+                            GCudaContext *context)
+{
+  return self->context == context && !buffer_is_freed (self);
+}
+
+gboolean
+_gcuda_buffer_is_context_bound (GCudaBuffer *self)
+{
+  GCudaBuffer *root = self;
+
+  while (root->parent != NULL)
+    root = root->parent;
+  switch (root->kind)
+    {
+    case GCUDA_BUFFER_KIND_DEVICE:
+      /* a stream pool's memory is its device's, as any memory pool's */
+      return !(root->owner != NULL && GCUDA_IS_STREAM_POOL (root->owner));
+    case GCUDA_BUFFER_KIND_PITCHED:
+    case GCUDA_BUFFER_KIND_IPC:
+    case GCUDA_BUFFER_KIND_GLOBAL:
+      return TRUE;
+    default:
+      /* managed memory is everywhere's; foreign and graphics memory is what
+       * its owner says it is */
+      return FALSE;
+    }
+}
+
 /**
  * gcuda_buffer_free:
  * @self: a [class@GCuda.Buffer]

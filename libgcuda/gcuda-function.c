@@ -687,7 +687,7 @@ gcuda_function_launch (GCudaFunction    *self,
       g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.KernelArgs"));
       return FALSE;
     }
-  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
+  params = _gcuda_kernel_args_prepare (args, self->context, self->param_sizes, self->n_params, self->name, &local_error);
   if (G_UNLIKELY (local_error != NULL))
     {
       g_propagate_error (error, local_error);
@@ -814,7 +814,7 @@ gcuda_function_launch_with_config (GCudaFunction     *self,
                    self->name, cluster[0], cluster[1], cluster[2]);
       return FALSE;
     }
-  params = _gcuda_kernel_args_prepare (args, self->param_sizes, self->n_params, self->name, &local_error);
+  params = _gcuda_kernel_args_prepare (args, self->context, self->param_sizes, self->n_params, self->name, &local_error);
   if (G_UNLIKELY (local_error != NULL))
     {
       g_propagate_error (error, local_error);

@@ -10,8 +10,10 @@
 G_BEGIN_DECLS
 
 /* The kernel arguments as the driver wants them, checked against the
- * kernel's parameters (count and sizes from cuFuncGetParamInfo). */
+ * kernel's parameters (count and sizes from cuFuncGetParamInfo), and its
+ * buffers against @context, the kernel's. */
 void **_gcuda_kernel_args_prepare (GCudaKernelArgs *args,
+                                   GCudaContext    *context,
                                    const gsize     *param_sizes,
                                    guint            n_params,
                                    const char      *kernel_name,

@@ -1083,8 +1083,33 @@ gcuda_kernel_args_add_struct (GCudaKernelArgs *self,
   return add_bytes (self, TYPE_STRUCT, bytes, size, alignment ? alignment : 8, NULL);
 }
 
+/* A buffer of another context than the kernel's: memory mapped only in its
+ * own context faults in a kernel of another context on the same device
+ * (one on another device reads it once peer access is on, which the driver
+ * alone knows: such a launch goes on, as the driver's would). */
+static gboolean
+check_buffer_context (GCudaBuffer   *buffer,
+                      GCudaContext  *context,
+                      guint          index,
+                      const char    *kernel_name,
+                      GError       **error)
+{
+  GCudaContext *own = gcuda_buffer_get_context (buffer);
+
+  if (own == context || !_gcuda_buffer_is_context_bound (buffer) ||
+      gcuda_context_get_device (own) != gcuda_context_get_device (context))
+    return TRUE;
+  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+               _("The buffer passed as parameter #%u (0-based) of kernel %s is memory of another context on "
+                 "the same device, which the kernel's context cannot reach: allocate it in the kernel's "
+                 "context (or use managed memory or a stream pool's, which every context of the device "
+                 "reaches)"), index, kernel_name);
+  return FALSE;
+}
+
 void **
 _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
+                            GCudaContext    *context,
                             const gsize     *param_sizes,
                             guint            n_params,
                             const char      *kernel_name,
@@ -1123,7 +1148,7 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
         }
       /* a buffer (add_buffer() keeps nothing else): the common case in one
        * test, without type checks; the errors below tell which it is */
-      if (G_LIKELY (arg->keep == NULL || _gcuda_buffer_is_usable ((GCudaBuffer *) arg->keep)))
+      if (G_LIKELY (arg->keep == NULL || _gcuda_buffer_is_usable_in ((GCudaBuffer *) arg->keep, context)))
         {
           self->params->pdata[i] = self->storage->data + arg->offset;
           continue;
@@ -1142,6 +1167,8 @@ _gcuda_kernel_args_prepare (GCudaKernelArgs *self,
                          "allocate buffers with a GCuda.Buffer constructor"), i, kernel_name);
           return NULL;
         }
+      if (!check_buffer_context (GCUDA_BUFFER (arg->keep), context, i, kernel_name, error))
+        return NULL;
       self->params->pdata[i] = self->storage->data + arg->offset;
     }
   return self->params->pdata;

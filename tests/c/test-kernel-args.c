@@ -502,6 +502,54 @@ test_mock_launches (void)
   g_assert_no_error (error);
   assert_last_launch (last, ++count, &want);
 
+  /* a buffer of another context of the device (it would fault there):
+   * refused before the driver, by every path; one of the kernel's context,
+   * or managed memory (the whole device's), launches */
+  {
+    g_autoptr(GCudaContext) other = gcuda_device_create_context (gcuda_context_get_device (context), 0, &error);
+    g_autoptr(GCudaBuffer) foreign = NULL;
+    g_autoptr(GCudaBuffer) view = NULL;
+    g_autoptr(GCudaBuffer) managed = NULL;
+
+    g_assert_no_error (error);
+    foreign = gcuda_buffer_new (other, 64, &error);
+    g_assert_no_error (error);
+    view = gcuda_buffer_new_view (foreign, 32, 32, &error);
+    g_assert_no_error (error);
+    g_assert_true (gcuda_kernel_args_set_buffer (args, 0, foreign, &error));
+    g_assert_no_error (error);
+    g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, args, &error));
+    g_assert_nonnull (strstr (error->message, "parameter #0 (0-based) of kernel step is memory of another context"));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_false (gcuda_function_launch_with_number (f, config, args, 2, want.n, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_true (gcuda_kernel_args_set_buffer (args, 0, view, &error));
+    g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+    gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+    g_assert_cmpuint (last (NULL, NULL), ==, count);
+
+    managed = gcuda_buffer_new_managed (other, 64, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
+    g_assert_no_error (error);
+    g_assert_true (gcuda_kernel_args_set_buffer (args, 0, managed, &error));
+    g_assert_true (gcuda_function_launch_with_config (f, config, args, &error));
+    g_assert_no_error (error);
+    want.out = gcuda_buffer_get_address (managed);
+    assert_last_launch (last, ++count, &want);
+    g_assert_true (gcuda_kernel_args_set_buffer (args, 0, out, &error));
+    g_assert_no_error (error);
+    want.out = gcuda_buffer_get_address (out);
+    g_clear_object (&view);
+    g_clear_object (&foreign);
+    g_clear_object (&managed);
+    g_assert_true (gcuda_context_destroy (other, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (gcuda_function_launch_with_config (f, config, args, &error));
+  g_assert_no_error (error);
+  assert_last_launch (last, ++count, &want);
+
   /* a launch with a missing argument never reaches the driver */
   gcuda_kernel_args_clear (args);
   gcuda_kernel_args_add_buffer (args, out);

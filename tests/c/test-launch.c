@@ -1245,6 +1245,98 @@ test_stream_of_other_context (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* Launches the kernel @f (store) writing @buffer, then checks what it wrote. */
+static void
+store_and_check (GCudaFunction *f,
+                 GCudaStream   *stream,
+                 GCudaBuffer   *buffer)
+{
+  g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+  guint32 got[32], want[32];
+  guint32 value = g_random_int_range (0, 1 << 30);
+
+  gcuda_kernel_args_add_buffer (args, buffer);
+  gcuda_kernel_args_add_uint32 (args, value);
+  launch_ok (f, 1, 1, 1, 32, 1, 1, 0, stream, args);
+  sync_stream (stream);
+  for (guint i = 0; i < 32; i++)
+    want[i] = value + i;
+  download_into (buffer, got, sizeof got);
+  assert_u32_equal (got, want, 32);
+}
+
+/* A buffer of another context on the same device as a kernel argument:
+ * memory only its own context maps (cuMemAlloc's, a view of it) is
+ * CONTEXT_MISMATCH before anything is launched, never a fault; managed
+ * memory and a stream pool's, which the whole device maps, work. In a
+ * child: were the driver to fault after all, the context would stay
+ * unusable. */
+static void
+test_buffer_of_other_context (void)
+{
+  if (!gcuda_test_require_gpu ())
+    return;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GCudaContext) dedicated = create_dedicated (NULL, 0);
+      g_autoptr(GCudaStream) stream = new_stream (dedicated, GCUDA_STREAM_FLAGS_DEFAULT);
+      g_autoptr(GCudaModule) module = load_module (dedicated, launch_source, NULL);
+      g_autoptr(GCudaFunction) f = get_kernel (module, "store");
+      g_autoptr(GCudaBuffer) plain = new_buffer (NULL, 256);
+      g_autoptr(GCudaBuffer) view = NULL;
+      g_autoptr(GCudaBuffer) managed = NULL;
+      g_autoptr(GCudaStreamPool) pool = NULL;
+      g_autoptr(GCudaStream) pool_stream = new_stream (NULL, GCUDA_STREAM_FLAGS_DEFAULT);
+      g_autoptr(GCudaBuffer) pooled = NULL;
+      g_autoptr(GCudaKernelArgs) args = gcuda_kernel_args_new ();
+      g_autoptr(GCudaLaunchConfig) config = gcuda_launch_config_new ();
+      GError *error = NULL;
+
+      view = gcuda_buffer_new_view (plain, 128, 128, &error);
+      g_assert_no_error (error);
+      gcuda_kernel_args_add_buffer (args, plain);
+      gcuda_kernel_args_add_uint32 (args, 7);
+      g_assert_false (gcuda_function_launch (f, 1, 1, 1, 32, 1, 1, 0, stream, args, &error));
+      gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+      g_assert_nonnull (strstr (error->message, "parameter #0"));
+      g_clear_error (&error);
+      gcuda_launch_config_set_grid (config, 1, 1, 1);
+      gcuda_launch_config_set_block (config, 32, 1, 1);
+      gcuda_launch_config_set_stream (config, stream);
+      g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+      g_assert_true (gcuda_kernel_args_set_buffer (args, 0, view, &error));
+      g_assert_no_error (error);
+      g_assert_false (gcuda_function_launch (f, 1, 1, 1, 32, 1, 1, 0, stream, args, &error));
+      gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
+
+      /* memory every context of the device maps */
+      managed = gcuda_buffer_new_managed (NULL, 256, GCUDA_MEM_ATTACH_FLAGS_GLOBAL, &error);
+      g_assert_no_error (error);
+      store_and_check (f, stream, managed);
+      pool = gcuda_stream_pool_new (NULL, &error);
+      g_assert_no_error (error);
+      pooled = gcuda_stream_pool_allocate (pool, 256, pool_stream, &error);
+      g_assert_no_error (error);
+      sync_stream (pool_stream);
+      store_and_check (f, stream, pooled);
+
+      /* and the kernel's own context's memory, as ever */
+      {
+        g_autoptr(GCudaBuffer) own = new_buffer (dedicated, 256);
+
+        store_and_check (f, stream, own);
+      }
+      printf ("all checked\n");
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*all checked*");
+}
+
 /* A kernel of a destroyed context, on a stream of it: CONTEXT_DESTROYED,
  * never a crash. */
 static void
@@ -1385,6 +1477,7 @@ main (int    argc,
   g_test_add_func ("/launch/bad-arguments", test_bad_arguments);
   g_test_add_func ("/launch/bad-dimensions", test_bad_dimensions);
   g_test_add_func ("/launch/stream-of-other-context", test_stream_of_other_context);
+  g_test_add_func ("/launch/buffer-of-other-context", test_buffer_of_other_context);
   g_test_add_func ("/launch/destroyed-context", test_destroyed_context);
   g_test_add_func ("/launch/illegal-address", test_illegal_address);
 
