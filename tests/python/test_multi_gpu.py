@@ -2,8 +2,9 @@
 # device's primary context from one thread and from one thread per GPU, IPC
 # across processes and devices.
 #
-# Every test needs two devices (the gpus(2) marker: skipped with fewer,
-# failed instead under GCUDA_TEST_REQUIRE_GPUS=2 or more). The mock suite
+# Every test but two needs two devices (the gpus(2) marker: skipped with
+# fewer, failed instead under GCUDA_TEST_REQUIRE_GPUS=2 or more); close() of
+# a plain buffer and IPC on the same device run on one. The mock suite
 # runs the tests that need no kernel and no IPC against the mock driver's
 # two devices; the gpu suite runs everything on a real host.
 #
@@ -24,7 +25,8 @@ import pytest  # noqa: E402
 
 from gcudatest import raises_gerror  # noqa: E402
 
-pytestmark = [pytest.mark.gpu, pytest.mark.gpus(2)]
+pytestmark = [pytest.mark.gpu]
+two_gpus = pytest.mark.gpus(2)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MiB = 1 << 20
@@ -44,6 +46,7 @@ def pairs():
     return [(a, b) for a in devices() for b in devices() if a is not b]
 
 
+@two_gpus
 def test_peer_attributes():
     for a, b in pairs():
         supported = a.get_peer_attribute(b, GCuda.PeerAttribute.ACCESS_SUPPORTED)
@@ -57,6 +60,7 @@ def test_peer_attributes():
     assert 'Device 0' in e.value.message
 
 
+@two_gpus
 def test_peer_access_errors_name_both_devices():
     d0, d1 = GCuda.Device.get(0), GCuda.Device.get(1)
     p0, p1 = d0.get_primary_context(), d1.get_primary_context()
@@ -100,6 +104,7 @@ def copy_between_devices(a, b, n):
         buf.free()
 
 
+@two_gpus
 def test_peer_copies_with_and_without_peer_access():
     d0, d1 = GCuda.Device.get(0), GCuda.Device.get(1)
     p0, p1 = d0.get_primary_context(), d1.get_primary_context()
@@ -131,6 +136,7 @@ def work_on(context, n):
     return np.array_equal(out, data)
 
 
+@two_gpus
 def test_every_device_from_one_thread():
     default = GCuda.Context.get_default()
     contexts = [dev.get_primary_context() for dev in devices()]
@@ -144,6 +150,7 @@ def test_every_device_from_one_thread():
     assert GCuda.Context.get_current() is None
 
 
+@two_gpus
 def test_one_thread_per_device():
     results = {}
     errors = []
@@ -198,6 +205,7 @@ extern "C" __global__ void scale(float *out, const float *in, int n)
 '''
 
 
+@two_gpus
 @pytest.mark.nvrtc
 def test_kernel_reads_peer_memory():
     d0, d1 = GCuda.Device.get(0), GCuda.Device.get(1)
@@ -229,7 +237,8 @@ def run_ipc_child(ordinal, memory_handle, event_handle, n):
     return child.stdout.split('\n')
 
 
-@pytest.mark.parametrize('ordinal', [0, 1], ids=['same-device', 'other-device'])
+@pytest.mark.parametrize('ordinal', [pytest.param(0, id='same-device'),
+                                     pytest.param(1, id='other-device', marks=two_gpus)])
 def test_ipc_memory_and_event_across_processes(ordinal):
     p0 = GCuda.Device.get(0).get_primary_context()
     n = 2 * MiB + 3
