@@ -867,6 +867,55 @@ gcuda_buffer_is_freed (GCudaBuffer *self)
   return buffer_is_freed (self);
 }
 
+/**
+ * gcuda_buffer_check_reachable:
+ * @self: a [class@GCuda.Buffer]
+ * @context: the context of a kernel
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Checks that a kernel of @context may be given @self's memory, as launches
+ * with a [class@GCuda.KernelArgs] check each buffer: for bindings that pass
+ * buffers to kernels as addresses (the Python override's launches). Memory
+ * only the buffer's context maps ([ctor@GCuda.Buffer.new]'s, pitched,
+ * IPC, a module's variables, views of those) is
+ * [GCUDA_ERROR_CONTEXT_MISMATCH][error@GCuda.Error] for another context of
+ * the same device, where a kernel would fault on it. Managed memory and a
+ * [class@GCuda.StreamPool]'s, which the whole device maps, are reachable from
+ * every context of the device; memory of another device is reachable once
+ * peer access is enabled ([method@GCuda.Context.enable_peer_access]), which
+ * the driver alone knows, so it is not refused here. A freed buffer is
+ * [GCUDA_ERROR_FREED][error@GCuda.Error], a buffer made without memory
+ * [GCUDA_ERROR_INVALID_ARGUMENT][error@GCuda.Error].
+ *
+ * Returns: %TRUE if a kernel of @context may use the memory
+ *
+ * Since: 1.0
+ */
+gboolean
+gcuda_buffer_check_reachable (GCudaBuffer   *self,
+                              GCudaContext  *context,
+                              GError       **error)
+{
+  g_return_val_if_fail (GCUDA_IS_BUFFER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!GCUDA_IS_CONTEXT (context))
+    {
+      g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_INVALID_ARGUMENT, _("Expected a GCuda.Context"));
+      return FALSE;
+    }
+  if (!buffer_check (self, error))
+    return FALSE;
+  if (self->context == context || !_gcuda_buffer_is_context_bound (self) ||
+      gcuda_context_get_device (self->context) != gcuda_context_get_device (context))
+    return TRUE;
+  g_set_error_literal (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
+                       _("The buffer is memory of another context on the same device, which a kernel of this "
+                         "context cannot reach: allocate it in the kernel's context (or use managed memory or a "
+                         "stream pool's, which every context of the device reaches)"));
+  return FALSE;
+}
+
 gboolean
 _gcuda_buffer_is_usable (GCudaBuffer *self)
 {

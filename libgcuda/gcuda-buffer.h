@@ -95,6 +95,10 @@ GCudaBuffer     *gcuda_buffer_get_parent              (GCudaBuffer          *sel
 GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_is_freed                (GCudaBuffer          *self);
 GCUDA_AVAILABLE_IN_1_0
+gboolean         gcuda_buffer_check_reachable         (GCudaBuffer          *self,
+                                                       GCudaContext         *context,
+                                                       GError              **error);
+GCUDA_AVAILABLE_IN_1_0
 gboolean         gcuda_buffer_free                    (GCudaBuffer          *self,
                                                        GError              **error);
 GCUDA_AVAILABLE_IN_1_0

@@ -1083,10 +1083,8 @@ gcuda_kernel_args_add_struct (GCudaKernelArgs *self,
   return add_bytes (self, TYPE_STRUCT, bytes, size, alignment ? alignment : 8, NULL);
 }
 
-/* A buffer of another context than the kernel's: memory mapped only in its
- * own context faults in a kernel of another context on the same device
- * (one on another device reads it once peer access is on, which the driver
- * alone knows: such a launch goes on, as the driver's would). */
+/* A buffer a kernel of @context cannot reach (memory of another context of
+ * its device): refused before it faults in the kernel. */
 static gboolean
 check_buffer_context (GCudaBuffer   *buffer,
                       GCudaContext  *context,
@@ -1094,16 +1092,11 @@ check_buffer_context (GCudaBuffer   *buffer,
                       const char    *kernel_name,
                       GError       **error)
 {
-  GCudaContext *own = gcuda_buffer_get_context (buffer);
+  GError *local = NULL;
 
-  if (own == context || !_gcuda_buffer_is_context_bound (buffer) ||
-      gcuda_context_get_device (own) != gcuda_context_get_device (context))
+  if (gcuda_buffer_check_reachable (buffer, context, &local))
     return TRUE;
-  g_set_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH,
-               _("The buffer passed as parameter #%u (0-based) of kernel %s is memory of another context on "
-                 "the same device, which the kernel's context cannot reach: allocate it in the kernel's "
-                 "context (or use managed memory or a stream pool's, which every context of the device "
-                 "reaches)"), index, kernel_name);
+  g_propagate_prefixed_error (error, local, _("Parameter #%u (0-based) of kernel %s: "), index, kernel_name);
   return FALSE;
 }
 

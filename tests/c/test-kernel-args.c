@@ -519,7 +519,7 @@ test_mock_launches (void)
     g_assert_true (gcuda_kernel_args_set_buffer (args, 0, foreign, &error));
     g_assert_no_error (error);
     g_assert_false (gcuda_function_launch (f, 1, 1, 1, 2, 1, 1, 0, stream, args, &error));
-    g_assert_nonnull (strstr (error->message, "parameter #0 (0-based) of kernel step is memory of another context"));
+    g_assert_nonnull (strstr (error->message, "Parameter #0 (0-based) of kernel step: The buffer is memory of another context"));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
     g_assert_false (gcuda_function_launch_with_config (f, config, args, &error));
     gcuda_assert_error_clear (&error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);

@@ -1299,7 +1299,7 @@ test_buffer_of_other_context (void)
       gcuda_kernel_args_add_uint32 (args, 7);
       g_assert_false (gcuda_function_launch (f, 1, 1, 1, 32, 1, 1, 0, stream, args, &error));
       gcuda_assert_error (error, GCUDA_ERROR, GCUDA_ERROR_CONTEXT_MISMATCH);
-      g_assert_nonnull (strstr (error->message, "parameter #0"));
+      g_assert_nonnull (strstr (error->message, "Parameter #0 (0-based) of kernel store: "));
       g_clear_error (&error);
       gcuda_launch_config_set_grid (config, 1, 1, 1);
       gcuda_launch_config_set_block (config, 32, 1, 1);

@@ -3,6 +3,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import gc
+import os
 
 import gi
 
@@ -197,6 +198,37 @@ def test_nothing_left_current(ctx, dev):
     assert GCuda.Context.get_current() is None
     c.destroy()
     assert GCuda.Context.get_current() is None
+
+
+def test_buffer_reachable_from_another_context(ctx, dedicated):
+    """What a kernel of another context of the device may be given: not
+    memory only its own context maps (a plain allocation, a view of it),
+    but managed memory and a stream pool's, which the device maps."""
+    plain = GCuda.mem_alloc(64, ctx)
+    view = plain.new_view(16, 32)
+    managed = GCuda.Buffer.new_managed(ctx, 64, GCuda.MemAttachFlags.GLOBAL)
+    for buf in (plain, view, managed):
+        assert buf.check_reachable(ctx)
+    for buf in (plain, view):
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH, GCuda.LogicError) as info:
+            buf.check_reachable(dedicated)
+        assert 'another context on the same device' in info.value.message
+    assert managed.check_reachable(dedicated)
+    # the mock driver has streams and pools only with GCUDA_MOCK_KERNELS=1
+    if not (os.environ.get('GCUDA_DRIVER_LIBRARY', '').endswith('libgcuda-mock-cuda.so') and
+            os.environ.get('GCUDA_MOCK_KERNELS') != '1'):
+        stream = GCuda.Stream(0, 0, ctx)
+        pooled = GCuda.StreamPool.new(ctx).allocate(64, stream)
+        assert pooled.check_reachable(ctx)
+        assert pooled.check_reachable(dedicated)
+        pooled.free()
+        stream.synchronize()
+    plain.free()
+    with raises_gerror(GCuda.Error.FREED):
+        plain.check_reachable(ctx)
+    with raises_gerror(GCuda.Error.INVALID_ARGUMENT):
+        GCuda.Buffer().check_reachable(ctx)
+    managed.free()
 
 
 def test_peer_access_to_itself(ctx, dedicated):

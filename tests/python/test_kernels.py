@@ -912,6 +912,44 @@ def test_illegal_address_in_a_child():
     assert result['second'] == ['gcuda-driver-error-quark', code], result
 
 
+def test_buffer_of_another_context_is_refused(dev):
+    """A buffer only another context of the device maps, given to a kernel:
+    CONTEXT_MISMATCH naming the argument, on every launch path, before the
+    kernel could fault; managed memory is the device's and launches."""
+    c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)
+    try:
+        m = compiler.SourceModule('__global__ void store(unsigned *out, unsigned v) '
+                                  '{ out[threadIdx.x] = v + threadIdx.x; }', context=c)
+        f = m.get_function('store')
+        stream = GCuda.Stream(0, 0, c)
+        theirs = GCuda.mem_alloc(32 * 4)  # the default context's
+        for call in (lambda: f(theirs, np.uint32(1), block=(32, 1, 1), stream=stream),
+                     lambda: f(theirs.new_view(0, 64), np.uint32(1), block=(32, 1, 1), stream=stream)):
+            with raises_gerror(GCuda.Error.CONTEXT_MISMATCH, GCuda.LogicError) as info:
+                call()
+            assert info.value.message.startswith('Argument #0 (0-based): ')
+        f.prepare('PI')
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH, GCuda.LogicError):
+            f.prepared_async_call((1, 1), (32, 1, 1), stream, theirs, 1)
+        # used with a kernel of its own context first: still refused here
+        own = GCuda.SourceModule('__global__ void store(unsigned *out, unsigned v) '
+                                 '{ out[threadIdx.x] = v + threadIdx.x; }').get_function('store')
+        own(theirs, np.uint32(2), block=(32, 1, 1))
+        GCuda.Context.get_default().synchronize()
+        with raises_gerror(GCuda.Error.CONTEXT_MISMATCH, GCuda.LogicError):
+            f(theirs, np.uint32(1), block=(32, 1, 1), stream=stream)
+        managed = GCuda.Buffer.new_managed(None, 32 * 4, GCuda.MemAttachFlags.GLOBAL)
+        value = int(rng().integers(0, 1 << 30))
+        f(managed, np.uint32(value), block=(32, 1, 1), stream=stream)
+        stream.synchronize()
+        np.testing.assert_array_equal(GCuda.from_device(managed, 32, np.uint32),
+                                      value + np.arange(32, dtype=np.uint32))
+        managed.free()
+        theirs.free()
+    finally:
+        c.detach()
+
+
 def test_launch_on_a_stream_of_a_destroyed_context(dev):
     c = dev.create_context(GCuda.ContextFlags.SCHED_AUTO)  # not current: GCuda.Stream() is the default's
     try:

@@ -48,6 +48,17 @@ def _check_host(hb):
                              'The host buffer at 0x%x was freed or unregistered' % hb.get_address())
 
 
+# Launchers remember a buffer's address under ADDRESS (checked for no
+# context) or ADDRESS plus a context's key (checked for its kernels:
+# params._pointer_for); free() forgets them all.
+ADDRESS = '_gcuda_address'
+
+
+def _forget_addresses(obj):
+    for key in [k for k in obj.__dict__ if k.startswith(ADDRESS)]:
+        del obj.__dict__[key]
+
+
 class _Memory:
     """What Buffer and HostBuffer share: int() is the address, len() the
     size, and numpy reads the bytes of host memory (an export: see
@@ -176,7 +187,7 @@ class Buffer(_Memory, GCuda.Buffer):
         raise GCuda.Error.FREED (as PyCUDA's free() does). Once numpy arrays
         or memoryviews were made over managed memory, the memory itself is
         released when this object goes, after the last of them."""
-        self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
+        _forget_addresses(self)  # the launchers' remembered addresses
         GCuda.Buffer.free(self)
 
     @_raising
@@ -330,13 +341,13 @@ class HostBuffer(_Memory, GCuda.HostBuffer):
         or memoryviews were made over the memory, the memory itself is
         released (a pooled block given back) when this object goes, after
         the last of them."""
-        self.__dict__.pop('_gcuda_address', None)  # the launchers' cached address
+        _forget_addresses(self)  # the launchers' remembered addresses
         GCuda.HostBuffer.free(self)
 
     @_raising
     def unregister(self):
         """Unregisters memory registered with register_host_memory()."""
-        self.__dict__.pop('_gcuda_address', None)
+        _forget_addresses(self)
         return GCuda.HostBuffer.unregister(self)
 
     def as_buffer(self, size=None, offset=0):

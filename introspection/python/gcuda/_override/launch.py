@@ -16,7 +16,7 @@ from .aio import Event
 from .errors import _library_error, _raising
 from .native import _gobject_pointer
 from .params import (ArgumentHandler, _blob, _call_plan, _complex, _kernel_args_error, _pack_error, _param_layout,
-                     _pointer, _pointer_value, _prepared_fields)
+                     _address_key, _kernel_context, _pointer_value, _prepared_fields)
 
 GCuda = get_introspection_module('GCuda')
 
@@ -275,7 +275,9 @@ _GI_LAUNCH = _UNPACK_DIMS + '''
 
 # A pointer argument of a GCuda buffer: its cached address (see
 # params._pointer_value), else the checked way.
-_BUFFER_ADDRESS = '    a{0} = getattr(a{0}, "_gcuda_address", None) or _pointer_value(a{0}, {0}, {1})'
+# a buffer's address, remembered under the key of the kernel's context once
+# checked for it (params._pointer_for)
+_BUFFER_ADDRESS = '    a{0} = getattr(a{0}, _akey, None) or _pointer_value(a{0}, {0}, {1}, _akey, _fctx)'
 
 
 def _launch_code(fast, with_stream):
@@ -298,6 +300,7 @@ def _namespace(func, fields, packer, fast):
         '_launch': _fast_binding()[3],
         '_fptr': _function_pointer(func) if fast is not None else None,
         '_psize': ctypes.c_size_t(packer.size), '_MISS': _MISS,
+        '_akey': _address_key(_kernel_context(func)), '_fctx': _kernel_context(func),
     }
 
 
@@ -346,7 +349,8 @@ def _make_call_launcher(func, plan, types):
         conv = plan.convs[i] if plan.convs is not None else None
         if conv is None:
             continue
-        if conv is _pointer and issubclass(cls, (GCuda.Buffer, GCuda.HostBuffer)):
+        if conv is not None and getattr(conv, '__name__', None) == 'pointer' and \
+                issubclass(cls, (GCuda.Buffer, GCuda.HostBuffer)):
             convert.append(_BUFFER_ADDRESS.format(i, 'stream'))
         else:
             namespace['_conv%d' % i] = conv

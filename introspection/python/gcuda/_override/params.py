@@ -8,9 +8,10 @@ import re
 import struct
 
 from gi.module import get_introspection_module
+from gi.repository import GLib
 
 from . import OVERRIDE_MODULE, interop
-from .buffers import Buffer
+from .buffers import ADDRESS, Buffer
 from .errors import _exact_integer, _library_error, _raising
 from .memory import get_buffer, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async
 from .views import _host, _numpy
@@ -35,10 +36,32 @@ def _kernel_args_error(message):
     return _library_error(GCuda.Error.KERNEL_ARGUMENTS, message)
 
 
-def _pointer_value(a, i, stream=None):
+def _kernel_context(func):
+    """The context of @func's kernels, or None where it has none to tell (a
+    function made by hand)."""
+    try:
+        context = func._context()
+    except (AttributeError, TypeError, GLib.Error):
+        return None
+    return context if isinstance(context, GCuda.Context) else None
+
+
+def _address_key(context):
+    """The attribute under which a buffer remembers its address once checked
+    for kernels of @context (None: ADDRESS, checked for no context). By the
+    context's handle and device: a key that comes back for a new context
+    is of the same device, for which the check's answer stands."""
+    if context is None:
+        return ADDRESS
+    return '%s_%x_%d' % (ADDRESS, context.get_handle(), context.get_device().get_ordinal())
+
+
+def _pointer_value(a, i, stream=None, key=ADDRESS, context=None):
     """The device address argument #@i stands for, for a launch on @stream
     (None: the legacy default stream), which waits for the producer's
-    stream of a __cuda_array_interface__ (v3) that names one."""
+    stream of a __cuda_array_interface__ (v3) that names one; remembered on
+    a buffer under @key. A GCuda.Buffer is checked for kernels of @context
+    (None: not checked) as KernelArgs does (Buffer.check_reachable())."""
     if isinstance(a, GCuda.Buffer):
         if a.is_freed():
             raise _library_error(GCuda.Error.FREED, 'Argument #%d (0-based): the buffer at 0x%x was freed'
@@ -48,12 +71,18 @@ def _pointer_value(a, i, stream=None):
             raise _library_error(GCuda.Error.INVALID_ARGUMENT,
                                  'Argument #%d (0-based): the GCuda.Buffer was made without memory: allocate it with '
                                  'mem_alloc()' % i)
+        if context is not None:
+            try:
+                GCuda.Buffer.check_reachable(a, context)
+            except GLib.Error as e:
+                raise _library_error(e.code, 'Argument #%d (0-based): %s' % (i, e.message)) from None
         address = a.get_address()
         if a.get_parent() is None:
-            a._gcuda_address = address
+            setattr(a, key, address)
         return address
     if isinstance(a, GCuda.HostBuffer):
-        address = a._gcuda_address = a.get_device_address()  # DEVICEMAP memory only
+        address = a.get_device_address()  # DEVICEMAP memory only
+        setattr(a, key, address)
         return address
     if isinstance(a, ArgumentHandler):
         return a._device_address()
@@ -72,10 +101,22 @@ def _pointer_value(a, i, stream=None):
 
 
 def _pointer(a, i, stream=None):
-    address = getattr(a, '_gcuda_address', None)
+    address = getattr(a, ADDRESS, None)
     if address is not None:
         return address
     return _pointer_value(a, i, stream)
+
+
+def _pointer_for(context):
+    """_pointer() for the kernels of @context: buffers checked for it."""
+    key = _address_key(context)
+
+    def pointer(a, i, stream=None):
+        address = getattr(a, key, None)
+        if address is not None:
+            return address
+        return _pointer_value(a, i, stream, key, context)
+    return pointer
 
 
 _int_types = []  # [(int, numpy.integer)], made on first use (numpy is imported lazily)
@@ -612,8 +653,13 @@ def _call_field(a, i):
 def _call_plan(func, args):
     plan = _CallPlan()
     plan.fields, plan.convs, plan.fixed, plan.handlers, plan.launcher = [], [], True, False, None
+    pointer = None
     for i, a in enumerate(args):
         field, conv, fixed = _call_field(a, i)
+        if conv is _pointer:
+            # buffers are checked for the kernel's context
+            pointer = pointer or _pointer_for(_kernel_context(func))
+            conv = pointer
         plan.fields.append(field)
         plan.convs.append(conv)
         plan.fixed = plan.fixed and fixed
