@@ -367,24 +367,75 @@ def test_static_methods_keep_docs():
 
 # ---------------------------------------------------------------- the PyCUDA test runner (no driver)
 
-def test_pycuda_runner_converts_imports_only():
+def _pycuda_runner():
     sys.path.insert(0, PYCUDA_DIR)
     try:
         import pycuda_runner
     finally:
         sys.path.remove(PYCUDA_DIR)
-    with open(os.path.join(PYCUDA_DIR, 'test_driver.py')) as f:
-        original = f.read()
-    converted = pycuda_runner.convert(original)
+    return pycuda_runner
+
+
+# the shapes of PyCUDA's test file the conversion meets (the file itself is
+# not shipped: tools/fetch-pycuda-tests)
+_RUNNER_SAMPLE = '''import numpy as np
+import pycuda.driver as drv
+from pycuda import gpuarray
+from pycuda.compiler import SourceModule
+from pycuda.tools import dtype_to_ctype, mark_cuda_test
+
+
+class TestDriver:
+    @mark_cuda_test
+    def test_x(self):
+        # pycuda in a comment stays
+        import pycuda.gpuarray as gpuarray
+        from pycuda.driver import module_from_buffer
+        mod = SourceModule("""
+        #include <pycuda-helpers.hpp>
+        __global__ void f() {}
+        """)
+        s = "import pycuda.driver"
+        assert "pycuda" in s
+'''
+
+
+def _check_conversion(runner, original):
+    converted = runner.convert(original)
     changed = [(a, b) for a, b in zip(original.splitlines(), converted.splitlines()) if a != b]
     assert len(original.splitlines()) == len(converted.splitlines())
-    assert len(changed) >= 10
     for before, after in changed:
         assert before.lstrip().startswith(('import pycuda', 'from pycuda'))
         assert after == before.replace('pycuda', 'gcuda', 1)
     assert '#include <pycuda-helpers.hpp>' in converted  # kernel sources untouched
     compile(converted, 'test_driver.py', 'exec')
+    return changed
 
+
+def test_pycuda_runner_converts_imports_only():
+    changed = _check_conversion(_pycuda_runner(), _RUNNER_SAMPLE)
+    assert len(changed) == 6
+    assert 's = "import pycuda.driver"' in _pycuda_runner().convert(_RUNNER_SAMPLE)
+
+
+def test_pycuda_runner_refuses_another_file(tmp_path, monkeypatch):
+    runner = _pycuda_runner()
+    other = tmp_path / 'test_driver.py'
+    other.write_text(_RUNNER_SAMPLE)
+    monkeypatch.setenv('GCUDA_PYCUDA_TEST_DRIVER', str(other))
+    source, problem = runner.upstream_test_file()
+    assert source is None and 'is not PyCUDA\'s test_driver.py' in problem
+    monkeypatch.setenv('GCUDA_PYCUDA_TEST_DRIVER', str(tmp_path / 'absent.py'))
+    source, problem = runner.upstream_test_file()
+    assert source is None and 'tools/fetch-pycuda-tests' in problem
+
+
+def test_pycuda_expectations_cover_the_upstream_file():
+    runner = _pycuda_runner()
+    original, problem = runner.upstream_test_file()
+    if original is None:
+        pytest.skip(problem)
+    assert len(_check_conversion(runner, original)) >= 10
     # every test of the file has an expected outcome, and nothing else does
     tree = ast.parse(original)
     names = set()
@@ -394,7 +445,7 @@ def test_pycuda_runner_converts_imports_only():
         elif isinstance(node, ast.ClassDef) and node.name.startswith('Test'):
             names |= {'%s::%s' % (node.name, f.name) for f in node.body
                       if isinstance(f, ast.FunctionDef) and f.name.startswith('test')}
-    expected = pycuda_runner.read_expectations(os.path.join(PYCUDA_DIR, 'expected-outcomes.txt'))
+    expected = runner.read_expectations(os.path.join(PYCUDA_DIR, 'expected-outcomes.txt'))
     assert set(expected) == names
     assert expected['TestDriver::test_gpuarray'] == ('failed', 'NotImplementedError')
     assert expected['TestDriver::test_register_host_memory'][0] == 'xfailed'
