@@ -10,7 +10,10 @@
 #            disabled (the driver stages through the host, "staged"); and
 #            GCuda.Communicator's all-reduce, one process driving every GPU
 #            (one rank per GPU made in one group, each collective queued on
-#            every rank between group_start and group_end).
+#            every rank between group_start and group_end). With --also-nccl
+#            PATH the all-reduce is measured again in a child process that
+#            loads that NCCL (GCUDA_NCCL_LIBRARY), e.g. the build PyTorch
+#            uses, so that GCuda and PyTorch can be compared on one build.
 #   --raw    (the GPU host's Python 3.12 with CuPy and PyTorch): CuPy's
 #            cudaMemcpyPeer (direct and staged) and PyTorch's copy_ between
 #            tensors of the two devices; PyTorch's all-reduce from one
@@ -30,7 +33,11 @@
 
 import argparse
 import ctypes
+import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 
 from benchutil import RawDriver, Report, Skip, stats  # next to this script
@@ -47,6 +54,7 @@ GCUDA_PEER = 'GCuda Buffer.copy_from'
 CUPY_PEER = 'CuPy cudaMemcpyPeer'
 TORCH_COPY = 'PyTorch copy_'
 GCUDA_ALL_REDUCE = 'GCuda Communicator.all_reduce, one process'
+GCUDA_ALL_REDUCE_ALSO = 'GCuda Communicator.all_reduce, one process, PyTorch\'s NCCL build'
 TORCH_ALL_REDUCE = 'PyTorch torch.cuda.nccl.all_reduce, one process'
 
 
@@ -100,7 +108,20 @@ def raw_peer_copy():
     return copy
 
 
-def gcuda_run(out, size, reps, max_mib):
+def loaded_nccl():
+    """The NCCL library this process mapped, or None."""
+    try:
+        with open('/proc/self/maps') as f:
+            for line in f:
+                path = line.split(None, 5)[-1].strip()
+                if os.path.basename(path).startswith('libnccl'):
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+def gcuda_run(out, size, reps, max_mib, all_reduce_only=False, row_name=GCUDA_ALL_REDUCE):
     try:
         import numpy as np
         import gi
@@ -118,7 +139,13 @@ def gcuda_run(out, size, reps, max_mib):
     contexts = [d.get_primary_context() for d in devices]
     out.env(device=devices[0].get_name(), gpus=n)
 
-    # copies between devices 0 and 1
+    if not all_reduce_only:
+        copies(out, GCuda, devices, contexts, size, reps)
+    all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name)
+
+
+def copies(out, GCuda, devices, contexts, size, reps):
+    """Copies between devices 0 and 1."""
     p0, p1 = contexts[0], contexts[1]
     src = GCuda.Buffer.new(p0, size)
     dst = GCuda.Buffer.new(p1, size)
@@ -147,7 +174,9 @@ def gcuda_run(out, size, reps, max_mib):
     src.free()
     dst.free()
 
-    # all-reduce, one process driving every GPU
+
+def all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name):
+    """All-reduce, one process driving every GPU."""
     try:
         version = GCuda.Communicator.get_nccl_version()
         uid = GCuda.Communicator.get_unique_id()
@@ -156,9 +185,9 @@ def gcuda_run(out, size, reps, max_mib):
         GCuda.Communicator.group_end()
     except GLib.Error as e:
         for mib in all_reduce_sizes(max_mib):
-            out.not_run(all_reduce_group(mib), GCUDA_ALL_REDUCE, 'gcuda', e.message)
+            out.not_run(all_reduce_group(mib), row_name, 'gcuda', e.message)
         return
-    out.note('GCuda: NCCL %d, %d ranks in one process' % (version, n))
+    out.note('%s: NCCL %d (%s), %d ranks in one process' % (row_name, version, loaded_nccl(), n))
     streams = [GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING, context=c) for c in contexts]
     bufs = [GCuda.Buffer.new(c, max_mib * MiB) for c in contexts]
     for buf in bufs:
@@ -179,7 +208,7 @@ def gcuda_run(out, size, reps, max_mib):
     for mib in all_reduce_sizes(max_mib):
         count = mib * MiB // 4
         seconds = measure(lambda: timed(lambda: all_reduce(count), wait), reps_for(mib, reps))
-        busbw_row(out, mib, GCUDA_ALL_REDUCE, seconds, n)
+        busbw_row(out, mib, row_name, seconds, n)
     for buf in bufs:
         buf.free()
 
@@ -356,6 +385,10 @@ def main(argv=None):
     parser.add_argument('--reps', type=int, default=10, help='repetitions (default 10; fewer at large sizes)')
     parser.add_argument('--max-mib', type=int, default=1024, help='largest all-reduce, MiB (default 1024)')
     parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON (tools/run-benchmarks)')
+    parser.add_argument('--also-nccl', metavar='PATH',
+                        help='--gcuda: the all-reduce again with this libnccl.so.2 (e.g. PyTorch\'s)')
+    parser.add_argument('--all-reduce-only', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--row-name', default=GCUDA_ALL_REDUCE, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.size < 1 or args.reps < 1 or args.max_mib < 1:
         parser.error('--size, --reps and --max-mib must be positive')
@@ -373,12 +406,37 @@ def main(argv=None):
     print('Several GPUs from Python (%s): copies of %d MiB from device 0 to 1, all-reduce 1 MiB to %d MiB '
           '(busbw = algbw * 2(n-1)/n); best and median' % (mode, args.size, args.max_mib))
     try:
-        (gcuda_run if args.gcuda else raw_run)(out, args.size * MiB, args.reps, args.max_mib)
+        if args.gcuda:
+            gcuda_run(out, args.size * MiB, args.reps, args.max_mib, args.all_reduce_only, args.row_name)
+        else:
+            raw_run(out, args.size * MiB, args.reps, args.max_mib)
     except Skip as e:
         print('bench_multi_gpu: %s' % e, file=sys.stderr)
         return SKIP
+    if args.gcuda and args.also_nccl:
+        also_nccl(out, args)
     out.write(args.json)
     return 0
+
+
+def also_nccl(out, args):
+    """The all-reduce rows again from a child that loads @args.also_nccl."""
+    with tempfile.TemporaryDirectory(prefix='bench-multi-gpu-') as tmp:
+        report = os.path.join(tmp, 'also.json')
+        env = dict(os.environ, GCUDA_NCCL_LIBRARY=args.also_nccl)
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), '--gcuda', '--all-reduce-only',
+                                '--reps', str(args.reps), '--max-mib', str(args.max_mib), '--json', report,
+                                '--row-name', GCUDA_ALL_REDUCE_ALSO], env=env)
+        try:
+            with open(report) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            reason = 'the child with %s ended with status %d (%s)' % (args.also_nccl, child.returncode, e)
+            for mib in all_reduce_sizes(args.max_mib):
+                out.not_run(all_reduce_group(mib), GCUDA_ALL_REDUCE_ALSO, 'gcuda', reason)
+            return
+    out.doc['rows'].extend(data.get('rows', []))
+    out.doc['notes'].extend(data.get('notes', []))
 
 
 if __name__ == '__main__':
