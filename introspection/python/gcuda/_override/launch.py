@@ -277,7 +277,7 @@ _GI_LAUNCH = _UNPACK_DIMS + '''
 # params._pointer_value), else the checked way.
 # a buffer's address, remembered under the key of the kernel's context once
 # checked for it (params._pointer_for)
-_BUFFER_ADDRESS = '    a{0} = getattr(a{0}, _akey, None) or _pointer_value(a{0}, {0}, {1}, _akey, _fctx)'
+_BUFFER_ADDRESS = '    a{0} = getattr(a{0}, {2!r}, None) or _pointer_value(a{0}, {0}, {1}, _akey, _fctx)'
 
 
 def _launch_code(fast, with_stream):
@@ -316,7 +316,7 @@ def _make_launchers(func, fields, packer, fast):
     for i, field in enumerate(fields):
         kind = field[3]
         if kind == 'pointer':
-            convert.append('    if a{0}.__class__ is not int:\n    '.format(i) + _BUFFER_ADDRESS.format(i, 'stream'))
+            convert.append('    if a{0}.__class__ is not int:\n    '.format(i) + _BUFFER_ADDRESS.format(i, 'stream', namespace['_akey']))
         elif kind == 'blob':
             namespace['_t%d' % i] = field[5]
             convert.append('    a{0} = _blob(a{0}, {0}, {1}, _t{0})'.format(i, field[1]))
@@ -351,7 +351,7 @@ def _make_call_launcher(func, plan, types):
             continue
         if conv is not None and getattr(conv, '__name__', None) == 'pointer' and \
                 issubclass(cls, (GCuda.Buffer, GCuda.HostBuffer)):
-            convert.append(_BUFFER_ADDRESS.format(i, 'stream'))
+            convert.append(_BUFFER_ADDRESS.format(i, 'stream', namespace['_akey']))
         else:
             namespace['_conv%d' % i] = conv
             convert.append('    a{0} = _conv{0}(a{0}, {0}, stream)'.format(i))
