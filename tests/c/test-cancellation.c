@@ -617,44 +617,9 @@ test_load_ptx (void)
   gcuda_test_assert_no_current_context ();
 }
 
-/* The thread count of this process, from /proc/self/task (0 if unknown). */
-static guint
-count_threads (void)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
-  guint n = 0;
-
-  while (dir != NULL && g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
-}
-
-/* The compiles ran on pool threads, which end when the pool keeps no more
- * idle ones. Under -Db_sanitize=address the leak checker runs at exit, and
- * its tracer crashes on a thread caught in the middle of ending
- * ("LeakSanitizer: Tracer caught signal 11"): let them all end first, until
- * the thread count has not changed for 100 ms (at most 5 s). */
-static void
-let_pool_threads_end (void)
-{
-  guint last = 0, stable = 0;
-
-  g_thread_pool_set_max_unused_threads (0);
-  g_thread_pool_stop_unused_threads ();
-  for (guint i = 0; i < 500 && stable < 10; i++)
-    {
-      guint n = count_threads ();
-
-      stable = n == last ? stable + 1 : 0;
-      last = n;
-      g_usleep (10 * 1000);
-    }
-}
-
 int
 main (int argc, char **argv)
 {
-  int ret;
 
   g_test_init (&argc, &argv, NULL);
   count_instances ();
@@ -670,7 +635,5 @@ main (int argc, char **argv)
   gcuda_test_add_nvrtc_func ("/cancellation/gpu/load-ptx", test_load_ptx);
   gcuda_test_add_nvrtc_func ("/cancellation/gpu/load-ptx-cancelled", test_load_ptx_cancelled);
 
-  ret = g_test_run ();
-  let_pool_threads_end ();
-  return ret;
+  return g_test_run ();
 }
