@@ -620,7 +620,6 @@ test_load_ptx (void)
 int
 main (int argc, char **argv)
 {
-
   g_test_init (&argc, &argv, NULL);
   count_instances ();
 
