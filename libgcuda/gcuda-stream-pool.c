@@ -142,9 +142,9 @@ stream_pool_release (GObject  *pool,
 {
   GCudaStreamPool *self = GCUDA_STREAM_POOL (pool);
   g_autoptr(GCudaStream) stream = data;
+  CUstream h = _gcuda_stream_get_handle (stream);
 
-  GCUDA_CONTEXT_STREAM_RELEASE (self->context, _gcuda_stream_get_handle (stream),
-                                GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)));
+  GCUDA_CONTEXT_STREAM_RELEASE (self->context, h, GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, h));
 }
 
 static void
@@ -348,14 +348,16 @@ stream_allocate (GCudaStreamPool  *self,
                  CUdeviceptr      *ptr,
                  GError          **error)
 {
+  CUstream h;
+
   if (!check_created (self, error) || !_gcuda_check_alloc_size (size, error) ||
       !check_stream (self, stream, N_("Allocating from a stream pool on a stream that is not of its context"),
                      error))
     return FALSE;
+  h = _gcuda_stream_get_handle (stream);
   /* with a stream of its own, the driver needs no current context */
-  return GCUDA_CONTEXT_STREAM_CALL (self->context, _gcuda_stream_get_handle (stream),
-                                    GCUDA_DRV->fn_cuMemAllocFromPoolAsync (ptr, (size_t) size, self->handle,
-                                                                           _gcuda_stream_get_handle (stream)),
+  return GCUDA_CONTEXT_STREAM_CALL (self->context, h,
+                                    GCUDA_DRV->fn_cuMemAllocFromPoolAsync (ptr, (size_t) size, self->handle, h),
                                     "cuMemAllocFromPoolAsync", error);
 }
 
@@ -476,6 +478,7 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
 {
   guint64 size = 0;
   gboolean found;
+  CUstream h;
 
   g_return_val_if_fail (GCUDA_IS_STREAM_POOL (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -494,8 +497,8 @@ gcuda_stream_pool_free_address (GCudaStreamPool  *self,
                      "or it was given back already"), address);
       return FALSE;
     }
-  if (!GCUDA_CONTEXT_STREAM_CALL (self->context, _gcuda_stream_get_handle (stream),
-                                  GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, _gcuda_stream_get_handle (stream)),
+  h = _gcuda_stream_get_handle (stream);
+  if (!GCUDA_CONTEXT_STREAM_CALL (self->context, h, GCUDA_DRV->fn_cuMemFreeAsync ((CUdeviceptr) address, h),
                                   "cuMemFreeAsync", error))
     {
       /* not freed: still the caller's to give back */

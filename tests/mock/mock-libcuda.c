@@ -1706,12 +1706,18 @@ mock_cuMemPoolTrimTo (CUmemoryPool pool, size_t keep)
 /* check_stream() for the stream-ordered allocator, which the driver runs in
  * the context of a stream of its own with no context current (cuda.h: its
  * CUDA_ERROR_INVALID_CONTEXT is for the default stream only) */
+static int
+is_default_stream (CUstream stream)
+{
+  return stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+}
+
 static CUresult
 check_ordered_stream (CUstream stream)
 {
   CUresult res;
 
-  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+  if (is_default_stream (stream))
     return check_stream (stream);
   if ((res = check_init ()) != CUDA_SUCCESS)
     return res;
@@ -1730,7 +1736,7 @@ mock_cuMemAllocFromPoolAsync (CUdeviceptr *ptr, size_t size, CUmemoryPool pool, 
     return res;
   if (ptr == NULL || !is_mock_pool (pool))
     return CUDA_ERROR_INVALID_VALUE;
-  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+  if (is_default_stream (stream))
     res = allocate (&p, size, 0);
   else
     res = allocate_in (stream->ctx, &p, size, 0);
