@@ -10,7 +10,9 @@
 #            disabled (the driver stages through the host, "staged"); and
 #            GCuda.Communicator's all-reduce, one process driving every GPU
 #            (one rank per GPU made in one group, each collective queued on
-#            every rank between group_start and group_end). With --also-nccl
+#            every rank between group_start and group_end), measured first,
+#            on a stream of each rank's own and again on the legacy default
+#            streams (PyTorch's current streams). With --also-nccl
 #            PATH the all-reduce is measured again in a child process that
 #            loads that NCCL (GCUDA_NCCL_LIBRARY), e.g. the build PyTorch
 #            uses, so that GCuda and PyTorch can be compared on one build.
@@ -54,6 +56,7 @@ GCUDA_PEER = 'GCuda Buffer.copy_from'
 CUPY_PEER = 'CuPy cudaMemcpyPeer'
 TORCH_COPY = 'PyTorch copy_'
 GCUDA_ALL_REDUCE = 'GCuda Communicator.all_reduce, one process'
+GCUDA_ALL_REDUCE_LEGACY = 'GCuda Communicator.all_reduce, one process, legacy default streams'
 GCUDA_ALL_REDUCE_ALSO = 'GCuda Communicator.all_reduce, one process, PyTorch\'s NCCL build'
 TORCH_ALL_REDUCE = 'PyTorch torch.cuda.nccl.all_reduce, one process'
 
@@ -139,9 +142,12 @@ def gcuda_run(out, size, reps, max_mib, all_reduce_only=False, row_name=GCUDA_AL
     contexts = [d.get_primary_context() for d in devices]
     out.env(device=devices[0].get_name(), gpus=n)
 
+    # the all-reduce first, as in the --also-nccl child: both rows start
+    # from a process that has done nothing else on the GPUs
+    all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name,
+                    legacy_too=not all_reduce_only)
     if not all_reduce_only:
         copies(out, GCuda, devices, contexts, size, reps)
-    all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name)
 
 
 def copies(out, GCuda, devices, contexts, size, reps):
@@ -175,8 +181,9 @@ def copies(out, GCuda, devices, contexts, size, reps):
     dst.free()
 
 
-def all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name):
-    """All-reduce, one process driving every GPU."""
+def all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name, legacy_too=False):
+    """All-reduce, one process driving every GPU; with @legacy_too again
+    on each device's legacy default stream (PyTorch's current stream)."""
     try:
         version = GCuda.Communicator.get_nccl_version()
         uid = GCuda.Communicator.get_unique_id()
@@ -184,8 +191,9 @@ def all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name):
         comms = [GCuda.Communicator.new(c, n, uid, i) for i, c in enumerate(contexts)]
         GCuda.Communicator.group_end()
     except GLib.Error as e:
-        for mib in all_reduce_sizes(max_mib):
-            out.not_run(all_reduce_group(mib), row_name, 'gcuda', e.message)
+        for name in [row_name] + ([GCUDA_ALL_REDUCE_LEGACY] if legacy_too else []):
+            for mib in all_reduce_sizes(max_mib):
+                out.not_run(all_reduce_group(mib), name, 'gcuda', e.message)
         return
     out.note('%s: NCCL %d (%s), %d ranks in one process' % (row_name, version, loaded_nccl(), n))
     streams = [GCuda.Stream(GCuda.StreamFlags.NON_BLOCKING, context=c) for c in contexts]
@@ -196,25 +204,30 @@ def all_reduce_rows(out, GCuda, GLib, np, contexts, n, reps, max_mib, row_name):
     # what a loop over the ranks would look up once (PyTorch's side is one C++ call)
     start, end = GCuda.Communicator.group_start, GCuda.Communicator.group_end
     float32, total = GCuda.NcclDataType.FLOAT32, GCuda.ReduceOp.SUM
-    ranks = [(comm.all_reduce, buf, stream) for comm, buf, stream in zip(comms, bufs, streams)]
-    syncs = [stream.synchronize for stream in streams]
+    variants = [(row_name, streams, [stream.synchronize for stream in streams])]
+    if legacy_too:
+        # stream None: the legacy default stream, synchronized as PyTorch's
+        # torch.cuda.synchronize does (the whole context)
+        variants.append((GCUDA_ALL_REDUCE_LEGACY, [None] * n, [c.synchronize for c in contexts]))
+    for name, on, syncs in variants:
+        ranks = [(comm.all_reduce, buf, stream) for comm, buf, stream in zip(comms, bufs, on)]
 
-    def all_reduce(count):
-        start()
-        try:
-            for reduce, buf, stream in ranks:
-                reduce(buf, buf, count, float32, total, stream)
-        finally:
-            end()
+        def all_reduce(count, ranks=ranks):
+            start()
+            try:
+                for reduce, buf, stream in ranks:
+                    reduce(buf, buf, count, float32, total, stream)
+            finally:
+                end()
 
-    def wait():
-        for sync in syncs:
-            sync()
+        def wait(syncs=syncs):
+            for sync in syncs:
+                sync()
 
-    for mib in all_reduce_sizes(max_mib):
-        count = mib * MiB // 4
-        seconds = measure(lambda: timed(lambda: all_reduce(count), wait), reps_for(mib, reps))
-        busbw_row(out, mib, row_name, seconds, n)
+        for mib in all_reduce_sizes(max_mib):
+            count = mib * MiB // 4
+            seconds = measure(lambda: timed(lambda: all_reduce(count), wait), reps_for(mib, reps))
+            busbw_row(out, mib, name, seconds, n)
     for buf in bufs:
         buf.free()
 
