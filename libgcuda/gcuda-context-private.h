@@ -43,6 +43,14 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GCudaContextScope, _gcuda_context_leave)
       GCUDA_CHECK ((call_expr), (name), (error)); \
   }))
 
+/* Whether @stream names a default stream (NULL, CU_STREAM_LEGACY,
+ * CU_STREAM_PER_THREAD) rather than a stream of its own. */
+static inline gboolean
+_gcuda_stream_handle_is_default (CUstream stream)
+{
+  return stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+}
+
 /* _gcuda_context_enter() for a call that the driver runs in @stream's
  * context when @stream is a stream of its own: the stream-ordered
  * allocator's cuMemAllocFromPoolAsync, cuMemAllocAsync and cuMemFreeAsync,

@@ -432,19 +432,13 @@ _gcuda_context_enter_release (GCudaContext       *self,
   return TRUE;
 }
 
-static inline gboolean
-is_stream_of_its_own (CUstream stream)
-{
-  return stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD;
-}
-
 gboolean
 _gcuda_context_enter_for_stream (GCudaContext       *self,
                                  CUstream            stream,
                                  GCudaContextScope  *scope,
                                  GError            **error)
 {
-  if (!is_stream_of_its_own (stream))
+  if (_gcuda_stream_handle_is_default (stream))
     return _gcuda_context_enter (self, scope, error);
   scope->pushed = NULL;
   if (G_UNLIKELY (self->handle == NULL || g_atomic_int_get (&self->destroyed)))
@@ -457,7 +451,7 @@ _gcuda_context_enter_release_for_stream (GCudaContext      *self,
                                          CUstream           stream,
                                          GCudaContextScope *scope)
 {
-  if (!is_stream_of_its_own (stream))
+  if (_gcuda_stream_handle_is_default (stream))
     return _gcuda_context_enter_release (self, scope);
   scope->pushed = NULL;
   return self != NULL && self->handle != NULL && !g_atomic_int_get (&self->released);

@@ -436,7 +436,7 @@ gcuda_stream_new_for_handle (GCudaContext  *context,
                    _("0x%" PRIx64 " is not a stream handle on this platform"), handle);
       return NULL;
     }
-  if (h == NULL || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD)
+  if (_gcuda_stream_handle_is_default (h))
     {
       if ((ctx = _gcuda_context_resolve (context, error)) == NULL)
         return NULL;

@@ -341,9 +341,6 @@ test_context_destroyed (void)
   gcuda_test_assert_no_current_context ();
 }
 
-/* Memory by address: the same allocations without buffer objects. Each
- * address holds the pool; bad addresses and streams are refused and
- * change nothing. */
 /* With a stream of its own, the stream-ordered allocator runs in the
  * stream's context, which GCuda does not make current: whatever context the
  * thread has current (none, another one) stays, and the memory is the
@@ -400,6 +397,9 @@ test_other_context_current (void)
   gcuda_test_assert_no_current_context ();
 }
 
+/* Memory by address: the same allocations without buffer objects. Each
+ * address holds the pool; bad addresses and streams are refused and
+ * change nothing. */
 static void
 test_by_address (void)
 {

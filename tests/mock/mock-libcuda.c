@@ -1111,6 +1111,13 @@ mock_cuPointerGetAttributes (unsigned int n, CUpointer_attribute *attrs, void **
  * below); on every one everything has finished when the call returns. */
 static int is_mock_stream (CUstream stream, CUcontext ctx);
 
+/* NULL, CU_STREAM_LEGACY or CU_STREAM_PER_THREAD: not a stream of its own */
+static int
+is_default_stream (CUstream stream)
+{
+  return stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+}
+
 static CUresult
 check_stream (CUstream stream)
 {
@@ -1119,8 +1126,7 @@ check_stream (CUstream stream)
 
   if (res != CUDA_SUCCESS)
     return res;
-  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD &&
-      !is_mock_stream (stream, ctx))
+  if (!is_default_stream (stream) && !is_mock_stream (stream, ctx))
     return CUDA_ERROR_INVALID_HANDLE;
   return CUDA_SUCCESS;
 }
@@ -1596,8 +1602,7 @@ mock_cuStreamCreate (CUstream *stream, unsigned int flags)
 static CUresult
 mock_cuStreamDestroy (CUstream stream)
 {
-  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD ||
-      stream->magic != MOCK_STREAM_MAGIC)
+  if (is_default_stream (stream) || stream->magic != MOCK_STREAM_MAGIC)
     return CUDA_ERROR_INVALID_HANDLE;
   stream->magic = 0;
   free (stream);
@@ -1706,12 +1711,6 @@ mock_cuMemPoolTrimTo (CUmemoryPool pool, size_t keep)
 /* check_stream() for the stream-ordered allocator, which the driver runs in
  * the context of a stream of its own with no context current (cuda.h: its
  * CUDA_ERROR_INVALID_CONTEXT is for the default stream only) */
-static int
-is_default_stream (CUstream stream)
-{
-  return stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
-}
-
 static CUresult
 check_ordered_stream (CUstream stream)
 {
@@ -1884,8 +1883,7 @@ launch (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigne
     return res;
   if (f == NULL)
     return CUDA_ERROR_INVALID_HANDLE;
-  if (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD &&
-      (stream->magic != MOCK_STREAM_MAGIC || stream->ctx != ctx))
+  if (!is_default_stream (stream) && !is_mock_stream (stream, ctx))
     return CUDA_ERROR_INVALID_HANDLE;
   if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || (size_t) bx * by * bz > 1024)
     return CUDA_ERROR_INVALID_VALUE;
@@ -2653,7 +2651,7 @@ mock_cuStreamGetFlags (CUstream stream, unsigned int *flags)
     return res;
   if (flags == NULL)
     return CUDA_ERROR_INVALID_VALUE;
-  *flags = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->flags : 0;
+  *flags = !is_default_stream (stream) ? stream->flags : 0;
   return CUDA_SUCCESS;
 }
 
@@ -2666,7 +2664,7 @@ mock_cuStreamGetPriority (CUstream stream, int *priority)
     return res;
   if (priority == NULL)
     return CUDA_ERROR_INVALID_VALUE;
-  *priority = (stream != NULL && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) ? stream->priority : 0;
+  *priority = !is_default_stream (stream) ? stream->priority : 0;
   return CUDA_SUCCESS;
 }
 
@@ -2716,7 +2714,7 @@ mock_cuStreamGetCtx (CUstream stream, CUcontext *pctx)
     return res;
   if (pctx == NULL)
     return CUDA_ERROR_INVALID_VALUE;
-  if (stream == NULL || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+  if (is_default_stream (stream))
     return current (pctx);
   if (stream->magic == MOCK_STREAM_MAGIC)
     *pctx = stream->ctx;

@@ -349,7 +349,7 @@ def _make_call_launcher(func, plan, types):
         conv = plan.convs[i] if plan.convs is not None else None
         if conv is None:
             continue
-        if conv is not None and getattr(conv, '__name__', None) == 'pointer' and \
+        if getattr(conv, 'buffer_address_key', None) == namespace['_akey'] and \
                 issubclass(cls, (GCuda.Buffer, GCuda.HostBuffer)):
             convert.append(_BUFFER_ADDRESS.format(i, 'stream', namespace['_akey']))
         else:

@@ -116,6 +116,7 @@ def _pointer_for(context):
         if address is not None:
             return address
         return _pointer_value(a, i, stream, key, context)
+    pointer.buffer_address_key = key  # the launchers read buffers' addresses under it
     return pointer
 
 
