@@ -8,14 +8,17 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 
 #include "gcuda-error-private.h"
 #include "gcuda-env-private.h"
 #include "gcuda-file-private.h"
 #include "gcuda-nvrtc-private.h"
+#include "gcuda-plt-private.h"
 
 static GCudaNvrtc nvrtc;
 static GCudaLibrary nvrtc_library;
+static void *nvrtc_base;  /* where NVRTC is loaded (dladdr()'s dli_fbase) */
 
 /* Where Python's NVIDIA wheels put NVRTC under a site-packages directory:
  * nvidia-cuda-nvrtc for CUDA 13 (nvidia/cu13/lib), and the older per-library
@@ -154,6 +157,37 @@ _gcuda_nvrtc_candidates (void)
   return candidates;
 }
 
+/* NVRTC's calls of signal (), redirected here.
+ *
+ * In the first compile of a process, NVRTC's front end sets SIGINT and
+ * SIGTERM to a handler of its own, which calls exit (), and SIGXFSZ to
+ * SIG_IGN; after parsing it puts back what it found, with other flags.
+ * Dispositions belong to the whole process, and GCuda compiles on the
+ * caller's thread or a worker: a Ctrl-C or a session's SIGTERM in that
+ * window ended the application from inside a signal handler (on this
+ * machine: exit status 4, or a crash), a handler another thread installed
+ * meanwhile was overwritten, and PyGObject's GLib.MainLoop.run(), started
+ * meanwhile, raised AssertionError (it checks that SIGINT is Python's). So
+ * NVRTC's signal () changes nothing and answers the current handler.
+ *
+ * The one exception: when NVRTC's own handler is installed (NVRTC was
+ * parsing for another library when GCuda opened it), NVRTC may put back
+ * what it found. */
+static sighandler_t
+nvrtc_signal (int          sig,
+              sighandler_t handler)
+{
+  struct sigaction now;
+  Dl_info info;
+
+  if (sigaction (sig, NULL, &now) != 0)
+    return SIG_ERR;
+  if (!(now.sa_flags & SA_SIGINFO) && now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN &&
+      dladdr ((void *) now.sa_handler, &info) && info.dli_fbase == nvrtc_base)
+    return signal (sig, handler);
+  return (now.sa_flags & SA_SIGINFO) ? (sighandler_t) (void *) now.sa_sigaction : now.sa_handler;
+}
+
 static gboolean
 load_nvrtc (GError **error)
 {
@@ -212,6 +246,17 @@ load_nvrtc (GError **error)
       nvrtc.path = g_strdup (info.dli_fname);
     else
       nvrtc.path = g_strdup (name);
+    if (dladdr ((void *) nvrtc.fn_nvrtcVersion, &info))
+      nvrtc_base = info.dli_fbase;
+  }
+  {
+    const char *why = NULL;
+    guint n = nvrtc_base != NULL ? _gcuda_plt_redirect (lib, "signal", (gpointer) nvrtc_signal, &why) : 0;
+
+    /* not fatal: NVRTC works, as it does for any other program */
+    if (n == 0)
+      g_debug ("NVRTC (%s) may change signal dispositions while it compiles: %s", nvrtc.path,
+               why != NULL ? why : "its load address is unknown");
   }
   return TRUE;
 }

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE 1  /* dl_iterate_phdr, memmem */
 
 #include <link.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1638,6 +1639,150 @@ test_threads (void)
   rm_rf (cache);
 }
 
+/* ------------------------------------------------------------ signals */
+
+/* NVRTC's front end sets SIGINT and SIGTERM to a handler of its own (one
+ * that calls exit (4)) and SIGXFSZ to SIG_IGN while it parses, and then puts
+ * back what it found, with other flags. Those dispositions belong to the
+ * whole process: a Ctrl-C or a logout's SIGTERM in that window ended the
+ * application from inside a signal handler, and PyGObject's
+ * GLib.MainLoop.run() raised AssertionError when it started in that window
+ * (it checks that SIGINT is still Python's). GCuda keeps NVRTC from changing
+ * them: a thread watches them through whole compiles, and signals sent
+ * meanwhile reach the handlers the program set. */
+
+static const int watched_signals[] = { SIGINT, SIGTERM, SIGXFSZ, SIGHUP, SIGQUIT, SIGPIPE };
+
+typedef struct {
+  struct sigaction before[G_N_ELEMENTS (watched_signals)];
+  gint stop;
+  gint samples;
+  gint changes;
+  int changed_signal;
+} SignalWatch;
+
+static gint signals_caught;
+
+static void
+count_signal (int sig, siginfo_t *info, void *context)
+{
+  g_atomic_int_inc (&signals_caught);
+}
+
+static gboolean
+same_disposition (const struct sigaction *a,
+                  const struct sigaction *b)
+{
+  return a->sa_sigaction == b->sa_sigaction && a->sa_flags == b->sa_flags;
+}
+
+static gpointer
+watch_signals (gpointer data)
+{
+  SignalWatch *watch = data;
+
+  while (!g_atomic_int_get (&watch->stop))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (watched_signals); i++)
+        {
+          struct sigaction now;
+
+          g_assert_cmpint (sigaction (watched_signals[i], NULL, &now), ==, 0);
+          if (!same_disposition (&now, &watch->before[i]))
+            {
+              if (g_atomic_int_add (&watch->changes, 1) == 0)
+                watch->changed_signal = watched_signals[i];
+            }
+        }
+      g_atomic_int_inc (&watch->samples);
+    }
+  return NULL;
+}
+
+/* Sends SIGTERM and SIGINT to the process now and then until told to stop. */
+static gpointer
+send_signals (gpointer data)
+{
+  SignalWatch *watch = data;
+
+  while (!g_atomic_int_get (&watch->stop))
+    {
+      kill (getpid (), SIGTERM);
+      kill (getpid (), SIGINT);
+      g_usleep (2000);
+    }
+  return NULL;
+}
+
+/* In a process of its own: NVRTC does this in the first compile of a
+ * process only, and the NVRTC probe of the parent has compiled already. */
+static void
+signals_untouched_child (void)
+{
+  g_autoptr(GCudaCompiler) compiler = new_compiler ("");
+  struct sigaction mine = { 0 }, saved[G_N_ELEMENTS (watched_signals)];
+  SignalWatch watch = { 0 };
+  GThread *watcher, *sender;
+
+  /* the program's own handlers, with flags NVRTC's signal () would not set */
+  mine.sa_sigaction = count_signal;
+  mine.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset (&mine.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (watched_signals); i++)
+    g_assert_cmpint (sigaction (watched_signals[i], NULL, &saved[i]), ==, 0);
+  g_assert_cmpint (sigaction (SIGINT, &mine, NULL), ==, 0);
+  g_assert_cmpint (sigaction (SIGTERM, &mine, NULL), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (watched_signals); i++)
+    g_assert_cmpint (sigaction (watched_signals[i], NULL, &watch.before[i]), ==, 0);
+
+  /* signals sent during the compiles reach the program's handler, and the
+   * compiles go on */
+  watcher = g_thread_new ("watch-signals", watch_signals, &watch);
+  sender = g_thread_new ("send-signals", send_signals, &watch);
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autofree char *good = unique_source (vadd_source);
+      g_autofree char *bad = unique_source ("__global__ void k( {\n");
+      g_autoptr(GCudaProgram) program = compile_ok (compiler, good);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GCudaProgram) none = gcuda_compiler_compile (compiler, bad, &error);
+
+      g_assert_error (error, GCUDA_COMPILE_ERROR, GCUDA_COMPILE_ERROR_COMPILATION);
+      g_assert_null (none);
+    }
+  g_atomic_int_set (&watch.stop, 1);
+  g_thread_join (sender);
+  g_thread_join (watcher);
+
+  g_test_message ("%d samples of the dispositions during 6 compiles; %d signals caught",
+                  g_atomic_int_get (&watch.samples), g_atomic_int_get (&signals_caught));
+  g_assert_cmpint (watch.samples, >, 100);
+  if (watch.changes != 0)
+    g_error ("the disposition of signal %d (%s) changed during a compile (%d samples saw a change)",
+             watch.changed_signal, g_strsignal (watch.changed_signal), watch.changes);
+  g_assert_cmpint (g_atomic_int_get (&signals_caught), >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (watched_signals); i++)
+    {
+      struct sigaction after;
+
+      g_assert_cmpint (sigaction (watched_signals[i], NULL, &after), ==, 0);
+      g_assert_true (same_disposition (&after, &watch.before[i]));
+      g_assert_cmpint (sigaction (watched_signals[i], &saved[i], NULL), ==, 0);
+    }
+}
+
+static void
+test_signals_untouched (void)
+{
+  if (g_test_subprocess ())
+    {
+      signals_untouched_child ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1667,6 +1812,7 @@ main (int    argc,
   gcuda_test_add_nvrtc_func ("/compiler/async", test_async);
   g_test_add_func ("/compiler/async-foreign-result", test_async_foreign_result);
   gcuda_test_add_nvrtc_func ("/compiler/threads", test_threads);
+  gcuda_test_add_nvrtc_func ("/compiler/signals-untouched", test_signals_untouched);
   gcuda_test_add_nvrtc_func ("/compiler/cache/hit", test_cache_hit);
   gcuda_test_add_nvrtc_func ("/compiler/cache/header-edit", test_cache_header_edit);
   gcuda_test_add_nvrtc_func ("/compiler/cache/corrupt", test_cache_corrupt);

@@ -1098,3 +1098,49 @@ def test_arch_option_is_in_the_cache_key(cache):
     assert b'.target sm_80' in image80 and b'.target sm_90' in image90
     # arch= and the same option make the same entry
     assert compiler.compile_program(KERNEL, arch='compute_90', cache_dir=str(cache)).get_cache_key() == key90
+
+
+# NVRTC's front end, in the first compile of a process, used to set SIGINT
+# and SIGTERM to a handler of its own (which exits) while it parsed. A
+# GLib.MainLoop.run() that started meanwhile raised AssertionError: PyGObject
+# checks that SIGINT is still Python's handler. GCuda keeps NVRTC from
+# touching dispositions (tests/c/test-compiler.c shows all of it); here, in a
+# fresh process, main loops run again and again on the main thread while the
+# first compile (a long parse: many device functions no kernel calls)
+# runs on a worker, and a Ctrl-C after it still reaches Python.
+@nvrtc
+def test_main_loop_during_first_compile():
+    child = textwrap.dedent('''
+        import signal, sys, threading
+        # Python's own handler even where SIGINT came ignored (a job started
+        # in the background), before PyGObject notes it at import
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        import gi
+        gi.require_version('GCuda', '1.0')
+        from gi.repository import GCuda, GLib
+        source = ''.join('static __device__ int unused_%d(int x) { return x * %d + 1; }\\n' % (i, i) for i in range(3000))
+        source += '__global__ void k(int *p) { p[0] = 1; }\\n'
+        c = GCuda.Compiler.new(None)
+        c.set_arch('sm_90')
+        c.set_cache_dir('')
+        done = []
+        t = threading.Thread(target=lambda: done.append(c.compile(source)))
+        t.start()
+        runs = 0
+        while t.is_alive():
+            loop = GLib.MainLoop()
+            GLib.idle_add(loop.quit)
+            loop.run()  # raised AssertionError in NVRTC's window
+            runs += 1
+        t.join()
+        assert done and done[0].get_image().get_size() > 0
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            print('runs', runs, 'interrupted')
+    ''')
+    out = subprocess.run([sys.executable, '-c', child], capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0, out.stderr[-3000:]
+    words = out.stdout.split()
+    assert words[0] == 'runs' and int(words[1]) > 0 and words[2] == 'interrupted', out.stdout
