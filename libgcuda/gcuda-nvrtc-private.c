@@ -164,8 +164,8 @@ _gcuda_nvrtc_candidates (void)
  * SIG_IGN; after parsing it puts back what it found, with other flags.
  * Dispositions belong to the whole process, and GCuda compiles on the
  * caller's thread or a worker: a Ctrl-C or a session's SIGTERM in that
- * window ended the application from inside a signal handler (on this
- * machine: exit status 4, or a crash), a handler another thread installed
+ * window ended the application from inside a signal handler (measured:
+ * exit status 4, or a crash), a handler another thread installed
  * meanwhile was overwritten, and PyGObject's GLib.MainLoop.run(), started
  * meanwhile, raised AssertionError (it checks that SIGINT is Python's). So
  * NVRTC's signal () changes nothing and answers the current handler.
@@ -241,13 +241,13 @@ load_nvrtc (GError **error)
   {
     Dl_info info;
 
-    /* Where the loader found it, for cache keys and messages. */
-    if (dladdr ((void *) nvrtc.fn_nvrtcVersion, &info) && info.dli_fname != NULL)
-      nvrtc.path = g_strdup (info.dli_fname);
-    else
-      nvrtc.path = g_strdup (name);
+    /* Where the loader found it, for cache keys and messages; where it
+     * lies, for nvrtc_signal () */
     if (dladdr ((void *) nvrtc.fn_nvrtcVersion, &info))
       nvrtc_base = info.dli_fbase;
+    else
+      info.dli_fname = NULL;
+    nvrtc.path = g_strdup (info.dli_fname != NULL ? info.dli_fname : name);
   }
   {
     const char *why = NULL;

@@ -40,6 +40,7 @@
 typedef struct {
   uintptr_t base;
   const char *name;
+  uintptr_t page;  /* the page size */
   gboolean found;
   uintptr_t relro_start;
   uintptr_t relro_end;
@@ -53,7 +54,6 @@ find_layout (struct dl_phdr_info *info,
              void                *data)
 {
   Layout *layout = data;
-  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
 
   if (info->dlpi_addr != layout->base || g_strcmp0 (info->dlpi_name, layout->name) != 0)
     return 0;
@@ -67,8 +67,8 @@ find_layout (struct dl_phdr_info *info,
 
         /* the pages glibc's _dl_protect_relro() makes read-only: a page
          * the range ends inside stays writable */
-        layout->relro_start = start & ~(page - 1);
-        layout->relro_end = (start + info->dlpi_phdr[i].p_memsz) & ~(page - 1);
+        layout->relro_start = start & ~(layout->page - 1);
+        layout->relro_end = (start + info->dlpi_phdr[i].p_memsz) & ~(layout->page - 1);
       }
   return 1;
 }
@@ -101,15 +101,14 @@ write_slot (const Layout *layout,
     return FALSE;
   if (addr >= layout->relro_start && addr < layout->relro_end)
     {
-      uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
-      void *start = (void *) (addr & ~(page - 1));
+      void *start = (void *) (addr & ~(layout->page - 1));
 
-      if (mprotect (start, page, PROT_READ | PROT_WRITE) != 0)
+      if (mprotect (start, layout->page, PROT_READ | PROT_WRITE) != 0)
         return FALSE;
       /* one aligned store: a thread calling through the slot meanwhile
        * gets the old function or the new one */
       __atomic_store_n (slot, value, __ATOMIC_RELEASE);
-      mprotect (start, page, PROT_READ);
+      mprotect (start, layout->page, PROT_READ);
       return TRUE;
     }
   if (!in_writable_segment (layout, addr))
@@ -151,6 +150,7 @@ _gcuda_plt_redirect (void        *handle,
     }
   layout.base = map->l_addr;
   layout.name = map->l_name;
+  layout.page = (uintptr_t) sysconf (_SC_PAGESIZE);
   dl_iterate_phdr (find_layout, &layout);
   if (!layout.found)
     {
